@@ -1,0 +1,26 @@
+// Bundles the CLI into dist/ for a fast start: one production bundle parses in
+// about half the time of the unbundled module graph (Ink pulls in ~80 modules).
+// Subcommands are dynamic imports, so `serve` and `dump` never load React or Ink.
+import {build} from 'esbuild';
+import {chmod, rm} from 'node:fs/promises';
+
+await rm('dist', {recursive: true, force: true});
+await build({
+	entryPoints: {cli: 'source/cli.tsx'},
+	outdir: 'dist',
+	bundle: true,
+	splitting: true,
+	format: 'esm',
+	platform: 'node',
+	target: 'node20',
+	minify: false,
+	sourcemap: false,
+	legalComments: 'none',
+	logLevel: 'warning',
+	define: {'process.env.NODE_ENV': '"production"'},
+	// Ink only imports the devtools bridge when DEV=true; it is not a dependency.
+	external: ['react-devtools-core'],
+	// Some bundled CommonJS dependencies call require() for Node built-ins.
+	banner: {js: "import {createRequire as __pagewalkCreateRequire} from 'node:module'; const require = __pagewalkCreateRequire(import.meta.url);"},
+});
+await chmod('dist/cli.js', 0o755);

@@ -1,0 +1,29 @@
+/**
+ * Errors the user is meant to read. Anything thrown that is not a PagewalkError
+ * is a bug; the CLI still reports it in one sentence, never as a stack trace.
+ */
+export class PagewalkError extends Error {
+	/** Process exit status when this error ends a command. */
+	readonly exitCode: number;
+
+	constructor(message: string, options: {exitCode?: number; cause?: unknown} = {}) {
+		super(message, {cause: options.cause});
+		this.name = 'PagewalkError';
+		this.exitCode = options.exitCode ?? 1;
+	}
+}
+
+/** A wrong flag or argument: nothing was sent, exit status 2. */
+export class UsageError extends PagewalkError {
+	constructor(message: string) {
+		super(message, {exitCode: 2});
+		this.name = 'UsageError';
+	}
+}
+
+export const exitCodes = {
+	ok: 0,
+	failure: 1,
+	usage: 2,
+	incomplete: 3,
+} as const;
