@@ -1,0 +1,81 @@
+/**
+ * The shapes every part of pagewalk shares: what the contract says a list page
+ * is (sections 2.2 and 2.3), and what the walker hands to the dump, the audit
+ * and the browser. Plain types, no behaviour.
+ */
+
+export type Api = 'account' | 'commerce';
+export type Order = 'asc' | 'desc';
+
+/** A listed object: the contract only promises an identifier that is the cursor. */
+export type ListObject = Record<string, unknown> & {id: string};
+
+/** Section 2.2, plus the two fields real account servers add. */
+export type AccountPagination = {
+	ending_before: string | null;
+	starting_after: string | null;
+	limit: number;
+	order: Order;
+	previous_uri: string | null;
+	next_uri: string | null;
+	previous_ending_before?: string | null;
+	next_starting_after?: string | null;
+};
+
+/** Section 2.3. `cursor_range` is empty (or null) on a page with no objects. */
+export type CommercePagination = {
+	order: Order;
+	starting_after: string | null;
+	ending_before: string | null;
+	total: number;
+	yielded: number;
+	limit: number;
+	previous_uri: string | null;
+	next_uri: string | null;
+	cursor_range: [string, string] | [] | null;
+};
+
+export type Pagination = AccountPagination | CommercePagination;
+
+/** One page as the walker read it. Every URL here is free of credentials. */
+export type Page = {
+	api: Api;
+	/** The absolute URL requested. */
+	requestUrl: string;
+	/** Request headers as sent, with credential values replaced by a redaction mark. */
+	requestHeaders: Record<string, string>;
+	status: number;
+	objects: ListObject[];
+	/** The validated pagination object. */
+	pagination: Pagination;
+	/** The pagination object exactly as the server sent it (for the debug view). */
+	rawPagination: Record<string, unknown>;
+	/** `next_uri` resolved against the base, or null when the list has ended. */
+	nextUrl: string | null;
+	/** `previous_uri` resolved against the base, or null when there is none. */
+	previousUrl: string | null;
+	/** The API's `warnings`, as text (not yet made inert). */
+	warnings: string[];
+	startedAt: number;
+	/** Milliseconds from sending the request to the parsed body, retries included. */
+	ms: number;
+	/** How many retries this page took. */
+	retries: number;
+	/** Size of the response body in bytes. */
+	bytes: number;
+};
+
+/** Told to the caller while the client waits before retrying a request. */
+export type RetryNotice = {
+	attempt: number;
+	waitMs: number;
+	/** Why: "429 rate_limit_exceeded", "503", "connection reset", ... */
+	reason: string;
+};
+
+/** Why a walk stopped. Only `end` means the list was read to its end. */
+export type WalkEnd =
+	| {kind: 'end'}
+	| {kind: 'max-pages'; limit: number}
+	| {kind: 'max-items'; limit: number}
+	| {kind: 'not-advancing'; note: string};
