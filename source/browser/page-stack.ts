@@ -1,0 +1,482 @@
+import type {Order, Page} from '../core/types.js';
+import {visibleRows} from './cells.js';
+
+/**
+ * The page stack: every page the user walked to, as a pure reducer. Requests
+ * are not made here; the state says which request it wants (`pending`, and
+ * `prefetch` for the next page) with a request id, the app runs them, and the
+ * answer comes back as an action carrying that id. An answer whose id is no
+ * longer wanted is stale and changes nothing, which is how an aborted or
+ * superseded request can never land.
+ */
+
+export type Settings = {order: Order; limit: number};
+
+export type Entry = {url: string; page: Page | null; selected: number};
+
+/**
+ * What a wanted page does once it arrives: `push` it on top (next page),
+ * `pop` to it (back onto an entry whose page was evicted), `reset` the stack
+ * to it (first page, new walk, previous_uri at the bottom), `refresh` the top.
+ */
+export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
+
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: string | null};
+
+export type Prefetch = {requestId: number; url: string; page: Page | null};
+
+export type LoadError = {message: string; url: string; kind: RequestKind};
+
+export type StackAction =
+	| {type: 'next'}
+	| {type: 'previous'}
+	| {type: 'first'}
+	| {type: 'toggle-order'}
+	| {type: 'change-limit'; delta: number}
+	| {type: 'set-limit'; limit: number}
+	| {type: 'refresh'}
+	| {type: 'move'; delta: number}
+	| {type: 'move-to'; position: 'top' | 'bottom'}
+	| {type: 'set-filter'; filter: string}
+	| {type: 'loaded'; requestId: number; page: Page}
+	| {type: 'failed'; requestId: number; message: string}
+	| {type: 'retrying'; requestId: number; note: string};
+
+export type PageStackState = {
+	settings: Settings;
+	/** Where the list starts in the current settings (no cursor). */
+	firstUrl: string;
+	/** Bottom to top; the top is the page on screen. */
+	entries: Entry[];
+	pending: Pending | null;
+	prefetch: Prefetch | null;
+	/** Keys pressed while a page was loading, replayed in order when it lands. */
+	queue: StackAction[];
+	nextRequestId: number;
+	/** Counts walks: a new order or limit starts the next one. */
+	walk: number;
+	/** Distinct ids seen in this walk. */
+	seen: ReadonlySet<string>;
+	error: LoadError | null;
+	/** One line for the user about what the last action did. */
+	notice: string | null;
+	filter: string;
+	/** Pages kept in memory below the top; deeper entries keep only their URL. */
+	maxCachedPages: number;
+};
+
+export const limitStep = 5;
+export const maxLimit = 100;
+
+const cursorParameters = ['starting_after', 'ending_before'];
+
+/** `url` with the given order and limit and no cursor: the first page in those settings. */
+export function firstPageUrl(url: string, settings: Settings): string {
+	const parsed = new URL(url);
+	for (const name of cursorParameters) {
+		parsed.searchParams.delete(name);
+	}
+
+	parsed.searchParams.set('limit', String(settings.limit));
+	parsed.searchParams.set('order', settings.order);
+	return parsed.href;
+}
+
+function withoutCursor(url: string): string {
+	const parsed = new URL(url);
+	for (const name of cursorParameters) {
+		parsed.searchParams.delete(name);
+	}
+
+	return parsed.href;
+}
+
+export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number}): PageStackState {
+	return {
+		settings: options.settings,
+		firstUrl: withoutCursor(options.startUrl),
+		entries: [],
+		pending: {requestId: 1, url: options.startUrl, kind: 'reset', retrying: null},
+		prefetch: null,
+		queue: [],
+		nextRequestId: 2,
+		walk: 1,
+		seen: new Set(),
+		error: null,
+		notice: null,
+		filter: '',
+		maxCachedPages: options.maxCachedPages ?? 20,
+	};
+}
+
+export function top(state: PageStackState): Entry | undefined {
+	return state.entries.at(-1);
+}
+
+/** Requests the state wants running now; the app starts these and aborts any other. */
+export function wantedRequests(state: PageStackState): Array<{requestId: number; url: string}> {
+	if (state.pending) {
+		return [{requestId: state.pending.requestId, url: state.pending.url}];
+	}
+
+	// The prefetch only runs while nothing else does: one request at a time.
+	if (state.prefetch && !state.prefetch.page) {
+		return [{requestId: state.prefetch.requestId, url: state.prefetch.url}];
+	}
+
+	return [];
+}
+
+/** Whether a navigation (not a refresh) is on its way: row keys then wait for it. */
+function navigating(state: PageStackState): boolean {
+	return state.pending !== null && state.pending.kind !== 'refresh';
+}
+
+function request(state: PageStackState, url: string, kind: RequestKind): PageStackState {
+	return {
+		...state,
+		pending: {requestId: state.nextRequestId, url, kind, retrying: null},
+		nextRequestId: state.nextRequestId + 1,
+		// A new navigation drops whatever the old one had queued, and the
+		// prefetch of a page that is no longer next.
+		queue: [],
+		prefetch: kind === 'refresh' ? state.prefetch : null,
+		error: null,
+	};
+}
+
+function clamp(value: number, low: number, high: number): number {
+	return Math.min(Math.max(value, low), high);
+}
+
+function visibleCount(state: PageStackState, entry: Entry): number {
+	return entry.page ? visibleRows(entry.page.objects, state.filter).length : 0;
+}
+
+function replaceTop(state: PageStackState, entry: Entry): PageStackState {
+	return {...state, entries: [...state.entries.slice(0, -1), entry]};
+}
+
+/** Starts the next prefetch when the page on top has a next page not yet fetched. */
+function ensurePrefetch(state: PageStackState): PageStackState {
+	if (state.pending) {
+		return state;
+	}
+
+	const next = top(state)?.page?.nextUrl ?? null;
+	if (next === null || next === top(state)?.url) {
+		return state.prefetch ? {...state, prefetch: null} : state;
+	}
+
+	if (state.prefetch?.url === next) {
+		return state;
+	}
+
+	return {...state, prefetch: {requestId: state.nextRequestId, url: next, page: null}, nextRequestId: state.nextRequestId + 1};
+}
+
+/** Forgets the pages of entries deep in the stack: memory stays bounded on long walks. */
+function evict(state: PageStackState): PageStackState {
+	const keepFrom = state.entries.length - state.maxCachedPages;
+	if (keepFrom <= 0 || state.entries[keepFrom - 1]?.page === null) {
+		return state;
+	}
+
+	return {
+		...state,
+		entries: state.entries.map((entry, index) => (index < keepFrom && entry.page ? {...entry, page: null} : entry)),
+	};
+}
+
+function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
+	if (page.objects.every(object => seen.has(object.id))) {
+		return seen;
+	}
+
+	const next = new Set(seen);
+	for (const object of page.objects) {
+		next.add(object.id);
+	}
+
+	return next;
+}
+
+/** Replays keys queued during a load, until one of them starts another load. */
+function drain(state: PageStackState): PageStackState {
+	let current = state;
+	while (current.queue.length > 0 && !navigating(current)) {
+		const [action, ...rest] = current.queue;
+		current = pageStackReducer({...current, queue: rest}, action!);
+	}
+
+	return current;
+}
+
+function describeChange(before: Page, after: Page): string {
+	const same =
+		before.objects.length === after.objects.length &&
+		JSON.stringify(before.objects) === JSON.stringify(after.objects) &&
+		JSON.stringify(before.rawPagination) === JSON.stringify(after.rawPagination);
+	if (same) {
+		return 'refreshed: page unchanged';
+	}
+
+	const beforeIds = new Set(before.objects.map(object => object.id));
+	const afterIds = new Set(after.objects.map(object => object.id));
+	const added = [...afterIds].filter(id => !beforeIds.has(id)).length;
+	const removed = [...beforeIds].filter(id => !afterIds.has(id)).length;
+	const parts = [added > 0 ? `${added} new` : '', removed > 0 ? `${removed} gone` : ''].filter(Boolean);
+	return `refreshed: page changed${parts.length > 0 ? ` (${parts.join(', ')})` : ' (same ids, new content)'}`;
+}
+
+function newWalk(state: PageStackState, settings: Settings, notice: string): PageStackState {
+	const firstUrl = firstPageUrl(state.firstUrl, settings);
+	return {
+		...request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set(), entries: state.entries}, firstUrl, 'reset'),
+		notice,
+	};
+}
+
+function landed(state: PageStackState, pending: Pending, page: Page): PageStackState {
+	const base = {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
+	switch (pending.kind) {
+		case 'push': {
+			return {...base, entries: [...state.entries, {url: pending.url, page, selected: 0}], notice: null};
+		}
+
+		case 'pop': {
+			const below = state.entries.slice(0, -1);
+			const target = below.at(-1);
+			return {...base, entries: [...below.slice(0, -1), {url: pending.url, page, selected: target?.selected ?? 0}], notice: null};
+		}
+
+		case 'reset': {
+			// The page we came from is the next page of one reached through
+			// previous_uri: keep it as the prefetch so → is instant.
+			const old = top(state);
+			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
+			return {
+				...base,
+				entries: [{url: pending.url, page, selected: 0}],
+				prefetch,
+				nextRequestId: prefetch ? state.nextRequestId + 1 : state.nextRequestId,
+			};
+		}
+
+		case 'refresh': {
+			const entry = top(state);
+			if (!entry) {
+				return {...base, entries: [{url: pending.url, page, selected: 0}]};
+			}
+
+			const notice = entry.page ? describeChange(entry.page, page) : null;
+			const refreshed = {...entry, page};
+			const count = visibleRows(page.objects, state.filter).length;
+			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
+			// The old next page may be gone: prefetch again from the new one.
+			return {...replaceTop(base, refreshed), notice, prefetch: null};
+		}
+	}
+}
+
+export function pageStackReducer(state: PageStackState, action: StackAction): PageStackState {
+	switch (action.type) {
+		case 'loaded': {
+			if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
+				return {...state, prefetch: {...state.prefetch, page: action.page}};
+			}
+
+			if (state.pending?.requestId !== action.requestId) {
+				return state; // Stale: superseded or aborted.
+			}
+
+			return drain(ensurePrefetch(evict(landed(state, state.pending, action.page))));
+		}
+
+		case 'failed': {
+			if (state.prefetch?.requestId === action.requestId) {
+				// A failed prefetch is not the user's problem yet; → will fetch again.
+				return {...state, prefetch: null};
+			}
+
+			if (state.pending?.requestId !== action.requestId) {
+				return state;
+			}
+
+			const {url, kind} = state.pending;
+			const dropped = state.queue.length;
+			return {
+				...state,
+				pending: null,
+				queue: [],
+				error: {message: action.message, url, kind},
+				notice: dropped > 0 ? `${dropped} key${dropped === 1 ? '' : 's'} pressed while loading dropped` : state.notice,
+			};
+		}
+
+		case 'retrying': {
+			if (state.pending?.requestId !== action.requestId) {
+				return state;
+			}
+
+			return {...state, pending: {...state.pending, retrying: action.note}};
+		}
+
+		case 'next': {
+			if (state.pending) {
+				return {...state, queue: [...state.queue, action]};
+			}
+
+			const entry = top(state);
+			if (!entry?.page) {
+				return state;
+			}
+
+			const next = entry.page.nextUrl;
+			if (next === null) {
+				return {...state, notice: 'end of list: next_uri is empty'};
+			}
+
+			if (next === entry.url) {
+				return {...state, notice: 'end of list: next_uri leads back to this page'};
+			}
+
+			if (state.prefetch?.url === next && state.prefetch.page) {
+				const page = state.prefetch.page;
+				return ensurePrefetch(
+					evict({
+						...state,
+						entries: [...state.entries, {url: next, page, selected: 0}],
+						prefetch: null,
+						seen: addSeen(state.seen, page),
+						notice: null,
+						error: null,
+					}),
+				);
+			}
+
+			if (state.prefetch?.url === next) {
+				// Already on its way: adopt the prefetch instead of asking twice.
+				return {...state, pending: {requestId: state.prefetch.requestId, url: next, kind: 'push', retrying: null}, prefetch: null, error: null};
+			}
+
+			return request(state, next, 'push');
+		}
+
+		case 'previous': {
+			let current = state;
+			if (current.pending) {
+				if (current.pending.kind === 'push') {
+					// ← while → loads: the user changed their mind; stay here.
+					return {...current, pending: null, queue: [], notice: 'stopped loading the next page'};
+				}
+
+				current = {...current, pending: null, queue: []};
+			}
+
+			if (current.entries.length > 1) {
+				const popped = top(current)!;
+				const below = current.entries.slice(0, -1);
+				const target = below.at(-1)!;
+				// The page we leave is the next page of the one we return to.
+				const prefetch =
+					popped.page && target.page?.nextUrl === popped.url
+						? {requestId: current.nextRequestId, url: popped.url, page: popped.page}
+						: current.prefetch;
+				const moved = {...current, prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
+				if (target.page) {
+					return {...moved, entries: below};
+				}
+
+				return {...request(moved, target.url, 'pop'), prefetch};
+			}
+
+			const entry = top(current);
+			if (!entry) {
+				return current;
+			}
+
+			if (entry.url === current.firstUrl) {
+				return {...current, notice: 'already on the first page'};
+			}
+
+			const previous = entry.page?.previousUrl ?? null;
+			if (previous === null) {
+				return {...current, notice: 'no page below: previous_uri is empty'};
+			}
+
+			return {...request(current, previous, 'reset'), notice: 'following previous_uri'};
+		}
+
+		case 'first': {
+			let current = state.pending ? {...state, pending: null, queue: []} : state;
+			const bottom = current.entries[0];
+			if (bottom?.page && bottom.url === current.firstUrl) {
+				if (current.entries.length === 1) {
+					return {...current, notice: 'already on the first page'};
+				}
+
+				const second = current.entries[1]!;
+				const prefetch =
+					second.page && bottom.page.nextUrl === second.url ? {requestId: current.nextRequestId, url: second.url, page: second.page} : null;
+				current = {...current, entries: [bottom], prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
+				return ensurePrefetch(current);
+			}
+
+			return request(current, current.firstUrl, 'reset');
+		}
+
+		case 'toggle-order': {
+			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
+			return newWalk(state, {...state.settings, order}, `order ${order}: new walk from the first page`);
+		}
+
+		case 'change-limit':
+		case 'set-limit': {
+			const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
+			const limit = clamp(Math.round(wanted), 0, maxLimit);
+			if (!Number.isFinite(limit) || limit === state.settings.limit) {
+				return {...state, notice: `limit stays ${state.settings.limit} (0–${maxLimit})`};
+			}
+
+			return newWalk(state, {...state.settings, limit}, `limit ${limit}: new walk from the first page`);
+		}
+
+		case 'refresh': {
+			if (state.error) {
+				// After an error, r retries exactly what failed.
+				return {...request(state, state.error.url, state.error.kind), notice: 'retrying'};
+			}
+
+			if (state.pending) {
+				return navigating(state) ? {...state, queue: [...state.queue, action]} : state;
+			}
+
+			const entry = top(state);
+			return entry ? request(state, entry.url, 'refresh') : state;
+		}
+
+		case 'move':
+		case 'move-to': {
+			if (navigating(state)) {
+				return {...state, queue: [...state.queue, action]};
+			}
+
+			const entry = top(state);
+			if (!entry) {
+				return state;
+			}
+
+			const last = Math.max(0, visibleCount(state, entry) - 1);
+			const target =
+				action.type === 'move' ? entry.selected + action.delta : action.position === 'top' ? 0 : last;
+			const selected = clamp(target, 0, last);
+			return selected === entry.selected ? state : replaceTop(state, {...entry, selected});
+		}
+
+		case 'set-filter': {
+			const entries = state.entries.map(entry => (entry.selected === 0 ? entry : {...entry, selected: 0}));
+			return {...state, filter: action.filter, entries};
+		}
+	}
+}

@@ -1,0 +1,301 @@
+import {describe, expect, it} from 'vitest';
+import {
+	initialState,
+	pageStackReducer as reduce,
+	top,
+	wantedRequests,
+	firstPageUrl,
+	type PageStackState,
+	type StackAction,
+} from '../../source/browser/page-stack.js';
+import {makePage, url} from './pages.js';
+
+const settings = {order: 'desc' as const, limit: 3};
+
+function start(startUrl = url(), maxCachedPages?: number) {
+	return initialState({startUrl, settings, maxCachedPages});
+}
+
+function apply(state: PageStackState, ...actions: StackAction[]) {
+	return actions.reduce(reduce, state);
+}
+
+/** Answers the request the state wants right now with the given page. */
+function answer(state: PageStackState, page: Parameters<typeof makePage>[0]) {
+	const [wanted] = wantedRequests(state);
+	expect(wanted?.url).toBe(page.url);
+	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage(page)});
+}
+
+const p1 = {url: url(), ids: ['a', 'b', 'c'], next: url('c')};
+const p2 = {url: url('c'), ids: ['d', 'e', 'f'], next: url('f'), previous: url(undefined, '?ending_before=d')};
+const p3 = {url: url('f'), ids: ['g'], next: null};
+
+function walkedTo3() {
+	let state = answer(start(), p1); // prefetch p2 starts
+	state = answer(state, p2); // prefetch answered
+	state = reduce(state, {type: 'next'});
+	state = answer(state, p3); // prefetch p3
+	return reduce(state, {type: 'next'});
+}
+
+describe('page stack', () => {
+	it('starts by wanting the first page and shows it when it lands', () => {
+		let state = start();
+		expect(wantedRequests(state)).toEqual([{requestId: 1, url: url()}]);
+		state = answer(state, p1);
+		expect(state.entries).toHaveLength(1);
+		expect(top(state)?.page?.objects.map(o => o.id)).toEqual(['a', 'b', 'c']);
+		expect(state.seen.size).toBe(3);
+	});
+
+	it('prefetches the next page, and → pushes it without a request', () => {
+		let state = answer(start(), p1);
+		expect(state.prefetch?.url).toBe(url('c'));
+		state = answer(state, p2);
+		expect(state.entries).toHaveLength(1);
+		state = reduce(state, {type: 'next'});
+		expect(state.pending).toBeNull();
+		expect(state.entries.map(e => e.url)).toEqual([url(), url('c')]);
+		expect(state.seen.size).toBe(6);
+		// The next prefetch is already wanted.
+		expect(wantedRequests(state)[0]?.url).toBe(url('f'));
+	});
+
+	it('→ while the prefetch is in flight adopts it instead of asking twice', () => {
+		let state = answer(start(), p1);
+		const prefetchId = state.prefetch!.requestId;
+		state = reduce(state, {type: 'next'});
+		expect(state.pending).toMatchObject({requestId: prefetchId, kind: 'push'});
+		state = reduce(state, {type: 'loaded', requestId: prefetchId, page: makePage(p2)});
+		expect(state.entries).toHaveLength(2);
+	});
+
+	it('← pops to the cached page instantly and keeps the page left as prefetch', () => {
+		let state = walkedTo3();
+		state = apply(state, {type: 'move', delta: 0});
+		state = reduce(state, {type: 'previous'});
+		expect(state.pending).toBeNull();
+		expect(top(state)?.url).toBe(url('c'));
+		expect(state.prefetch).toMatchObject({url: url('f')});
+		expect(state.prefetch?.page).not.toBeNull();
+		state = reduce(state, {type: 'next'});
+		expect(top(state)?.url).toBe(url('f'));
+		expect(state.pending).toBeNull();
+	});
+
+	it('keeps each page its selected row across back and forth', () => {
+		let state = answer(start(), p1);
+		state = apply(state, {type: 'move', delta: 2});
+		state = answer(state, p2);
+		state = apply(state, {type: 'next'}, {type: 'move', delta: 1});
+		expect(top(state)?.selected).toBe(1);
+		state = reduce(state, {type: 'previous'});
+		expect(top(state)?.selected).toBe(2);
+	});
+
+	it('clamps row moves to the page and g/G go to its ends', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'move', delta: 10});
+		expect(top(state)?.selected).toBe(2);
+		state = reduce(state, {type: 'move-to', position: 'top'});
+		expect(top(state)?.selected).toBe(0);
+		state = reduce(state, {type: 'move-to', position: 'bottom'});
+		expect(top(state)?.selected).toBe(2);
+		state = reduce(state, {type: 'move', delta: -99});
+		expect(top(state)?.selected).toBe(0);
+	});
+
+	it('back at the bottom of a walk started from a cursor follows previous_uri', () => {
+		let state = answer(start(url('c')), p2);
+		state = reduce(state, {type: 'previous'});
+		expect(state.notice).toBe('following previous_uri');
+		expect(state.pending).toMatchObject({url: url(undefined, '?ending_before=d'), kind: 'reset'});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({...p1, url: url(undefined, '?ending_before=d')})});
+		expect(state.entries.map(e => e.url)).toEqual([url(undefined, '?ending_before=d')]);
+		// The page we came from is the next one: → is instant.
+		expect(state.prefetch).toMatchObject({url: url('c')});
+		expect(state.prefetch?.page?.objects.map(o => o.id)).toEqual(['d', 'e', 'f']);
+	});
+
+	it('back on the first page says so and sends nothing', () => {
+		let state = answer(start(), {...p1, previous: url(undefined, '?ending_before=a')});
+		state = reduce(state, {type: 'previous'});
+		expect(state.notice).toBe('already on the first page');
+		expect(state.pending).toBeNull();
+	});
+
+	it('back at the bottom without previous_uri says there is nothing below', () => {
+		let state = answer(start(url('c')), {...p2, previous: null});
+		state = reduce(state, {type: 'previous'});
+		expect(state.notice).toBe('no page below: previous_uri is empty');
+	});
+
+	it('0 returns to the cached first page', () => {
+		let state = walkedTo3();
+		state = reduce(state, {type: 'first'});
+		expect(state.entries.map(e => e.url)).toEqual([url()]);
+		expect(state.pending).toBeNull();
+		expect(state.prefetch).toMatchObject({url: url('c')});
+		expect(state.prefetch?.page).not.toBeNull();
+	});
+
+	it('toggling order starts a new walk from the first page and says so', () => {
+		let state = walkedTo3();
+		state = reduce(state, {type: 'toggle-order'});
+		expect(state.settings.order).toBe('asc');
+		expect(state.notice).toBe('order asc: new walk from the first page');
+		expect(state.pending).toMatchObject({kind: 'reset', url: 'http://x.test/v2/accounts?limit=3&order=asc'});
+		expect(state.seen.size).toBe(0);
+		// The old page stays on screen until the new one lands.
+		expect(top(state)?.url).toBe(url('f'));
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['z']})});
+		expect(state.entries).toHaveLength(1);
+		expect(state.walk).toBe(2);
+	});
+
+	it('changing the limit starts a new walk, clamps to 0–100 and rejects nonsense', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'change-limit', delta: 5});
+		expect(state.settings.limit).toBe(8);
+		expect(state.pending?.url).toBe('http://x.test/v2/accounts?limit=8&order=desc');
+		expect(state.notice).toBe('limit 8: new walk from the first page');
+		state = reduce(state, {type: 'set-limit', limit: 500});
+		expect(state.settings.limit).toBe(100);
+		state = reduce(state, {type: 'change-limit', delta: -500});
+		expect(state.settings.limit).toBe(0);
+		const before = state;
+		state = reduce(state, {type: 'set-limit', limit: Number.NaN});
+		expect(state.settings).toEqual(before.settings);
+		expect(state.notice).toBe('limit stays 0 (0–100)');
+	});
+
+	it('a stale response never lands', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'toggle-order'});
+		const oldId = state.pending!.requestId;
+		state = reduce(state, {type: 'toggle-order'});
+		const after = reduce(state, {type: 'loaded', requestId: oldId, page: makePage({url: 'x', ids: ['stale']})});
+		expect(after).toBe(state);
+		expect(reduce(state, {type: 'failed', requestId: oldId, message: 'aborted'})).toBe(state);
+		// And an answer to a dropped prefetch is ignored too.
+		expect(reduce(state, {type: 'loaded', requestId: 2, page: makePage(p2)})).toBe(state);
+	});
+
+	it('only the current navigation (or else the prefetch) is wanted: older requests get aborted', () => {
+		let state = answer(start(), p1);
+		expect(wantedRequests(state)).toEqual([{requestId: state.prefetch!.requestId, url: url('c')}]);
+		state = reduce(state, {type: 'toggle-order'});
+		expect(wantedRequests(state)).toEqual([{requestId: state.pending!.requestId, url: state.pending!.url}]);
+	});
+
+	it('keys pressed while a page loads are queued and replayed on the new page', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'failed', requestId: state.prefetch!.requestId, message: 'x'});
+		expect(state.prefetch).toBeNull();
+		state = apply(state, {type: 'next'}, {type: 'move', delta: 1}, {type: 'next'});
+		expect(state.queue).toHaveLength(2);
+		expect(top(state)?.selected).toBe(0);
+		state = answer(state, p2);
+		// The row move applied to page 2, then → asked for page 3.
+		expect(state.entries[1]?.selected).toBe(1);
+		expect(state.pending).toMatchObject({url: url('f'), kind: 'push'});
+		expect(state.queue).toHaveLength(0);
+	});
+
+	it('← while → loads cancels the load and stays', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'failed', requestId: state.prefetch!.requestId, message: 'x'});
+		state = apply(state, {type: 'next'}, {type: 'move', delta: 1}, {type: 'previous'});
+		expect(state.pending).toBeNull();
+		expect(state.queue).toEqual([]);
+		expect(state.entries).toHaveLength(1);
+		expect(state.notice).toBe('stopped loading the next page');
+	});
+
+	it('the end of the list is only an empty next_uri; short and empty pages continue', () => {
+		let state = answer(start(), {url: url(), ids: [], next: url('x')});
+		expect(state.prefetch?.url).toBe(url('x'));
+		state = reduce(state, {type: 'next'});
+		state = answer(state, {url: url('x'), ids: ['q'], next: null});
+		expect(state.prefetch).toBeNull();
+		state = reduce(state, {type: 'next'});
+		expect(state.notice).toBe('end of list: next_uri is empty');
+		expect(state.pending).toBeNull();
+	});
+
+	it('a next_uri pointing at the same page ends instead of looping', () => {
+		let state = answer(start(), {url: url(), ids: [], next: url()});
+		expect(state.prefetch).toBeNull();
+		state = reduce(state, {type: 'next'});
+		expect(state.notice).toBe('end of list: next_uri leads back to this page');
+	});
+
+	it('a failed load keeps the page on screen, and r retries the same request', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'failed', requestId: state.prefetch!.requestId, message: 'x'});
+		state = apply(state, {type: 'next'}, {type: 'move', delta: 1});
+		state = reduce(state, {type: 'failed', requestId: state.pending!.requestId, message: '503 service unavailable'});
+		expect(state.error).toEqual({message: '503 service unavailable', url: url('c'), kind: 'push'});
+		expect(state.notice).toBe('1 key pressed while loading dropped');
+		expect(top(state)?.url).toBe(url());
+		state = reduce(state, {type: 'refresh'});
+		expect(state.pending).toMatchObject({url: url('c'), kind: 'push'});
+		expect(state.error).toBeNull();
+		state = answer(state, p2);
+		expect(state.entries).toHaveLength(2);
+	});
+
+	it('r refetches the page and says whether it changed', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'refresh'});
+		expect(state.pending?.kind).toBe('refresh');
+		state = answer(state, p1);
+		expect(state.notice).toBe('refreshed: page unchanged');
+		state = reduce(state, {type: 'refresh'});
+		state = answer(state, {...p1, ids: ['new', 'a', 'b']});
+		expect(state.notice).toBe('refreshed: page changed (1 new, 1 gone)');
+	});
+
+	it('row keys during a refresh apply to the page on screen', () => {
+		let state = answer(start(), p1);
+		state = apply(state, {type: 'refresh'}, {type: 'move', delta: 1});
+		expect(top(state)?.selected).toBe(1);
+	});
+
+	it('reports retries of the request in flight', () => {
+		let state = start();
+		state = reduce(state, {type: 'retrying', requestId: 1, note: '429, again in 1 s'});
+		expect(state.pending?.retrying).toBe('429, again in 1 s');
+	});
+
+	it('keeps only a bounded number of pages in memory and refetches evicted ones on the way back', () => {
+		let state = answer(start(url(), 2), {url: url(), ids: ['a'], next: url('a')});
+		for (const [from, to] of [['a', 'b'], ['b', 'c'], ['c', 'd']] as const) {
+			state = answer(state, {url: url(from), ids: [to], next: url(to)});
+			state = reduce(state, {type: 'next'});
+		}
+
+		expect(state.entries.map(e => e.page !== null)).toEqual([false, false, true, true]);
+		state = reduce(state, {type: 'previous'});
+		expect(state.pending).toBeNull();
+		state = reduce(state, {type: 'previous'});
+		expect(state.pending).toMatchObject({kind: 'pop', url: url('a')});
+		state = answer(state, {url: url('a'), ids: ['b'], next: url('b')});
+		expect(state.entries.map(e => e.url)).toEqual([url(), url('a')]);
+	});
+
+	it('filters count against the filtered rows', () => {
+		let state = answer(start(), p1);
+		state = apply(state, {type: 'move', delta: 2}, {type: 'set-filter', filter: 'object b'});
+		expect(top(state)?.selected).toBe(0);
+		state = reduce(state, {type: 'move', delta: 5});
+		expect(top(state)?.selected).toBe(0);
+	});
+
+	it('firstPageUrl drops cursors and sets order and limit', () => {
+		expect(firstPageUrl('http://x.test/v2/accounts?starting_after=a&limit=3', {order: 'asc', limit: 10})).toBe(
+			'http://x.test/v2/accounts?limit=10&order=asc',
+		);
+	});
+});
