@@ -1,0 +1,219 @@
+import type {StackAction} from './page-stack.js';
+import {commandFor, type Command} from './keymap.js';
+
+/**
+ * What covers the table (an overlay or a line being typed) and how a key
+ * press is routed: to the page stack, to the screen, or to quit. Pure, so the
+ * whole key handling is tested without React; the app only dispatches.
+ */
+
+export type Screen =
+	| {kind: 'table'}
+	| {kind: 'help'; scroll: number}
+	| {kind: 'detail'; scroll: number}
+	| {kind: 'debug'; scroll: number}
+	| {kind: 'filter'; draft: string; before: string}
+	| {kind: 'limit'; draft: string};
+
+type Scrolling = Extract<Screen, {scroll: number}>;
+type Typing = Extract<Screen, {draft: string}>;
+
+export type KeyContext = {
+	/** Table rows on screen: PgUp/PgDn move by this much. */
+	bodyRows: number;
+	/** Lines of the open overlay, to clamp its scrolling. */
+	overlayLines: number;
+	/** The filter in effect (Esc on the table clears it). */
+	filter: string;
+	/** Whether the page has a selected object (Enter needs one). */
+	hasSelection: boolean;
+};
+
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true};
+
+function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
+	const max = Math.max(0, context.overlayLines - context.bodyRows);
+	const target = delta === 'top' ? 0 : delta === 'bottom' ? max : screen.scroll + delta;
+	return {...screen, scroll: Math.min(Math.max(target, 0), max)};
+}
+
+function typing<S extends Typing>(screen: S, name: string, input: string): S | undefined {
+	if (name === 'backspace') {
+		return {...screen, draft: [...screen.draft].slice(0, -1).join('')};
+	}
+
+	// Printable text only: a pasted control sequence must not reach the draft.
+	if (input.length > 0 && !/[\u0000-\u001F\u007F-\u009F]/.test(input) && !name.startsWith('ctrl+')) {
+		return {...screen, draft: screen.draft + input};
+	}
+
+	return undefined;
+}
+
+export function routeKey(screen: Screen, name: string, input: string, context: KeyContext): Routed {
+	if (name === 'ctrl+c') {
+		return {quit: true};
+	}
+
+	if (screen.kind === 'filter') {
+		if (name === 'return') {
+			return {screen: {kind: 'table'}};
+		}
+
+		if (name === 'escape') {
+			return {screen: {kind: 'table'}, stack: [{type: 'set-filter', filter: screen.before}]};
+		}
+
+		const next = typing(screen, name, input);
+		// The filter applies as it is typed.
+		return next ? {screen: next, stack: [{type: 'set-filter', filter: next.draft}]} : {};
+	}
+
+	if (screen.kind === 'limit') {
+		if (name === 'escape') {
+			return {screen: {kind: 'table'}};
+		}
+
+		if (name === 'return') {
+			const limit = Number(screen.draft);
+			const valid = /^\d{1,3}$/.test(screen.draft) && limit <= 100;
+			return {screen: {kind: 'table'}, stack: valid ? [{type: 'set-limit', limit}] : [{type: 'set-limit', limit: Number.NaN}]};
+		}
+
+		const next = name === 'backspace' || /^\d$/.test(input) ? typing(screen, name, input) : undefined;
+		return next ? {screen: next} : {};
+	}
+
+	const command: Command | undefined = commandFor(name);
+	if (command === undefined) {
+		return {};
+	}
+
+	if (command === 'quit') {
+		return {quit: true};
+	}
+
+	if (screen.kind !== 'table') {
+		switch (command) {
+			case 'close': {
+				return {screen: {kind: 'table'}};
+			}
+
+			case 'up': {
+				return {screen: scrolled(screen, -1, context)};
+			}
+
+			case 'down': {
+				return {screen: scrolled(screen, 1, context)};
+			}
+
+			case 'page-up': {
+				return {screen: scrolled(screen, -context.bodyRows, context)};
+			}
+
+			case 'page-down': {
+				return {screen: scrolled(screen, context.bodyRows, context)};
+			}
+
+			case 'top': {
+				return {screen: scrolled(screen, 'top', context)};
+			}
+
+			case 'bottom': {
+				return {screen: scrolled(screen, 'bottom', context)};
+			}
+
+			// The key that opened an overlay closes it again.
+			case 'help':
+			case 'detail':
+			case 'debug': {
+				return command === screen.kind ? {screen: {kind: 'table'}} : {screen: {kind: command, scroll: 0}};
+			}
+
+			default: {
+				// Page keys work from the debug panel (to watch requests); the
+				// detail view and help would show a stale object, so they close.
+				const routed = routeKey({kind: 'table'}, name, input, context);
+				return screen.kind === 'debug' ? {...routed, screen: routed.screen ?? screen} : {...routed, screen: routed.screen ?? {kind: 'table'}};
+			}
+		}
+	}
+
+	switch (command) {
+		case 'up': {
+			return {stack: [{type: 'move', delta: -1}]};
+		}
+
+		case 'down': {
+			return {stack: [{type: 'move', delta: 1}]};
+		}
+
+		case 'page-up': {
+			return {stack: [{type: 'move', delta: -Math.max(1, context.bodyRows)}]};
+		}
+
+		case 'page-down': {
+			return {stack: [{type: 'move', delta: Math.max(1, context.bodyRows)}]};
+		}
+
+		case 'top': {
+			return {stack: [{type: 'move-to', position: 'top'}]};
+		}
+
+		case 'bottom': {
+			return {stack: [{type: 'move-to', position: 'bottom'}]};
+		}
+
+		case 'next': {
+			return {stack: [{type: 'next'}]};
+		}
+
+		case 'previous': {
+			return {stack: [{type: 'previous'}]};
+		}
+
+		case 'first': {
+			return {stack: [{type: 'first'}]};
+		}
+
+		case 'toggle-order': {
+			return {stack: [{type: 'toggle-order'}]};
+		}
+
+		case 'limit-up': {
+			return {stack: [{type: 'change-limit', delta: 5}]};
+		}
+
+		case 'limit-down': {
+			return {stack: [{type: 'change-limit', delta: -5}]};
+		}
+
+		case 'limit-type': {
+			return {screen: {kind: 'limit', draft: ''}};
+		}
+
+		case 'refresh': {
+			return {stack: [{type: 'refresh'}]};
+		}
+
+		case 'detail': {
+			return context.hasSelection ? {screen: {kind: 'detail', scroll: 0}} : {};
+		}
+
+		case 'debug': {
+			return {screen: {kind: 'debug', scroll: 0}};
+		}
+
+		case 'help': {
+			return {screen: {kind: 'help', scroll: 0}};
+		}
+
+		case 'filter': {
+			return {screen: {kind: 'filter', draft: context.filter, before: context.filter}};
+		}
+
+		case 'close': {
+			return context.filter === '' ? {} : {stack: [{type: 'set-filter', filter: ''}]};
+		}
+	}
+}

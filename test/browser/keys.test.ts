@@ -1,0 +1,95 @@
+import {describe, expect, it} from 'vitest';
+import {commandFor, helpLines, keyName, keymap} from '../../source/browser/keymap.js';
+import {routeKey, type KeyContext, type Screen} from '../../source/browser/screen.js';
+
+const context: KeyContext = {bodyRows: 10, overlayLines: 25, filter: '', hasSelection: true};
+const table: Screen = {kind: 'table'};
+
+describe('keymap', () => {
+	it('binds every key of the issue exactly once', () => {
+		const keys = keymap.flatMap(binding => binding.keys);
+		expect(new Set(keys).size).toBe(keys.length);
+		for (const [key, command] of Object.entries({
+			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
+			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'first',
+			o: 'toggle-order', '+': 'limit-up', '-': 'limit-down', L: 'limit-type', r: 'refresh', return: 'detail', d: 'debug',
+			'/': 'filter', '?': 'help', escape: 'close', q: 'quit', 'ctrl+c': 'quit',
+		})) {
+			expect(commandFor(key), key).toBe(command);
+		}
+	});
+
+	it('names keys from Ink flags', () => {
+		expect(keyName('', {upArrow: true})).toBe('up');
+		expect(keyName('', {pageDown: true})).toBe('pagedown');
+		expect(keyName('c', {ctrl: true})).toBe('ctrl+c');
+		expect(keyName('', {return: true})).toBe('return');
+		expect(keyName('G', {})).toBe('G');
+	});
+
+	it('generates the help from the table', () => {
+		const lines = helpLines();
+		expect(lines).toHaveLength(keymap.length + 2);
+		expect(lines[0]).toBe('↑ k       previous row (scrolls detail and debug)');
+		expect(lines).toContain('o         toggle order asc/desc (new walk)');
+	});
+});
+
+describe('routing keys', () => {
+	it('maps table keys to page-stack actions', () => {
+		expect(routeKey(table, 'j', 'j', context)).toEqual({stack: [{type: 'move', delta: 1}]});
+		expect(routeKey(table, 'pagedown', '', context)).toEqual({stack: [{type: 'move', delta: 10}]});
+		expect(routeKey(table, 'right', '', context)).toEqual({stack: [{type: 'next'}]});
+		expect(routeKey(table, '+', '+', context)).toEqual({stack: [{type: 'change-limit', delta: 5}]});
+		expect(routeKey(table, 'q', 'q', context)).toEqual({quit: true});
+		expect(routeKey(table, 'x', 'x', context)).toEqual({});
+	});
+
+	it('opens detail only with a selected object, and the same key closes it', () => {
+		expect(routeKey(table, 'return', '', context)).toEqual({screen: {kind: 'detail', scroll: 0}});
+		expect(routeKey(table, 'return', '', {...context, hasSelection: false})).toEqual({});
+		expect(routeKey({kind: 'detail', scroll: 3}, 'return', '', context)).toEqual({screen: table});
+		expect(routeKey({kind: 'detail', scroll: 3}, 'escape', '', context)).toEqual({screen: table});
+	});
+
+	it('scrolls overlays within their length', () => {
+		const detail: Screen = {kind: 'detail', scroll: 0};
+		expect(routeKey(detail, 'down', '', context)).toEqual({screen: {kind: 'detail', scroll: 1}});
+		expect(routeKey(detail, 'up', '', context)).toEqual({screen: {kind: 'detail', scroll: 0}});
+		expect(routeKey(detail, 'G', 'G', context)).toEqual({screen: {kind: 'detail', scroll: 15}});
+		expect(routeKey({kind: 'detail', scroll: 15}, 'pagedown', '', context)).toEqual({screen: {kind: 'detail', scroll: 15}});
+	});
+
+	it('page keys in the debug panel navigate and keep it open; in detail they close it', () => {
+		expect(routeKey({kind: 'debug', scroll: 0}, 'right', '', context)).toEqual({stack: [{type: 'next'}], screen: {kind: 'debug', scroll: 0}});
+		expect(routeKey({kind: 'detail', scroll: 0}, 'right', '', context)).toEqual({stack: [{type: 'next'}], screen: table});
+	});
+
+	it('types a filter that applies as typed; Enter keeps it, Esc restores the old one', () => {
+		let routed = routeKey(table, '/', '/', {...context, filter: 'old'});
+		expect(routed.screen).toEqual({kind: 'filter', draft: 'old', before: 'old'});
+		routed = routeKey(routed.screen!, 'x', 'x', context);
+		expect(routed).toEqual({screen: {kind: 'filter', draft: 'oldx', before: 'old'}, stack: [{type: 'set-filter', filter: 'oldx'}]});
+		expect(routeKey(routed.screen!, 'backspace', '', context).stack).toEqual([{type: 'set-filter', filter: 'old'}]);
+		expect(routeKey(routed.screen!, 'escape', '', context)).toEqual({screen: table, stack: [{type: 'set-filter', filter: 'old'}]});
+		expect(routeKey(routed.screen!, 'return', '', context)).toEqual({screen: table});
+		// q is text while typing, not quit.
+		expect(routeKey(routed.screen!, 'q', 'q', context).quit).toBeUndefined();
+		// Esc on the table clears an active filter.
+		expect(routeKey(table, 'escape', '', {...context, filter: 'x'})).toEqual({stack: [{type: 'set-filter', filter: ''}]});
+	});
+
+	it('types a limit: digits only, Enter applies, an out-of-range value is refused by the reducer', () => {
+		let screen = routeKey(table, 'L', 'L', context).screen!;
+		screen = routeKey(screen, '5', '5', context).screen!;
+		expect(routeKey(screen, 'a', 'a', context)).toEqual({});
+		screen = routeKey(screen, '0', '0', context).screen!;
+		expect(routeKey(screen, 'return', '', context)).toEqual({screen: table, stack: [{type: 'set-limit', limit: 50}]});
+		const tooBig = routeKey({kind: 'limit', draft: '500'}, 'return', '', context);
+		expect(Number.isNaN((tooBig.stack![0] as {limit: number}).limit)).toBe(true);
+	});
+
+	it('Ctrl-C quits from anywhere, even while typing', () => {
+		expect(routeKey({kind: 'filter', draft: '', before: ''}, 'ctrl+c', 'c', context)).toEqual({quit: true});
+	});
+});
