@@ -1,0 +1,130 @@
+/**
+ * Audits one walk as it streams: fill, checks and counts per page, and how
+ * the walk ended. Takes the walker's async generator, so it does no I/O of
+ * its own and tests can feed it hand-built pages.
+ */
+import {describeError} from '../core/report-error.js';
+import type {Order, Page, WalkEnd} from '../core/types.js';
+import {type CheckResult, ContractChecks} from './checks.js';
+import type {WalkIds} from './compare.js';
+import {type PageFill, pageFill, queryParameter} from './fill.js';
+
+export type EndKind = 'end' | 'max-pages' | 'max-items' | 'not-advancing' | 'error';
+
+export type WalkEndInfo = {
+	kind: EndKind;
+	/** One sentence for the report. */
+	detail: string;
+	/** True when the list was read to its end (a null next_uri, or a next_uri that leads nowhere new). */
+	complete: boolean;
+	/** The last page was short (or empty) with no next_uri: the end of the list, not a violation. */
+	lastPageShort: boolean;
+};
+
+export type WalkAudit = {
+	label: string;
+	order: Order;
+	pages: number;
+	objects: number;
+	requests: number;
+	retries: number;
+	ms: number;
+	fills: PageFill[];
+	checks: CheckResult[];
+	end: WalkEndInfo;
+	/** Kept only when a comparison needs them. */
+	ids: WalkIds | null;
+};
+
+export type AuditWalkOptions = {
+	label: string;
+	order: Order;
+	keepIds?: boolean;
+	/** Told after each page, for progress. */
+	onPage?: (page: Page, audit: {pages: number; objects: number; short: number}) => void;
+	now?: () => number;
+};
+
+function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
+	switch (end.kind) {
+		case 'end': {
+			return {
+				kind: 'end',
+				detail: lastPageShort
+					? 'next_uri was null: the list ended (the last page was short, which marks the end, not a violation).'
+					: 'next_uri was null: the list ended.',
+				complete: true,
+				lastPageShort,
+			};
+		}
+
+		case 'max-pages': {
+			return {kind: 'max-pages', detail: `stopped at --max-pages ${end.limit} before the end of the list.`, complete: false, lastPageShort};
+		}
+
+		case 'max-items': {
+			return {kind: 'max-items', detail: `stopped at --max-items ${end.limit} before the end of the list.`, complete: false, lastPageShort};
+		}
+
+		case 'not-advancing': {
+			return {kind: 'not-advancing', detail: `next_uri did not advance, so the walk ended there: ${end.note}`, complete: true, lastPageShort};
+		}
+	}
+}
+
+export async function auditWalk(walk: AsyncGenerator<Page, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {
+	const now = options.now ?? (() => performance.now());
+	const started = now();
+	const checks = new ContractChecks();
+	const fills: PageFill[] = [];
+	const ids: WalkIds | null = options.keepIds ? [] : null;
+	let objects = 0;
+	let retries = 0;
+	let short = 0;
+	let end: WalkEndInfo;
+	try {
+		for (;;) {
+			// eslint-disable-next-line no-await-in-loop
+			const step = await walk.next();
+			if (step.done) {
+				const last = fills.at(-1);
+				end = describeEnd(step.value, last !== undefined && last.kind !== 'full' && !last.continues);
+				break;
+			}
+
+			const page = step.value;
+			const fill = pageFill(page, fills.length);
+			fills.push(fill);
+			checks.add(page);
+			objects += page.objects.length;
+			retries += page.retries;
+			if (fill.kind !== 'full') {
+				short += 1;
+			}
+
+			if (ids) {
+				const cursor = queryParameter(page.requestUrl, 'starting_after') ?? queryParameter(page.requestUrl, 'ending_before');
+				ids.push({cursor, ids: page.objects.map((object) => object.id)});
+			}
+
+			options.onPage?.(page, {pages: fills.length, objects, short});
+		}
+	} catch (error: unknown) {
+		const {message} = describeError(error);
+		end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
+	}
+
+	return {
+		label: options.label,
+		order: options.order,
+		pages: fills.length,
+		objects,
+		requests: fills.length + retries + (end.kind === 'error' ? 1 : 0),
+		retries,
+		ms: Math.round(now() - started),
+		fills,
+		checks: checks.results(),
+		end,
+		ids,
+	};
+}
