@@ -1,0 +1,205 @@
+import {PagewalkError} from './errors.js';
+import type {AccountPagination, Api, CommercePagination, ListObject, Pagination} from './types.js';
+
+/**
+ * Checks a list response body against the envelope of its API (contract 2.1
+ * to 2.3). A violation is one sentence naming the field, with a short excerpt
+ * of the body so the user sees what actually came back (an HTML error page, a
+ * truncated document). Excerpts are made inert where they are printed.
+ */
+
+export type Envelope = {
+	objects: ListObject[];
+	pagination: Pagination;
+	rawPagination: Record<string, unknown>;
+	warnings: string[];
+};
+
+/** A short one-line excerpt of a body, for error messages. */
+export function excerpt(body: string, max = 80): string {
+	const line = body.replace(/\s+/g, ' ').trim();
+	if (line === '') {
+		return 'an empty body';
+	}
+
+	return `"${line.length > max ? `${line.slice(0, max)}…` : line}"`;
+}
+
+export class EnvelopeError extends PagewalkError {
+	constructor(problem: string, body: string) {
+		super(`The response is not a valid list page: ${problem} (body starts ${excerpt(body)}).`);
+		this.name = 'EnvelopeError';
+	}
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+	if (value === null) {
+		return 'null';
+	}
+
+	return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** Parses the body as JSON, with an error that says what kind of body it was. */
+export function parseJson(body: string, contentType: string | undefined): unknown {
+	try {
+		return JSON.parse(body);
+	} catch {
+		const looksHtml = /^\s*</.test(body) || /html/i.test(contentType ?? '');
+		const trimmed = body.trimEnd();
+		const truncated = /^\s*[{[]/.test(body) && !/[}\]]$/.test(trimmed);
+		const kind = looksHtml ? 'an HTML page, not JSON' : truncated ? 'truncated JSON' : 'not valid JSON';
+		throw new EnvelopeError(`the body is ${kind}`, body);
+	}
+}
+
+type Check = (value: unknown) => boolean;
+const string: Check = value => typeof value === 'string';
+const stringOrNull: Check = value => value === null || typeof value === 'string';
+const count: Check = value => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const orderValue: Check = value => value === 'asc' || value === 'desc';
+const cursorRange: Check = value => value === null
+	|| (Array.isArray(value) && (value.length === 0 || (value.length === 2 && value.every(item => typeof item === 'string'))));
+
+type FieldRule = {check: Check; expected: string; required: boolean};
+
+// Required: what the walker and the views cannot do without. Optional fields
+// may be absent (real servers differ) but must have the right type if present.
+const rules: Record<Api, Record<string, FieldRule>> = {
+	account: {
+		limit: {check: count, expected: 'a whole number', required: true},
+		order: {check: orderValue, expected: '"asc" or "desc"', required: true},
+		next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
+		previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
+		starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
+		ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+		next_starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
+		previous_ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+	},
+	commerce: {
+		limit: {check: count, expected: 'a whole number', required: true},
+		order: {check: orderValue, expected: '"asc" or "desc"', required: true},
+		next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
+		previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
+		starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
+		ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+		total: {check: count, expected: 'a whole number', required: true},
+		yielded: {check: count, expected: 'a whole number', required: true},
+		cursor_range: {check: cursorRange, expected: 'two ids, an empty array or null', required: false},
+	},
+};
+
+function warningText(item: unknown): string | undefined {
+	if (typeof item === 'string') {
+		return item;
+	}
+
+	if (isObject(item)) {
+		const id = typeof item.id === 'string' ? item.id : undefined;
+		const message = typeof item.message === 'string' ? item.message : undefined;
+		if (id !== undefined || message !== undefined) {
+			return [id, message].filter(Boolean).join(': ');
+		}
+	}
+
+	return undefined;
+}
+
+/** Validates a parsed body as a page of `api` and returns its parts. */
+export function validateEnvelope(api: Api, value: unknown, body: string): Envelope {
+	if (!isObject(value)) {
+		throw new EnvelopeError(`the body is ${typeName(value)}, not a JSON object with data and pagination`, body);
+	}
+
+	const {data, pagination} = value;
+	if (data === undefined) {
+		throw new EnvelopeError('the field data is missing', body);
+	}
+
+	if (!Array.isArray(data)) {
+		throw new EnvelopeError(`data is ${typeName(data)}, not an array`, body);
+	}
+
+	for (const [index, item] of data.entries()) {
+		if (!isObject(item)) {
+			throw new EnvelopeError(`data[${index}] is ${typeName(item)}, not an object`, body);
+		}
+
+		if (typeof item.id !== 'string' || item.id === '') {
+			throw new EnvelopeError(item.id === undefined ? `data[${index}].id is missing` : `data[${index}].id is ${typeName(item.id)}, not a non-empty string`, body);
+		}
+	}
+
+	if (pagination === undefined) {
+		throw new EnvelopeError('the field pagination is missing', body);
+	}
+
+	if (!isObject(pagination)) {
+		throw new EnvelopeError(`pagination is ${typeName(pagination)}, not an object`, body);
+	}
+
+	const normalized: Record<string, unknown> = {...pagination};
+	for (const [field, rule] of Object.entries(rules[api])) {
+		const fieldValue = pagination[field];
+		if (fieldValue === undefined) {
+			if (rule.required) {
+				throw new EnvelopeError(`pagination.${field} is missing`, body);
+			}
+
+			// Absent cursors and links read as null; the raw object keeps the truth.
+			if (field !== 'next_starting_after' && field !== 'previous_ending_before') {
+				normalized[field] = null;
+			}
+
+			continue;
+		}
+
+		if (!rule.check(fieldValue)) {
+			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${JSON.stringify(fieldValue)?.slice(0, 40) ?? ''}, not ${rule.expected}`.replace('  ', ' '), body);
+		}
+	}
+
+	const warnings = Array.isArray(value.warnings)
+		? value.warnings.map(item => warningText(item)).filter((item): item is string => item !== undefined)
+		: [];
+
+	return {
+		objects: data as ListObject[],
+		pagination: normalized as AccountPagination | CommercePagination,
+		rawPagination: pagination,
+		warnings,
+	};
+}
+
+/** The API's own error id and message, from either error shape in the notes. */
+export function apiError(value: unknown): {id?: string; message?: string} {
+	if (!isObject(value)) {
+		return {};
+	}
+
+	const {errors, error} = value;
+	if (Array.isArray(errors) && isObject(errors[0])) {
+		const first = errors[0];
+		return {
+			id: typeof first.id === 'string' ? first.id : undefined,
+			message: typeof first.message === 'string' ? first.message : undefined,
+		};
+	}
+
+	if (isObject(error)) {
+		return {
+			id: typeof error.type === 'string' ? error.type : (typeof error.code === 'string' ? error.code : undefined),
+			message: typeof error.message === 'string' ? error.message : undefined,
+		};
+	}
+
+	if (typeof value.message === 'string') {
+		return {message: value.message};
+	}
+
+	return {};
+}

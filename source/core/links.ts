@@ -1,0 +1,165 @@
+import {PagewalkError} from './errors.js';
+
+/**
+ * Resolving `next_uri` / `previous_uri` and deciding whether a URL may carry
+ * our credential. The WHATWG URL parser does the resolving, so every trick a
+ * hostile link can play (`//evil`, `/\evil`, `\\evil`, tabs inside the scheme,
+ * userinfo) is judged by the same rules fetch and undici use; we only compare
+ * what it produced with the configured origin.
+ */
+
+/** A link that pagewalk refuses to follow; nothing was sent to it. */
+export class ForeignLinkError extends PagewalkError {
+	readonly foreignOrigin: string;
+
+	constructor(message: string, foreignOrigin: string) {
+		super(message);
+		this.name = 'ForeignLinkError';
+		this.foreignOrigin = foreignOrigin;
+	}
+}
+
+/** The API base: an origin plus an optional path prefix (a proxy), no trailing slash. */
+export type LinkBase = {
+	origin: string;
+	/** '' or a prefix such as '/proxy/coinbase'. */
+	prefix: string;
+};
+
+export function parseBase(base: string): LinkBase {
+	const url = new URL(base);
+	return {origin: url.origin, prefix: url.pathname.replace(/\/+$/, '')};
+}
+
+/**
+ * Drops empty query segments: the documented first page has `?&limit=…`, and
+ * SDKs that append their parameters again produce `&&`. Values are untouched.
+ */
+export function tidyQuery(url: URL): void {
+	if (url.search === '') {
+		return;
+	}
+
+	const parts = url.search.slice(1).split('&').filter(part => part !== '');
+	url.search = parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+/**
+ * Resolves a link from a page against the base. Relative links (the account
+ * API) are path-absolute on the server's side, so a base with a path prefix
+ * gets the prefix put in front unless the server already included it. Absolute
+ * links (the commerce API) are kept as they are. Returns null for a null or
+ * empty link (the end of the list), and the link text itself when it cannot
+ * be parsed, so that following it fails with a clear error instead of here.
+ */
+export function resolveLink(uri: string | null | undefined, base: LinkBase): string | null {
+	if (uri === null || uri === undefined || uri.trim() === '') {
+		return null;
+	}
+
+	let url: URL;
+	try {
+		url = new URL(uri, `${base.origin}/`);
+	} catch {
+		return uri;
+	}
+
+	// Only a plain path-absolute reference ("/v2/…") gets the prefix: anything
+	// that names a host, even in disguise, must be judged as it is.
+	const pathAbsolute = /^\/(?![/\\])/.test(uri);
+	if (pathAbsolute && base.prefix !== '' && url.origin === base.origin
+		&& url.pathname !== base.prefix && !url.pathname.startsWith(`${base.prefix}/`)) {
+		url.pathname = base.prefix + url.pathname;
+	}
+
+	tidyQuery(url);
+	return url.href;
+}
+
+/** The origin of `url` as the user should read it, or a description when there is none. */
+function describeOrigin(url: URL): string {
+	return url.origin === 'null' ? `${url.protocol} URL` : url.origin;
+}
+
+/**
+ * Checks that `url` may be requested with our credential: exactly the
+ * configured scheme, host and port, and no userinfo. Returns the parsed URL;
+ * throws a ForeignLinkError naming what it points to otherwise.
+ */
+export function checkSameOrigin(url: string, base: LinkBase, what = 'The link'): URL {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		throw new PagewalkError(`${what} is not a valid URL (${excerptLink(url)}), so pagewalk stopped without following it.`);
+	}
+
+	if (parsed.origin !== base.origin) {
+		const origin = describeOrigin(parsed);
+		throw new ForeignLinkError(
+			`${what} points to ${origin}, not the configured ${base.origin}; pagewalk stopped and sent nothing there.`,
+			origin,
+		);
+	}
+
+	if (parsed.username !== '' || parsed.password !== '') {
+		throw new ForeignLinkError(
+			`${what} carries a user name or password in the URL (userinfo) for ${parsed.origin}; pagewalk stopped and sent nothing.`,
+			parsed.origin,
+		);
+	}
+
+	return parsed;
+}
+
+function excerptLink(text: string): string {
+	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/**
+ * A canonical form of a request URL for loop detection: empty segments
+ * dropped, parameters sorted, a parameter repeated with the same value kept
+ * once (some SDKs append their parameters again).
+ */
+export function canonicalUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.hash = '';
+		const seen = new Set<string>();
+		const pairs: Array<[string, string]> = [];
+		for (const [key, value] of parsed.searchParams) {
+			const id = `${key}\u0000${value}`;
+			if (!seen.has(id)) {
+				seen.add(id);
+				pairs.push([key, value]);
+			}
+		}
+
+		pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+		parsed.search = new URLSearchParams(pairs).toString();
+		return parsed.href;
+	} catch {
+		return url;
+	}
+}
+
+/** The `starting_after` / `ending_before` cursor a URL carries, if any. */
+export function cursorOf(url: string): {starting_after?: string; ending_before?: string} {
+	try {
+		const parameters = new URL(url).searchParams;
+		const result: {starting_after?: string; ending_before?: string} = {};
+		const after = parameters.get('starting_after');
+		const before = parameters.get('ending_before');
+		if (after !== null && after !== '') {
+			result.starting_after = after;
+		}
+
+		if (before !== null && before !== '') {
+			result.ending_before = before;
+		}
+
+		return result;
+	} catch {
+		return {};
+	}
+}

@@ -1,0 +1,115 @@
+import type {FetchOptions, PageClient} from './http-client.js';
+import {canonicalUrl, cursorOf} from './links.js';
+import type {Page, WalkEnd} from './types.js';
+
+/**
+ * Walks a list by following `next_uri` from the first page. Only a null or
+ * empty `next_uri` is the end: short and empty pages with a link are followed
+ * (contract rule 7). A link that would not advance (a URL or cursor already
+ * requested in this walk, or an empty page pointing back at its own request)
+ * ends the walk with a note instead of looping, and the --max-pages and
+ * --max-items bounds end it with a WalkEnd that says so.
+ *
+ * Errors (HTTP, envelope, a link to another origin) are thrown by the
+ * generator after every earlier page has been yielded, so nothing read is lost.
+ */
+
+export type WalkOptions = FetchOptions & {
+	/** Start somewhere other than the client's first page. */
+	startUrl?: string;
+	/** Override the config's bounds (null: unbounded). */
+	maxPages?: number | null;
+	maxItems?: number | null;
+};
+
+export type WalkBounds = {maxPages: number | null; maxItems: number | null};
+
+function describeCursor(cursor: {starting_after?: string; ending_before?: string}): string | undefined {
+	if (cursor.starting_after !== undefined) {
+		return `starting_after=${cursor.starting_after}`;
+	}
+
+	if (cursor.ending_before !== undefined) {
+		return `ending_before=${cursor.ending_before}`;
+	}
+
+	return undefined;
+}
+
+export async function * walk(client: PageClient, config: WalkBounds, options: WalkOptions = {}): AsyncGenerator<Page, WalkEnd> {
+	const maxPages = options.maxPages === undefined ? config.maxPages : options.maxPages;
+	const maxItems = options.maxItems === undefined ? config.maxItems : options.maxItems;
+	const fetchOptions: FetchOptions = {signal: options.signal, onRetry: options.onRetry};
+	// Page number (1-based) at which each canonical URL and cursor was requested.
+	const visitedUrls = new Map<string, number>();
+	const visitedCursors = new Map<string, number>();
+	let url = options.startUrl ?? client.firstUrl;
+	let pages = 0;
+	let items = 0;
+	for (;;) {
+		const canonical = canonicalUrl(url);
+		const cursor = describeCursor(cursorOf(url));
+		visitedUrls.set(canonical, pages + 1);
+		if (cursor !== undefined) {
+			visitedCursors.set(cursor, pages + 1);
+		}
+
+		// eslint-disable-next-line no-await-in-loop
+		const page = await client.fetchPage(url, fetchOptions);
+		pages += 1;
+		items += page.objects.length;
+		yield page;
+
+		const next = page.nextUrl;
+		if (next === null) {
+			return {kind: 'end'};
+		}
+
+		const nextCanonical = canonicalUrl(next);
+		const nextCursor = describeCursor(cursorOf(next));
+		if (nextCanonical === canonical && page.objects.length === 0) {
+			return {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`};
+		}
+
+		const seenUrl = visitedUrls.get(nextCanonical);
+		if (seenUrl !== undefined) {
+			return {kind: 'not-advancing', note: `the next_uri of page ${pages} leads back to page ${seenUrl}, so following it would loop`};
+		}
+
+		const seenCursor = nextCursor === undefined ? undefined : visitedCursors.get(nextCursor);
+		if (seenCursor !== undefined) {
+			return {kind: 'not-advancing', note: `the next_uri of page ${pages} repeats the cursor ${nextCursor!} of page ${seenCursor}, so following it would not advance`};
+		}
+
+		if (maxItems !== null && items >= maxItems) {
+			return {kind: 'max-items', limit: maxItems};
+		}
+
+		if (maxPages !== null && pages >= maxPages) {
+			return {kind: 'max-pages', limit: maxPages};
+		}
+
+		url = next;
+	}
+}
+
+/** One sentence for a WalkEnd, for stderr and the status line (not yet inert). */
+export function describeEnd(end: WalkEnd): string {
+	switch (end.kind) {
+		case 'end': {
+			return 'reached the end of the list (next_uri was empty)';
+		}
+
+		case 'max-pages': {
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (--max-pages); more pages follow`;
+		}
+
+		case 'max-items': {
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (--max-items); more pages follow`;
+		}
+
+		case 'not-advancing': {
+			return `stopped: ${end.note}`;
+		}
+	}
+}

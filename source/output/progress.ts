@@ -1,0 +1,74 @@
+import {inert} from '../core/inert.js';
+import type {Page, RetryNotice} from '../core/types.js';
+
+type Stream = {write(text: string): unknown};
+
+const number = new Intl.NumberFormat('en-US');
+
+/**
+ * The one-line progress display of the dump on stderr, drawn only when stderr
+ * is a terminal: pages, objects, short pages, rate, and any retry wait.
+ * Redrawn at most ten times a second so a fast walk does not spend its time
+ * painting.
+ */
+export class Progress {
+	pages = 0;
+	objects = 0;
+	short = 0;
+	readonly #stream: Stream | undefined;
+	readonly #started = Date.now();
+	#drawnAt = 0;
+	#visible = false;
+	#waiting: string | undefined;
+
+	constructor(stream: Stream | undefined) {
+		this.#stream = stream;
+	}
+
+	page(page: Page, written: number): void {
+		this.pages += 1;
+		this.objects += written;
+		if (page.nextUrl !== null && page.objects.length < page.pagination.limit) {
+			this.short += 1;
+		}
+
+		this.#waiting = undefined;
+		this.#draw(false);
+	}
+
+	retry(notice: RetryNotice): void {
+		this.#waiting = `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(notice.reason)})`;
+		this.#draw(true);
+	}
+
+	/** The summary line, or nothing off a terminal. */
+	summary(): string {
+		const seconds = (Date.now() - this.#started) / 1000;
+		return `${number.format(this.objects)} objects in ${number.format(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}${this.short > 0 ? ` (${number.format(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
+	}
+
+	clear(): void {
+		if (this.#stream && this.#visible) {
+			this.#stream.write('\r\u001B[2K');
+			this.#visible = false;
+		}
+	}
+
+	#draw(force: boolean): void {
+		if (!this.#stream) {
+			return;
+		}
+
+		const now = Date.now();
+		if (!force && now - this.#drawnAt < 100) {
+			return;
+		}
+
+		this.#drawnAt = now;
+		const seconds = Math.max(0.001, (now - this.#started) / 1000);
+		const rate = Math.round(this.objects / seconds);
+		const line = `page ${number.format(this.pages)} · ${number.format(this.objects)} objects · ${number.format(this.short)} short · ${number.format(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
+		this.#stream.write(`\r\u001B[2K${line}`);
+		this.#visible = true;
+	}
+}
