@@ -1,0 +1,134 @@
+/**
+ * The account API ({accountUrl}/v2): `GET /v2/accounts` and
+ * `GET /v2/accounts/:id/transactions`, bearer-token auth (or the
+ * `access_token` query parameter older SDKs send), the `CB-VERSION` header,
+ * relative `next_uri`/`previous_uri`, and `{"errors": [...]}` on failure.
+ */
+import type {AccountPagination} from '../core/types.js';
+import {viewerOf, type Credentials} from './credentials.js';
+import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
+import type {Viewer} from './ordered-index.js';
+import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
+import type {Collection, Lists} from './store.js';
+import {selectWindow, type Link, type Window} from './window.js';
+
+export const accountVersionWarning = {
+	id: 'missing_version',
+	message: 'Please supply API version (YYYY-MM-DD) as CB-VERSION header',
+	url: 'https://developers.coinbase.com/api#versioning',
+};
+
+/** A relative URI (path and query) carrying every pagination parameter in effect. */
+export function accountUri(path: string, link: Link | null, window: Window): string | null {
+	if (link === null) {
+		return null;
+	}
+
+	return `${path}?${linkQuery(link, window.query)}`;
+}
+
+/** The account envelope for a page: pagination field for field as section 2.2, plus the two cursor fields real servers add. */
+export function renderAccountEnvelope(window: Window, path: string, missingVersion: boolean): Record<string, unknown> {
+	const {next, previous, query} = window;
+	const pagination: AccountPagination = {
+		ending_before: query.endingBefore,
+		starting_after: query.startingAfter,
+		previous_ending_before: previous && 'endingBefore' in previous ? previous.endingBefore : null,
+		next_starting_after: next && 'startingAfter' in next ? next.startingAfter : null,
+		limit: query.limit,
+		order: query.order,
+		previous_uri: accountUri(path, previous, window),
+		next_uri: accountUri(path, next, window),
+	};
+	return {pagination, data: window.objects, ...(missingVersion ? {warnings: [accountVersionWarning]} : {})};
+}
+
+function failure(problem: ApiProblem): SandboxResponse {
+	return json(problem.status, {errors: [{id: problem.code, message: problem.message}]}, problem.headers);
+}
+
+const listPath = '/v2/accounts';
+const transactionsPath = /^\/v2\/accounts\/([^/]+)\/transactions$/;
+
+/** Answers one account API request. Never throws for anything a client can send. */
+export function accountApi(lists: Lists, credentials: Credentials): (request: SandboxRequest) => SandboxResponse {
+	return (request) => {
+		const {path, query} = splitTarget(request.url);
+		const transactionsMatch = transactionsPath.exec(path);
+		if (path !== listPath && !transactionsMatch) {
+			return failure({status: 404, code: 'not_found', message: `There is no ${path.slice(0, 200)} in the account API; lists are at /v2/accounts and /v2/accounts/:id/transactions.`});
+		}
+
+		if (request.method !== 'GET') {
+			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET.`, headers: {allow: 'GET'}});
+		}
+
+		const parameters = parseQueryString(query);
+		if (!parameters.ok) {
+			return failure(parameters.problem);
+		}
+
+		const viewer = authenticate(request, parameters.value.get('access_token'), credentials);
+		if (typeof viewer !== 'string') {
+			return failure(viewer);
+		}
+
+		const version = checkVersion('CB-VERSION', request.headers['cb-version']);
+		if (!version.ok) {
+			return failure(version.problem);
+		}
+
+		const page = pageQuery(parameters.value);
+		if (!page.ok) {
+			return failure(page.problem);
+		}
+
+		let collection: Collection | undefined = lists.collections.accounts;
+		if (transactionsMatch) {
+			const accountId = decodeSegment(transactionsMatch[1]!);
+			collection = accountId === undefined ? undefined : lists.transactions(accountId.toLowerCase());
+			// A restricted caller cannot see a hidden account's transactions either.
+			if (collection && viewer === 'restricted' && lists.collections.accounts.index.isHiddenSerial(lists.collections.accounts.index.serialOf(accountId!.toLowerCase())!)) {
+				collection = undefined;
+			}
+
+			if (!collection) {
+				return failure({status: 404, code: 'not_found', message: `There is no account ${transactionsMatch[1]!.slice(0, 80)}.`});
+			}
+		}
+
+		const result = selectWindow(collection, page.value, viewer);
+		if (!result.ok) {
+			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
+		}
+
+		return json(200, renderAccountEnvelope(result.window, path, version.value === 'missing'));
+	};
+}
+
+function decodeSegment(segment: string): string | undefined {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
+}
+
+function authenticate(request: SandboxRequest, accessToken: string | undefined, credentials: Credentials): Viewer | ApiProblem {
+	const authorization = header(request, 'authorization');
+	let token = accessToken;
+	if (authorization !== undefined) {
+		const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+		if (!match) {
+			return {status: 401, code: 'authentication_error', message: 'The Authorization header must be "Bearer <access token>".'};
+		}
+
+		token = match[1];
+	}
+
+	if (token === undefined || token === '') {
+		return {status: 401, code: 'authentication_error', message: 'No access token was sent; send "Authorization: Bearer <access token>".'};
+	}
+
+	return viewerOf(credentials.account, token) ?? {status: 401, code: 'invalid_token', message: 'The access token is invalid'};
+}

@@ -1,0 +1,24 @@
+/**
+ * The demo credentials: deterministic from the seed, so docs and scripts can
+ * rely on them, and obviously fake, so nobody mistakes them for real secrets.
+ */
+import type {Viewer} from './ordered-index.js';
+import {hash32, nameCode} from './random.js';
+
+export type Credentials = {
+	account: {full: string; restricted: string};
+	commerce: {full: string; restricted: string};
+};
+
+export function credentialsFor(seed: number): Credentials {
+	const token = (api: string, viewer: Viewer) => `sandbox-${api}-${viewer}-${hash32(seed, nameCode(`${api}-${viewer}`)).toString(16).padStart(8, '0')}`;
+	return {
+		account: {full: token('account', 'full'), restricted: token('account', 'restricted')},
+		commerce: {full: token('commerce', 'full'), restricted: token('commerce', 'restricted')},
+	};
+}
+
+/** Which viewer a presented credential is, or undefined when it is not one of `pair`. */
+export function viewerOf(pair: {full: string; restricted: string}, presented: string): Viewer | undefined {
+	return presented === pair.full ? 'full' : presented === pair.restricted ? 'restricted' : undefined;
+}

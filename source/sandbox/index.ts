@@ -1,0 +1,89 @@
+/**
+ * `startSandbox()`: both list APIs on loopback, for tests, the browser's demo
+ * and `pagewalk serve`.
+ */
+import {accountApi} from './account-api.js';
+import {startChurn} from './churn.js';
+import {commerceApi} from './commerce-api.js';
+import {credentialsFor, type Credentials} from './credentials.js';
+import {json} from './http-types.js';
+import {listen, type Listener} from './server.js';
+import {Lists, type SandboxStore} from './store.js';
+
+export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
+export type {Credentials} from './credentials.js';
+
+export type SandboxOptions = {
+	/** Interface to bind; default 127.0.0.1. */
+	host?: string;
+	/** Account API port; 0 (the default) picks a free one. */
+	port?: number;
+	/** Commerce API port; default `port + 1`, or a free one when `port` is 0. */
+	commercePort?: number;
+	/** Objects per list (accounts, checkouts, charges); default 300. */
+	records?: number;
+	/** Seed of the generated data and credentials; default 1. */
+	seed?: number;
+	/** Changes per second made in the background; default 0. */
+	churn?: number;
+	/** Called with one line per request. */
+	verbose?: (line: string) => void;
+};
+
+export type Sandbox = {
+	/** Origin of the account API, no trailing slash; lists under /v2. */
+	accountUrl: string;
+	/** Origin of the commerce API, no trailing slash; lists at /checkouts and /charges. */
+	commerceUrl: string;
+	credentials: Credentials;
+	store: SandboxStore;
+	close(): Promise<void>;
+};
+
+export const defaultRecords = 300;
+export const defaultSeed = 1;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const port = options.port ?? 0;
+	const seed = options.seed ?? defaultSeed;
+	const lists = new Lists(seed, options.records ?? defaultRecords);
+	const credentials = credentialsFor(seed);
+	let commerceUrl = '';
+
+	const account = await listen({
+		host,
+		port,
+		name: 'account',
+		handler: accountApi(lists, credentials),
+		failure: (status, code, message) => json(status, {errors: [{id: code, message}]}),
+		verbose: options.verbose,
+	});
+	let commerce: Listener;
+	try {
+		commerce = await listen({
+			host,
+			port: options.commercePort ?? (port === 0 ? 0 : port + 1),
+			name: 'commerce',
+			handler: commerceApi(lists, credentials, () => commerceUrl),
+			failure: (status, code, message) => json(status, {error: {type: code, message}}),
+			verbose: options.verbose,
+		});
+	} catch (error: unknown) {
+		await account.close();
+		throw error;
+	}
+
+	commerceUrl = commerce.url;
+	const stopChurn = startChurn(lists, options.churn ?? 0, seed);
+	return {
+		accountUrl: account.url,
+		commerceUrl,
+		credentials,
+		store: lists,
+		async close() {
+			stopChurn();
+			await Promise.all([account.close(), commerce.close()]);
+		},
+	};
+}

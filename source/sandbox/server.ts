@@ -1,0 +1,98 @@
+/**
+ * The HTTP adapter: one Node `http` listener per API (two origins, like the
+ * real services), each handing plain requests to a pure handler. Nothing a
+ * client sends reaches a throw without being answered in the API's shape.
+ */
+import http from 'node:http';
+import type {AddressInfo, Socket} from 'node:net';
+import {PagewalkError} from '../core/errors.js';
+import type {SandboxRequest, SandboxResponse} from './http-types.js';
+
+export type Handler = (request: SandboxRequest) => SandboxResponse;
+
+export type Listener = {url: string; close(): Promise<void>};
+
+type ListenOptions = {
+	host: string;
+	port: number;
+	/** The API's name in log lines and errors: "account" or "commerce". */
+	name: string;
+	handler: Handler;
+	/** Renders a failure outside the handler (a bug, malformed HTTP) in the API's error shape. */
+	failure: (status: number, code: string, message: string) => SandboxResponse;
+	verbose?: ((line: string) => void) | undefined;
+};
+
+/** Drops credentials from a request target before it is logged. */
+export function redactTarget(url: string): string {
+	return url.replaceAll(/(access_token=)[^&#]*/gi, '$1[redacted]');
+}
+
+export function formatOrigin(host: string, port: number): string {
+	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function listen(options: ListenOptions): Promise<Listener> {
+	const {handler, verbose, name} = options;
+	const server = http.createServer((request, response) => {
+		const started = performance.now();
+		// The APIs take no body; drain one if sent so the connection stays usable.
+		request.resume();
+		let answer: SandboxResponse;
+		try {
+			answer = handler({method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers});
+		} catch (error: unknown) {
+			// A bug, not the client's fault: still JSON in the API's shape, and the process lives on.
+			answer = options.failure(500, 'internal_server_error', `The sandbox failed on this request (${error instanceof Error ? error.message : String(error)}); please report it.`);
+		}
+
+		response.writeHead(answer.status, {...answer.headers, 'content-length': Buffer.byteLength(answer.body)});
+		response.end(answer.body);
+		if (verbose) {
+			verbose(`${name} ${request.method ?? '?'} ${redactTarget(request.url ?? '')} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`);
+		}
+	});
+	server.keepAliveTimeout = 30_000;
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+		// Malformed HTTP: answer 400 in JSON when the socket can still take it.
+		if (socket.writable && error.code !== 'ECONNRESET') {
+			const {body} = options.failure(400, 'invalid_request', 'The request is not valid HTTP.');
+			socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+		} else {
+			socket.destroy();
+		}
+	});
+
+	await new Promise<void>((resolve, reject) => {
+		const onError = (error: NodeJS.ErrnoException) => {
+			server.off('listening', onListening);
+			reject(
+				error.code === 'EADDRINUSE'
+					? new PagewalkError(`Port ${options.port} on ${options.host} is already in use, so the ${name} API cannot listen there; choose another --port (0 picks a free one).`, {cause: error})
+					: new PagewalkError(`The ${name} API cannot listen on ${options.host} port ${options.port}: ${error.message}.`, {cause: error}),
+			);
+		};
+
+		const onListening = () => {
+			server.off('error', onError);
+			resolve();
+		};
+
+		server.once('error', onError);
+		server.once('listening', onListening);
+		server.listen(options.port, options.host);
+	});
+
+	const {port} = server.address() as AddressInfo;
+	return {
+		url: formatOrigin(options.host, port),
+		close: async () =>
+			new Promise<void>((resolve) => {
+				server.close(() => {
+					resolve();
+				});
+				server.closeAllConnections();
+			}),
+	};
+}
+

@@ -1,0 +1,128 @@
+/**
+ * Page construction, pure: which objects a request's page holds and where its
+ * links lead, before any envelope is rendered. Scenario presets can transform
+ * a {@link Window} without touching the index or the HTTP layer.
+ */
+import type {ListObject, Order} from '../core/types.js';
+import type {OrderedIndex, Viewer} from './ordered-index.js';
+import type {Collection} from './store.js';
+
+/** The pagination parameters in effect (rule 9). Cursors are lowercase ids. */
+export type PageQuery = {
+	limit: number;
+	order: Order;
+	startingAfter: string | null;
+	endingBefore: string | null;
+};
+
+/** Where a link leads: after a cursor, before a cursor, or to the first page (no cursor). */
+export type Link = {startingAfter: string} | {endingBefore: string} | {first: true};
+
+export type Window = {
+	query: PageQuery;
+	/** Ids of the window: the `limit` live objects the request selects, in order, hidden ones included. */
+	windowIds: string[];
+	/** The objects the viewer sees: the window without the ones hidden from it. */
+	objects: ListObject[];
+	next: Link | null;
+	previous: Link | null;
+	/** Live objects of the whole list the viewer sees. */
+	total: number;
+};
+
+export type WindowResult = {ok: true; window: Window} | {ok: false; parameter: 'starting_after' | 'ending_before'; cursor: string};
+
+/**
+ * Selects the page for `query`. `starting_after=X` takes the next `limit` live
+ * objects after X in the requested order; `ending_before=X` the `limit` live
+ * objects just before X, returned in the requested order. X may be removed: it
+ * keeps its place (rule 8). A restricted viewer gets the same window with its
+ * hidden objects dropped, so its pages can be short or empty (rule 7).
+ */
+export function selectWindow(collection: Collection, query: PageQuery, viewer: Viewer): WindowResult {
+	const {index} = collection;
+	// Walk physical positions (ascending by created_at, id) in the requested direction.
+	const step = query.order === 'asc' ? 1 : -1;
+	const positions: number[] = [];
+	let next: Link | null = null;
+	let previous: Link | null = null;
+
+	if (query.endingBefore === null) {
+		let from: number;
+		if (query.startingAfter === null) {
+			from = step === 1 ? -1 : index.length;
+		} else {
+			const serial = index.serialOf(query.startingAfter);
+			if (serial === undefined) {
+				return {ok: false, parameter: 'starting_after', cursor: query.startingAfter};
+			}
+
+			from = index.positionOf(serial);
+		}
+
+		collect(index, from, step, query.limit, positions);
+		if (positions.length > 0) {
+			const first = positions[0]!;
+			const last = positions.at(-1)!;
+			next = liveBeyond(index, last, step) ? {startingAfter: index.idOf(index.serialAt(last))} : null;
+			previous = liveBeyond(index, first, -step) ? {endingBefore: index.idOf(index.serialAt(first))} : null;
+		}
+		// An empty window after a cursor means nothing live follows it: both links
+		// null. The page before would need a cursor after the last object, which
+		// does not exist; a forward walk ends here, as it must.
+	} else {
+		const serial = index.serialOf(query.endingBefore);
+		if (serial === undefined) {
+			return {ok: false, parameter: 'ending_before', cursor: query.endingBefore};
+		}
+
+		const at = index.positionOf(serial);
+		collect(index, at, -step, query.limit, positions);
+		positions.reverse();
+		if (positions.length > 0) {
+			const first = positions[0]!;
+			const last = positions.at(-1)!;
+			next = liveBeyond(index, last, step) ? {startingAfter: index.idOf(index.serialAt(last))} : null;
+			previous = liveBeyond(index, first, -step) ? {endingBefore: index.idOf(index.serialAt(first))} : null;
+		} else if (index.isLiveAt(at) || liveBeyond(index, at, step)) {
+			// Nothing live before the cursor: the objects from the cursor on are
+			// exactly the first page, so `next` leads there (no cursor).
+			next = {first: true};
+		}
+	}
+
+	const windowIds: string[] = [];
+	const objects: ListObject[] = [];
+	for (const position of positions) {
+		const serial = index.serialAt(position);
+		windowIds.push(index.idOf(serial));
+		if (viewer === 'full' || !index.isHiddenSerial(serial)) {
+			objects.push(collection.render(serial));
+		}
+	}
+
+	return {
+		ok: true,
+		window: {query, windowIds, objects, next, previous, total: viewer === 'full' ? index.live : index.liveVisible},
+	};
+}
+
+/** Pushes up to `limit` live positions strictly beyond `from` in direction `step`. */
+function collect(index: OrderedIndex, from: number, step: number, limit: number, into: number[]): void {
+	for (let position = from + step; position >= 0 && position < index.length && into.length < limit; position += step) {
+		if (index.isLiveAt(position)) {
+			into.push(position);
+		}
+	}
+}
+
+/** Whether a live object lies strictly beyond `from` in direction `step` (tombstones skipped). */
+function liveBeyond(index: OrderedIndex, from: number, step: number): boolean {
+	for (let position = from + step; position >= 0 && position < index.length; position += step) {
+		if (index.isLiveAt(position)) {
+			return true;
+		}
+	}
+
+	return false;
+}
