@@ -7,6 +7,7 @@ type Command = {run(argv: string[]): Promise<number>};
 // Each subcommand is its own chunk: `serve` and `dump` never load React or Ink.
 const subcommands: Record<string, () => Promise<Command>> = {
 	serve: async () => import('./commands/serve.js'),
+	audit: async () => import('./commands/audit.js'),
 	dump: async () => import('./commands/dump.js'),
 };
 

@@ -133,7 +133,7 @@ function seconds(ms: number): string {
 const marks: Record<CheckResult['status'], string> = {passed: '✓', failed: '✗', skipped: '–', noted: '!'};
 
 function renderCheck(check: CheckResult, api: Api): string[] {
-	const head = `  ${marks[check.status]} ${check.title} (${check.rule})`;
+	const head = `    ${marks[check.status]} ${check.title} (${check.rule})`;
 	if (check.status === 'skipped') {
 		const why = check.id === 'order' ? 'no created_at to compare' : api === 'commerce' ? 'nothing to check' : 'commerce API only';
 		return [`${head}: skipped, ${why}`];
@@ -141,11 +141,11 @@ function renderCheck(check: CheckResult, api: Api): string[] {
 
 	const lines = [check.status === 'failed' ? `${head}: ${check.failures} failure${check.failures === 1 ? '' : 's'}` : head];
 	for (const evidence of check.evidence) {
-		lines.push(`      page ${evidence.page}: ${inert(evidence.message)}`);
+		lines.push(`        page ${evidence.page}: ${inert(evidence.message)}`);
 	}
 
 	if (check.failures > check.evidence.length) {
-		lines.push(`      … and ${check.failures - check.evidence.length} more`);
+		lines.push(`        … and ${check.failures - check.evidence.length} more`);
 	}
 
 	return lines;

@@ -1,0 +1,212 @@
+import process from 'node:process';
+import type {Writable} from 'node:stream';
+import meow from 'meow';
+import {auditWalk, type WalkAudit} from '../audit/audit-walk.js';
+import {compareWalks, type Comparison} from '../audit/compare.js';
+import {buildReport, renderJson, renderText} from '../audit/report.js';
+import {UsageError} from '../core/errors.js';
+import {createClient} from '../core/http-client.js';
+import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
+import {Secret} from '../core/secret.js';
+import type {Order, RetryNotice} from '../core/types.js';
+import {walk} from '../core/walker.js';
+import {Progress} from '../output/progress.js';
+
+/** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
+export const defaultMaxPages = 10_000;
+
+const help = `
+	Usage
+	  $ pagewalk audit [endpoint] [options]
+
+	Walks a list endpoint to its end and reports how full its pages are, why
+	pages are short, and whether the server keeps the pagination contract.
+	The report goes to stdout; progress (on a terminal only) to stderr.
+
+	Audit
+	  --json                   one JSON document (schema: source/audit/report-schema.json)
+	  --both-orders            walk desc and asc; report objects seen in one and not the other
+	  --compare-env NAME       also walk with the credential in environment variable NAME;
+	                           report ids one credential sees and the other does not, per page
+	                           and in total (the value is never printed)
+	  --max-pages N            stop after N pages per walk (default ${defaultMaxPages}; reported, exit 3)
+
+	Checks (each passed or failed, with the page and the evidence)
+	  unique-ids               every object id is unique across the walk
+	  order                    objects follow --order by created_at, then id (where present)
+	  echo-limit, echo-order, echo-cursors
+	                           pagination reports the limit, order and cursors sent (rule 9;
+	                           no limit or limit=0 means the default 25)
+	  next-uri-params          next_uri carries limit, order (when sent) and a cursor (rule 5)
+	  yielded, cursor-range    commerce: yielded = objects in data; cursor_range = [first, last]
+	  total                    commerce: total stays the same (changes are noted, not failed)
+	A short page with no next_uri is the end of the list, not a violation.
+${walkFlagsHelp}
+	Exit status
+	  0  every check passed and every walk reached the end of the list
+	  1  a contract check failed (the report says which, on which page, and why)
+	  2  wrong flags or arguments, or a missing credential; nothing was sent
+	  3  a walk could not finish (an HTTP or network error, or --max-pages/--max-items
+	     reached before the end); what was read is still reported
+
+	Examples
+	  $ COINBASE_ACCESS_TOKEN=… pagewalk audit accounts --limit 100
+	  $ COINBASE_ACCESS_TOKEN=… OTHER_TOKEN=… pagewalk audit accounts --compare-env OTHER_TOKEN
+	  $ pagewalk audit checkouts --both-orders --json > audit.json
+	  $ pagewalk audit --demo --demo-credential restricted
+`;
+
+const auditFlags = {
+	...walkFlags,
+	json: {type: 'boolean', default: false},
+	bothOrders: {type: 'boolean', default: false},
+	compareEnv: {type: 'string'},
+} as const;
+
+export type AuditIo = {
+	stdout: Writable;
+	stderr: Writable & {isTTY?: boolean};
+	env: Record<string, string | undefined>;
+};
+
+export type AuditOptions = {
+	json: boolean;
+	bothOrders: boolean;
+	/** A second credential, already read from the environment. */
+	compare: {envName: string; value: string} | null;
+	/** How the report names the first credential: its environment variable, or the demo's. */
+	primaryLabel?: string;
+};
+
+/** Reads the second credential: a well-formed variable name, set, one line. */
+export function compareCredential(name: string | undefined, env: Record<string, string | undefined>): AuditOptions['compare'] {
+	if (name === undefined) {
+		return null;
+	}
+
+	if (!/^[A-Za-z_]\w*$/.test(name)) {
+		throw new UsageError('--compare-env must name an environment variable, such as OTHER_TOKEN.');
+	}
+
+	const value = env[name]?.trim();
+	if (value === undefined || value === '') {
+		throw new UsageError(`--compare-env ${name}: set ${name} to the second token or API key to compare with.`);
+	}
+
+	// eslint-disable-next-line no-control-regex
+	if (/[\u0000-\u001F\u007F]/.test(value)) {
+		throw new UsageError(`${name} contains a line break or control character; set it to the bare credential.`);
+	}
+
+	return {envName: name, value};
+}
+
+/** The same walk with another credential; the rest of the config (origin, headers, bounds) is shared. */
+function withCredential(config: WalkConfig, compare: NonNullable<AuditOptions['compare']>): WalkConfig {
+	const value = config.api === 'account' && !/^bearer /i.test(compare.value) ? `Bearer ${compare.value}` : compare.value;
+	return {...config, credential: {...config.credential, value: new Secret(value), envName: compare.envName}};
+}
+
+type Plan = {label: string; order: Order; config: WalkConfig; credential: string};
+
+/**
+ * Runs the audit for a resolved config and writes the report. Returns the
+ * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
+ */
+export async function audit(config: WalkConfig, options: AuditOptions, io: AuditIo): Promise<number> {
+	const firstOrder: Order = config.query.order ?? 'desc';
+	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
+	const credentials: Array<{label: string; config: WalkConfig}> = [{label: options.primaryLabel ?? config.credential.envName, config}];
+	if (options.compare) {
+		credentials.push({label: options.compare.envName, config: withCredential(config, options.compare)});
+	}
+
+	const plans: Plan[] = [];
+	for (const credential of credentials) {
+		for (const order of orders) {
+			const parts = [order, ...(credentials.length > 1 ? [credential.label] : [])];
+			plans.push({label: parts.join(', '), order, config: credential.config, credential: credential.label});
+		}
+	}
+
+	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
+	const keepIds = plans.length > 1;
+	const walks: WalkAudit[] = [];
+	let endpoint = '';
+	for (const plan of plans) {
+		const client = createClient(plan.config);
+		const query = {...plan.config.query, ...(options.bothOrders || plan.config.query.order !== undefined ? {order: plan.order} : {})};
+		const startUrl = client.urlFor(query);
+		endpoint ||= startUrl;
+		try {
+			const pages = walk(client, plan.config, {
+				startUrl,
+				maxPages: plan.config.maxPages ?? defaultMaxPages,
+				onRetry(notice: RetryNotice) {
+					progress.retry(notice);
+				},
+			});
+			// eslint-disable-next-line no-await-in-loop
+			walks.push(await auditWalk(pages, {
+				label: plan.label,
+				order: plan.order,
+				keepIds,
+				onPage(page) {
+					progress.page(page, page.objects.length);
+				},
+			}));
+		} finally {
+			// eslint-disable-next-line no-await-in-loop
+			await client.close().catch(() => {});
+		}
+	}
+
+	progress.clear();
+	const comparisons: Comparison[] = [];
+	const walkOf = (credential: string, order: Order) => walks[plans.findIndex((plan) => plan.credential === credential && plan.order === order)]!;
+	if (options.bothOrders) {
+		for (const credential of credentials) {
+			const [a, b] = orders.map((order) => walkOf(credential.label, order));
+			comparisons.push(compareWalks(a!.ids!, b!.ids!, {a: a!.label, b: b!.label}));
+		}
+	}
+
+	if (credentials.length > 1) {
+		for (const order of orders) {
+			const [a, b] = credentials.map((credential) => walkOf(credential.label, order));
+			comparisons.push(compareWalks(a!.ids!, b!.ids!, {a: a!.label, b: b!.label}));
+		}
+	}
+
+	const report = buildReport({endpoint, api: config.api, walks, comparisons});
+	io.stdout.write(options.json ? renderJson(report) : renderText(report));
+	return report.exitCode;
+}
+
+export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
+	const cli = meow(help, {
+		importMeta: import.meta,
+		argv,
+		flags: auditFlags,
+		allowUnknownFlags: false,
+		autoHelp: true,
+		autoVersion: true,
+	});
+	const compare = compareCredential(cli.flags.compareEnv, io.env);
+
+	const config = await resolveConfig({input: cli.input, flags: cli.flags, env: io.env});
+	try {
+		if (cli.flags.bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
+			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
+		}
+
+		const primaryLabel = config.demo ? `demo ${cli.flags.demoCredential ?? 'restricted'}` : config.credential.envName;
+		return await audit(config, {json: cli.flags.json, bothOrders: cli.flags.bothOrders, compare, primaryLabel}, io);
+	} finally {
+		await config.close();
+	}
+}
+
+export async function run(argv: string[]): Promise<number> {
+	return runAudit(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
+}
