@@ -1,0 +1,127 @@
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {validate} from './json-schema.js';
+import {auditInProcess, auditJson, sandboxTarget, schema} from './run-audit.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({port: 0, records: 237, seed: 7});
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+const lists = [['accounts', 'account'], ['checkouts', 'commerce']] as const;
+
+describe('audit on the clean sandbox', () => {
+	test.each([
+		...lists.flatMap(([endpoint]) => (['desc', 'asc'] as const).flatMap((order) => (['full', 'restricted'] as const).map((viewer) => [endpoint, order, viewer] as const))),
+	])('%s in %s with the %s credential: every check passes', async (endpoint, order, viewer) => {
+		const target = sandboxTarget(sandbox, viewer);
+		const {code, report} = await auditJson([endpoint, ...target.flags, '--limit', '10', '--order', order], target.env);
+		expect(validate(schema, report)).toEqual([]);
+		expect(report.exitCode).toBe(0);
+		expect(code).toBe(0);
+		const [walk] = report.walks;
+		expect(walk!.objects).toBe(sandbox.store.count(endpoint, viewer));
+		expect(walk!.end).toMatchObject({kind: 'end', complete: true});
+		const statuses = Object.fromEntries(walk!.checks.map((check) => [check.id, check.status]));
+		const commerce = endpoint === 'checkouts' ? 'passed' : 'skipped';
+		expect(statuses).toEqual({
+			'unique-ids': 'passed',
+			order: 'passed',
+			'echo-limit': 'passed',
+			'echo-order': 'passed',
+			'echo-cursors': 'passed',
+			'next-uri-params': 'passed',
+			yielded: commerce,
+			'cursor-range': commerce,
+			total: commerce,
+		});
+		if (viewer === 'restricted') {
+			// Rule 7: the restricted credential's walk has short or empty pages that continue.
+			expect(walk!.pageFills.some((fill) => fill.kind !== 'full' && fill.continues)).toBe(true);
+			expect(walk!.pageFills.some((fill) => fill.scannedPast)).toBe(true);
+		} else {
+			expect(walk!.pageFills.filter((fill) => fill.continues).every((fill) => fill.kind === 'full')).toBe(true);
+		}
+	});
+
+	test('default limit and order, and limit=0 read as the default 25', async () => {
+		const target = sandboxTarget(sandbox);
+		for (const extra of [[], ['--limit', '0']]) {
+			// eslint-disable-next-line no-await-in-loop
+			const {report} = await auditJson(['accounts', ...target.flags, ...extra], target.env);
+			expect(report.result).toBe('passed');
+			expect(report.walks[0]!.pageFills[0]!.limit).toBe(25);
+		}
+	});
+
+	test('the human-readable report', async () => {
+		const target = sandboxTarget(sandbox, 'restricted');
+		const result = await auditInProcess(['checkouts', ...target.flags, '--limit', '20'], target.env);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe('');
+		expect(result.stdout).toMatch(/^pagewalk audit of http:\/\/127\.0\.0\.1:\d+\/checkouts\?limit=20 \(commerce API\)/);
+		expect(result.stdout).toMatch(/short pages \d+ \(\d+(\.\d)?%\) · empty pages \d+/);
+		expect(result.stdout).toContain('fill chart (one cell per page');
+		expect(result.stdout).toContain('Result: all checks passed (exit 0).');
+		expect(result.stdout).not.toContain(sandbox.credentials.commerce.restricted);
+	});
+
+	test('--both-orders sees the same objects each way', async () => {
+		const target = sandboxTarget(sandbox, 'restricted');
+		const {report} = await auditJson(['accounts', ...target.flags, '--limit', '15', '--both-orders'], target.env);
+		expect(report.walks.map((walk) => walk.label)).toEqual(['desc', 'asc']);
+		expect(report.comparisons).toHaveLength(1);
+		expect(report.comparisons[0]).toMatchObject({onlyA: [], onlyB: [], pages: []});
+		expect(report.result).toBe('passed');
+	});
+});
+
+describe('two credentials', () => {
+	test.each(lists)('%s: full against restricted reports exactly the ids the sandbox hides, per page and in total', async (endpoint) => {
+		const target = sandboxTarget(sandbox, 'full');
+		const api = endpoint === 'accounts' ? 'account' : 'commerce';
+		const env = {...target.env, RESTRICTED: sandbox.credentials[api].restricted};
+		const {report, stdout} = await auditJson([endpoint, ...target.flags, '--limit', '10', '--compare-env', 'RESTRICTED'], env);
+		expect(validate(schema, report)).toEqual([]);
+		expect(report.result).toBe('passed');
+		const [comparison] = report.comparisons;
+		const primary = api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY';
+		expect(comparison).toMatchObject({a: `desc, ${primary}`, b: 'desc, RESTRICTED', alignedBy: 'cursor', onlyB: []});
+		const hidden = sandbox.store.hiddenIds(endpoint);
+		expect(hidden.length).toBeGreaterThan(0);
+		expect(comparison!.onlyA).toEqual(hidden);
+		expect(comparison!.pages.flatMap((page) => page.onlyA)).toEqual(hidden);
+		// Per page: what the full credential saw on page n and the restricted one did not.
+		const fullIds = sandbox.store.ids(endpoint);
+		for (const page of comparison!.pages) {
+			const window = fullIds.slice((page.pageA! - 1) * 10, page.pageA! * 10);
+			expect(page.onlyA).toEqual(window.filter((id) => hidden.includes(id)));
+		}
+
+		for (const secret of Object.values(sandbox.credentials[api])) {
+			expect(stdout).not.toContain(secret);
+		}
+	});
+
+	test('--compare-env names a variable that must be set', async () => {
+		const target = sandboxTarget(sandbox);
+		const unset = await auditInProcess(['accounts', ...target.flags, '--compare-env', 'NOPE'], target.env);
+		expect(unset).toMatchObject({code: 2, stdout: ''});
+		expect(unset.stderr).toBe('pagewalk: --compare-env NOPE: set NOPE to the second token or API key to compare with.\n');
+		const bad = await auditInProcess(['accounts', ...target.flags, '--compare-env', 'A B'], target.env);
+		expect(bad.code).toBe(2);
+	});
+
+	test('a bound ends the walk incomplete (exit 3) and says so', async () => {
+		const target = sandboxTarget(sandbox);
+		const {code, report} = await auditJson(['accounts', ...target.flags, '--limit', '10', '--max-pages', '3'], target.env);
+		expect(code).toBe(3);
+		expect(report.walks[0]!.end).toMatchObject({kind: 'max-pages', complete: false});
+		expect(report.walks[0]!.pages).toBe(3);
+	});
+});
