@@ -15,8 +15,12 @@ export type TableLayout = {columns: Column[]; hidden: number};
 export const gap = 2;
 /** Width of the selection marker in front of each row. */
 export const markerWidth = 2;
-/** A column is never cut narrower than this (or its natural width). */
-const minimumWidth = 6;
+/**
+ * A column is never cut narrower than this (or its natural width): fewer
+ * readable columns beat many columns of two letters and an ellipsis. Twelve
+ * cells keep a UUID prefix long enough to tell objects apart.
+ */
+const minimumWidth = 12;
 /** Nor wider than this: one long description must not starve the others. */
 const maximumWidth = 48;
 

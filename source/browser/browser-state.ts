@@ -1,0 +1,77 @@
+import {visibleRows, type Row} from './cells.js';
+import {debugLines} from './debug-lines.js';
+import {jsonLines} from './format.js';
+import {helpLines, keyName, type KeyFlags} from './keymap.js';
+import {initialState, pageStackReducer, top, type PageStackState, type Settings, type StackAction} from './page-stack.js';
+import {routeKey, type Screen} from './screen.js';
+
+/**
+ * The whole browser state: the page stack and what covers it. Key presses go
+ * through this one reducer, so two keys arriving in the same tick each see the
+ * state the previous one left (a component's closure would see a stale one).
+ */
+
+export type BrowserState = {stack: PageStackState; screen: Screen; quit: boolean};
+
+export type BrowserAction =
+	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn. */
+	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number}
+	| {type: 'stack'; action: StackAction};
+
+export function initialBrowserState(options: {startUrl: string; settings: Settings; maxCachedPages?: number}): BrowserState {
+	return {stack: initialState(options), screen: {kind: 'table'}, quit: false};
+}
+
+export function shownRows(stack: PageStackState): Row[] {
+	const page = top(stack)?.page;
+	return page ? visibleRows(page.objects, stack.filter) : [];
+}
+
+export function selectedRow(stack: PageStackState): Row | undefined {
+	const entry = top(stack);
+	return entry ? shownRows(stack)[entry.selected] : undefined;
+}
+
+/** The lines of the open overlay (empty for the table). */
+export function overlayLines(state: BrowserState): string[] {
+	switch (state.screen.kind) {
+		case 'detail': {
+			const row = selectedRow(state.stack);
+			return row ? jsonLines(row.object) : ['no object selected'];
+		}
+
+		case 'debug': {
+			return debugLines(state.stack);
+		}
+
+		case 'help': {
+			return helpLines();
+		}
+
+		default: {
+			return [];
+		}
+	}
+}
+
+export function browserReducer(state: BrowserState, action: BrowserAction): BrowserState {
+	if (action.type === 'stack') {
+		const stack = pageStackReducer(state.stack, action.action);
+		return stack === state.stack ? state : {...state, stack};
+	}
+
+	const name = keyName(action.input, action.key);
+	const routed = routeKey(state.screen, name, action.input, {
+		bodyRows: action.bodyRows,
+		overlayLines: overlayLines(state).length,
+		filter: state.stack.filter,
+		hasSelection: selectedRow(state.stack) !== undefined,
+	});
+	if (routed.quit) {
+		return {...state, quit: true};
+	}
+
+	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
+	const screen = routed.screen ?? state.screen;
+	return stack === state.stack && screen === state.screen ? state : {stack, screen, quit: false};
+}

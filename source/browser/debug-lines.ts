@@ -1,0 +1,45 @@
+import {inert} from '../core/inert.js';
+import {formatBytes, formatMs, jsonLines} from './format.js';
+import {top, type PageStackState} from './page-stack.js';
+
+/**
+ * The debug panel's text: the request behind the page on screen (URL,
+ * headers as the client recorded them, credentials already redacted there),
+ * the response (status, timing, retries, size, warnings) and the pagination
+ * object exactly as the server sent it. Every server string goes through inert.
+ */
+export function debugLines(state: PageStackState): string[] {
+	const lines: string[] = [];
+	if (state.error) {
+		lines.push(`last error: ${inert(state.error.message)}`, `  while loading ${inert(state.error.url)}`, '');
+	}
+
+	if (state.pending) {
+		lines.push(`in flight: ${inert(state.pending.url)}${state.pending.retrying ? ` (${inert(state.pending.retrying)})` : ''}`, '');
+	}
+
+	const page = top(state)?.page;
+	if (!page) {
+		lines.push('no page loaded yet');
+		return lines;
+	}
+
+	lines.push(`GET ${inert(page.requestUrl)}`);
+	for (const [name, value] of Object.entries(page.requestHeaders)) {
+		lines.push(`  ${inert(name)}: ${inert(value)}`);
+	}
+
+	lines.push(
+		'',
+		`status ${page.status} · ${formatMs(page.ms)} · ${page.retries} ${page.retries === 1 ? 'retry' : 'retries'} · ${formatBytes(page.bytes)} · ${page.objects.length} objects`,
+	);
+	lines.push(page.warnings.length === 0 ? 'warnings: none' : 'warnings:');
+	for (const warning of page.warnings) {
+		lines.push(`  ${inert(warning)}`);
+	}
+
+	lines.push('', `next page: ${page.nextUrl === null ? 'none (end of list)' : inert(page.nextUrl)}`);
+	lines.push(`prefetch: ${state.prefetch ? `${state.prefetch.page ? 'ready' : 'loading'} ${inert(state.prefetch.url)}` : 'none'}`);
+	lines.push('', 'pagination (raw):', ...jsonLines(page.rawPagination));
+	return lines;
+}

@@ -1,0 +1,42 @@
+import {writeSync} from 'node:fs';
+import process from 'node:process';
+import {render} from 'ink';
+import {App, type AppProps} from '../app.js';
+
+// Alternate screen on, and off with the cursor shown again: the user's
+// scrollback is left exactly as it was, whatever happened in between.
+const enterScreen = '\u001B[?1049h\u001B[H';
+const leaveScreen = '\u001B[?25h\u001B[?1049l';
+
+/**
+ * Draws the browser on the terminal until the user quits. The terminal is
+ * restored on every way out: quit, an error, a signal, or the process exiting.
+ */
+export async function runBrowser(props: AppProps): Promise<void> {
+	let restored = false;
+	const restore = () => {
+		if (!restored) {
+			restored = true;
+			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
+			writeSync(process.stdout.fd, leaveScreen);
+		}
+	};
+
+	process.stdout.write(enterScreen);
+	process.once('exit', restore);
+	const instance = render(<App {...props} />, {exitOnCtrlC: false, patchConsole: true});
+	const stop = () => {
+		instance.unmount();
+	};
+
+	process.once('SIGTERM', stop);
+	process.once('SIGHUP', stop);
+	try {
+		await instance.waitUntilExit();
+	} finally {
+		process.off('SIGTERM', stop);
+		process.off('SIGHUP', stop);
+		process.off('exit', restore);
+		restore();
+	}
+}

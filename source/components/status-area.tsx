@@ -1,0 +1,74 @@
+import {Box, Text} from 'ink';
+import {Fragment, type ReactNode} from 'react';
+import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
+
+const colors: Record<Tone, string | undefined> = {
+	plain: undefined,
+	dim: 'gray',
+	good: 'green',
+	warn: 'yellow',
+	bad: 'red',
+	accent: 'cyan',
+};
+
+function Line({segments}: {segments: readonly Segment[]}) {
+	return (
+		<Text wrap="truncate-end">
+			{segments.map((segment, index) => (
+				<Fragment key={segment.id}>
+					{index > 0 ? <Text dimColor> · </Text> : null}
+					<Text color={colors[segment.tone]}>{segment.text}</Text>
+				</Fragment>
+			))}
+		</Text>
+	);
+}
+
+/** Lines the status area always takes: location, page, message. */
+export const statusHeight = 3;
+
+type Props = {
+	model: StatusModel;
+	/** Replaces the message line while the user types a filter or a limit. */
+	prompt?: string | undefined;
+	/** Extra rows (such as a fill strip) drawn between the page line and the message. */
+	children?: ReactNode;
+};
+
+/** Always visible under the table; one line per part of the model. */
+export function StatusArea({model, prompt, children}: Props) {
+	let message: ReactNode;
+	if (prompt !== undefined) {
+		message = (
+			<Text color="cyan" wrap="truncate-end">
+				{prompt}
+				<Text inverse> </Text>
+			</Text>
+		);
+	} else if (model.message) {
+		message = model.message.tone === 'bad' ? (
+			<Text backgroundColor="red" color="white" bold wrap="truncate-end">
+				{` ${model.message.text} `}
+			</Text>
+		) : (
+			<Text color={colors[model.message.tone]} wrap="truncate-end">
+				{model.message.text}
+			</Text>
+		);
+	} else {
+		message = (
+			<Text dimColor wrap="truncate-end">
+				? help · ←→ pages · Enter detail · d debug · q quit
+			</Text>
+		);
+	}
+
+	return (
+		<Box flexDirection="column">
+			<Line segments={model.location} />
+			<Line segments={model.page} />
+			{children}
+			{message}
+		</Box>
+	);
+}

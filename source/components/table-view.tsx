@@ -1,0 +1,46 @@
+import {Box, Text} from 'ink';
+import {useRef} from 'react';
+import type {Row} from '../browser/cells.js';
+import {formatHeader, formatRow, windowStart, type TableLayout} from '../browser/table-layout.js';
+
+type Props = {
+	rows: readonly Row[];
+	layout: TableLayout;
+	selected: number;
+	/** Lines available, header included. */
+	height: number;
+	/** Shown instead of rows when there are none. */
+	empty: string;
+};
+
+/** The page as a table: a header and the window of rows that fits `height`. */
+export function TableView({rows, layout, selected, height, empty}: Props) {
+	// The window only moves as far as the selection needs: remembered per mount.
+	const start = useRef(0);
+	const bodyRows = Math.max(0, height - 1);
+	start.current = windowStart(rows.length, bodyRows, selected, start.current);
+	const shown = rows.slice(start.current, start.current + bodyRows);
+
+	return (
+		<Box flexDirection="column" height={height}>
+			<Text bold wrap="truncate-end">
+				{formatHeader(layout.columns)}
+			</Text>
+			{shown.length === 0 ? (
+				<Text dimColor wrap="truncate-end">
+					{'  '}
+					{empty}
+				</Text>
+			) : (
+				shown.map(row => {
+					const isSelected = row === rows[selected];
+					return (
+						<Text key={row.index} inverse={isSelected} wrap="truncate-end">
+							{formatRow(row.cells, layout.columns, isSelected)}
+						</Text>
+					);
+				})
+			)}
+		</Box>
+	);
+}

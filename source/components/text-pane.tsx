@@ -1,0 +1,34 @@
+import {Box, Text} from 'ink';
+
+type Props = {
+	title: string;
+	/** Already inert: every caller builds these through inert(). */
+	lines: readonly string[];
+	scroll: number;
+	/** Lines available, title included. */
+	height: number;
+};
+
+/** A titled, scrollable block of text: detail JSON, the debug panel, help. */
+export function TextPane({title, lines, scroll, height}: Props) {
+	const bodyRows = Math.max(0, height - 1);
+	const shown = lines.slice(scroll, scroll + bodyRows);
+	const position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + shown.length} of ${lines.length}` : '';
+
+	return (
+		<Box flexDirection="column" height={height}>
+			<Text bold color="cyan" wrap="truncate-end">
+				{title}
+				{position}
+				{' · Esc closes'}
+			</Text>
+			{shown.map((line, index) => (
+				// Lines have no identity beyond their position in the pane.
+				// eslint-disable-next-line react/no-array-index-key
+				<Text key={scroll + index} wrap="truncate-end">
+					{line === '' ? ' ' : line}
+				</Text>
+			))}
+		</Box>
+	);
+}
