@@ -41,7 +41,11 @@ function typeName(value: unknown): string {
 		return 'null';
 	}
 
-	return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+	if (Array.isArray(value)) {
+		return 'an array';
+	}
+
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Parses the body as JSON, with an error that says what kind of body it was. */

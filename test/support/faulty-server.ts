@@ -1,0 +1,316 @@
+/**
+ * A deliberately broken list server on 127.0.0.1, for the walker and dump
+ * tests. Each fault lives under its own path prefix, `/f/<fault>`, so a test
+ * points --base-url (account faults) or --commerce-url (commerce faults) at
+ * `http://127.0.0.1:<port>/f/<fault>`: that also exercises a base with a
+ * path prefix. A second server, `evil`, is the "other origin" that hostile
+ * links and redirects point at; it must never receive a request.
+ *
+ * Every request is recorded with the credential headers it carried, so tests
+ * can prove the canary credential reached no server but the configured one.
+ */
+import http from 'node:http';
+import type {AddressInfo} from 'node:net';
+
+export type Received = {
+	server: 'faulty' | 'evil';
+	path: string;
+	authorization?: string;
+	apiKey?: string;
+};
+
+export type FaultyServer = {
+	/** Origin of the faulty server, e.g. http://127.0.0.1:41234. */
+	origin: string;
+	/** Origin of the server every hostile link points to. */
+	evilOrigin: string;
+	/** The base URL for a fault: `${origin}/f/${fault}`. */
+	base(fault: FaultName): string;
+	received: Received[];
+	/** Forget recorded requests and per-fault counters. */
+	reset(): void;
+	close(): Promise<void>;
+};
+
+type Api = 'account' | 'commerce';
+
+type Context = {
+	api: Api;
+	fault: FaultName;
+	/** Path after the fault prefix, e.g. /v2/accounts. */
+	path: string;
+	query: URLSearchParams;
+	/** How many requests this fault has seen, this one included. */
+	hit: number;
+	origin: string;
+	evilOrigin: string;
+	request: http.IncomingMessage;
+	response: http.ServerResponse;
+};
+
+const page = (n: number, size: number, tag = 'obj') => Array.from({length: size}, (_, index) => ({id: `${tag}-${n}-${index}`, name: `Object ${n}.${index}`, nested: {amount: `${n}.${index}`}}));
+
+function accountPagination(next: string | null, limit = 3): Record<string, unknown> {
+	return {ending_before: null, starting_after: null, limit, order: 'desc', previous_uri: null, next_uri: next};
+}
+
+function commercePagination(next: string | null, data: Array<{id: string}>, limit = 3): Record<string, unknown> {
+	return {
+		order: 'desc', starting_after: null, ending_before: null, total: 99, yielded: data.length, limit,
+		previous_uri: null, next_uri: next,
+		cursor_range: data.length === 0 ? [] : [data[0]!.id, data.at(-1)!.id],
+	};
+}
+
+function send(context: Context, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	context.response.writeHead(status, {'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers});
+	context.response.end(text);
+}
+
+/** A good page of this fault's API, page number from the `starting_after` cursor `p<n>`. */
+function goodPage(context: Context, pages: number, size = 3): void {
+	const cursor = context.query.get('starting_after');
+	const n = cursor === null ? 1 : Number(cursor.slice(1)) + 1;
+	const data = page(n, size);
+	const more = n < pages;
+	const next = more ? link(context, `starting_after=p${n}`) : null;
+	send(context, 200, {pagination: context.api === 'account' ? accountPagination(next) : commercePagination(next, data), data});
+}
+
+/** A next_uri as each API writes it: relative for account (no prefix: the server sits behind our base prefix), absolute for commerce. */
+function link(context: Context, query: string): string {
+	return context.api === 'account'
+		? `${context.path}?limit=3&${query}`
+		: `${context.origin}/f/${context.fault}${context.path}?limit=3&${query}`;
+}
+
+function errorBody(api: Api, id: string, message: string): unknown {
+	return api === 'account' ? {errors: [{id, message}]} : {error: {type: id, message}};
+}
+
+/**
+ * The faults. Each entry: the API it speaks and what it does. The expected
+ * outcome of each is asserted in test/walker/faults.test.ts.
+ */
+const faults = {
+	'non-json': {api: 'account', handle: c => send(c, 200, 'hello, this is not JSON')},
+	'html-502': {api: 'account', handle: c => send(c, 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', {'content-type': 'text/html'})},
+	truncated: {api: 'account', handle: c => send(c, 200, JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}).slice(0, 70), {'content-type': 'application/json'})},
+	'no-pagination': {api: 'account', handle: c => send(c, 200, {data: page(1, 2)})},
+	'bad-pagination': {api: 'commerce', handle: c => send(c, 200, {pagination: {...commercePagination(null, []), limit: '25'}, data: []})},
+	'data-not-array': {api: 'account', handle: c => send(c, 200, {pagination: accountPagination(null), data: {id: 'x'}})},
+	'no-ids': {api: 'commerce', handle: c => send(c, 200, {pagination: commercePagination(null, []), data: [{id: 'a'}, {name: 'no id'}]})},
+	'foreign-next': {api: 'commerce', handle(c) {
+		const data = page(1, 3);
+		send(c, 200, {pagination: commercePagination(`${c.evilOrigin}/checkouts?starting_after=${data[2]!.id}`, data), data});
+	}},
+	'userinfo-next': {api: 'commerce', handle(c) {
+		const data = page(1, 3);
+		const at = c.origin.replace('http://', 'http://user:secret@');
+		send(c, 200, {pagination: commercePagination(`${at}/f/userinfo-next/checkouts?starting_after=x`, data), data});
+	}},
+	'protocol-relative-next': {api: 'account', handle(c) {
+		send(c, 200, {pagination: accountPagination(`//${c.evilOrigin.slice('http://'.length)}/v2/accounts?starting_after=x`), data: page(1, 3)});
+	}},
+	'backslash-next': {api: 'account', handle(c) {
+		send(c, 200, {pagination: accountPagination(`/\\${c.evilOrigin.slice('http://'.length)}/v2/accounts?starting_after=x`), data: page(1, 3)});
+	}},
+	redirect: {api: 'account', handle: c => send(c, 302, '', {location: `${c.evilOrigin}/v2/accounts`})},
+	cycle: {api: 'account', handle(c) {
+		// Three pages whose next_uri goes 1 → 2 → 3 → 1.
+		const cursor = c.query.get('starting_after');
+		const n = cursor === null ? 1 : Number(cursor.slice(1)) % 3 + 1;
+		send(c, 200, {pagination: accountPagination(`/v2/accounts?&limit=3&starting_after=p${n}`), data: page(n, 3)});
+	}},
+	'empty-same': {api: 'account', handle(c) {
+		// An empty page whose next_uri is its own request, forever.
+		send(c, 200, {pagination: accountPagination(`${c.path}?${c.query.toString()}`), data: []});
+	}},
+	'empty-fresh': {api: 'commerce', handle(c) {
+		// Endless empty pages, each with a new cursor: only a bound stops it.
+		send(c, 200, {pagination: commercePagination(link(c, `starting_after=e${c.hit}`), []), data: []});
+	}},
+	oversized: {api: 'account', async handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json'});
+		const chunk = Buffer.alloc(1024 * 1024, 0x20);
+		c.response.write('{"data":[],"pagination":null, "pad":"');
+		for (let index = 0; index < 40 && !c.response.destroyed; index++) {
+			if (!c.response.write(chunk)) {
+				// eslint-disable-next-line no-await-in-loop
+				await new Promise(resolve => {
+					c.response.once('drain', resolve);
+					c.response.once('close', resolve);
+				});
+			}
+		}
+
+		c.response.end('"}');
+	}},
+	'no-headers': {api: 'account', handle() {
+		// Never answers.
+	}},
+	'stall-body': {api: 'commerce', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-length': '5000'});
+		c.response.write('{"data":[{"id":"a"');
+	}},
+	'reset-always': {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-length': '5000'});
+		c.response.write('{"data":[{"id":"a"', () => c.request.socket.destroy());
+	}},
+	'reset-once': {api: 'account', handle(c) {
+		if (c.hit === 1) {
+			c.request.socket.destroy();
+			return;
+		}
+
+		goodPage(c, 1);
+	}},
+	'rate-limit': {api: 'account', handle(c) {
+		if (c.hit === 1) {
+			send(c, 429, errorBody('account', 'rate_limit_exceeded', 'Too many requests'), {'retry-after': '1'});
+			return;
+		}
+
+		goodPage(c, 1);
+	}},
+	'rate-limit-long': {api: 'commerce', handle: c => send(c, 429, errorBody('commerce', 'rate_limit_exceeded', 'Too many requests'), {'retry-after': '3600'})},
+	'unavailable-once': {api: 'commerce', handle(c) {
+		if (c.hit === 1) {
+			send(c, 503, errorBody('commerce', 'internal_server_error', 'Service unavailable'), {'retry-after': '0'});
+			return;
+		}
+
+		goodPage(c, 2);
+	}},
+	'unauthorized-account': {api: 'account', handle: c => send(c, 401, errorBody('account', 'invalid_token', 'The access token is invalid'))},
+	'unauthorized-commerce': {api: 'commerce', handle: c => send(c, 401, errorBody('commerce', 'authentication_error', 'No such API Key.'))},
+	'forbidden-account': {api: 'account', handle: c => send(c, 403, errorBody('account', 'invalid_scope', 'Invalid scope'))},
+	'forbidden-commerce': {api: 'commerce', handle: c => send(c, 403, errorBody('commerce', 'authorization_error', 'Forbidden'))},
+	'not-found': {api: 'account', handle: c => send(c, 404, errorBody('account', 'not_found', 'Not found'))},
+	'bad-request': {api: 'commerce', handle: c => send(c, 400, errorBody('commerce', 'validation_error', 'limit must be at most 100'))},
+	escapes: {api: 'account', handle(c) {
+		// Terminal escapes inside object strings: ESC[2J, an OSC 52 clipboard write, a bidi override, a bell, C1 CSI.
+		const data = [{id: 'esc-1', name: '\u001B[2Jwiped\u0007', note: '\u001B]52;c;cHduZWQ=\u0007', bidi: 'abc\u202Edcba', c1: '\u009B31mred'}];
+		send(c, 200, {pagination: accountPagination(null), data});
+	}},
+	'escape-error': {api: 'account', handle: c => send(c, 400, errorBody('account', 'invalid_request\u001B[31m', 'bad \u001B]8;;http://evil\u0007link\u001B]8;;\u0007 \u001B[2J\u202Eetirw'))},
+	'escape-id-fails': {api: 'account', handle(c) {
+		// A walk whose last good id holds escapes, then a failure: the resume hint must stay inert.
+		if (c.query.get('starting_after') === null) {
+			send(c, 200, {pagination: accountPagination('/v2/accounts?limit=3&starting_after=evil'), data: [{id: 'x\u001B[2J\'$(rm)'}]});
+			return;
+		}
+
+		send(c, 500, errorBody('account', 'internal_server_error', 'boom'));
+	}},
+	'fail-midway': {api: 'commerce', handle(c) {
+		// Two good pages, then a 500 that stays.
+		const cursor = c.query.get('starting_after');
+		if (cursor === 'p2') {
+			send(c, 500, errorBody('commerce', 'internal_server_error', 'Something went wrong'));
+			return;
+		}
+
+		goodPage(c, 5);
+	}},
+	warnings: {api: 'account', handle(c) {
+		send(c, 200, {
+			pagination: accountPagination(null),
+			data: page(1, 2),
+			warnings: [{id: 'missing_version', message: 'Please supply API version (YYYY-MM-DD) as CB-VERSION header \u001B[5m', url: 'https://example.invalid'}],
+		});
+	}},
+	quirks: {api: 'account', handle(c) {
+		// The documented `?&`, a repeated parameter, and a short page that is not the end.
+		const cursor = c.query.get('starting_after');
+		if (cursor === null) {
+			send(c, 200, {pagination: accountPagination('/v2/accounts?&limit=3&limit=3&starting_after=obj-1-0'), data: page(1, 1)});
+			return;
+		}
+
+		send(c, 200, {pagination: accountPagination(null), data: page(2, 3)});
+	}},
+	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
+	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
+} satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
+
+export type FaultName = keyof typeof faults;
+export const faultNames = Object.keys(faults) as FaultName[];
+export function apiOf(fault: FaultName): Api {
+	return faults[fault].api;
+}
+
+async function listen(handler: http.RequestListener): Promise<{server: http.Server; origin: string}> {
+	const server = http.createServer(handler);
+	server.keepAliveTimeout = 1000;
+	await new Promise<void>(resolve => {
+		server.listen(0, '127.0.0.1', resolve);
+	});
+	return {server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`};
+}
+
+function record(server: Received['server'], request: http.IncomingMessage, into: Received[]): void {
+	const entry: Received = {server, path: request.url ?? ''};
+	if (request.headers.authorization !== undefined) {
+		entry.authorization = request.headers.authorization;
+	}
+
+	const apiKey = request.headers['x-cc-api-key'];
+	if (apiKey !== undefined) {
+		entry.apiKey = String(apiKey);
+	}
+
+	into.push(entry);
+}
+
+export async function startFaultyServer(): Promise<FaultyServer> {
+	const received: Received[] = [];
+	const hits = new Map<string, number>();
+	const evil = await listen((request, response) => {
+		record('evil', request, received);
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(JSON.stringify({pagination: accountPagination(null), data: [{id: 'stolen'}]}));
+	});
+	const faulty = await listen((request, response) => {
+		record('faulty', request, received);
+		const url = new URL(request.url ?? '/', 'http://x');
+		const match = /^\/f\/([^/]+)(\/.*)$/.exec(url.pathname);
+		const fault = match?.[1] as FaultName | undefined;
+		if (!match || fault === undefined || !(fault in faults)) {
+			response.writeHead(404, {'content-type': 'application/json'});
+			response.end(JSON.stringify({errors: [{id: 'not_found', message: 'no such fault'}]}));
+			return;
+		}
+
+		const hit = (hits.get(fault) ?? 0) + 1;
+		hits.set(fault, hit);
+		const {api, handle} = faults[fault];
+		void Promise.resolve(handle({
+			api, fault, path: match[2]!, query: url.searchParams, hit,
+			origin: faulty.origin, evilOrigin: evil.origin, request, response,
+		})).catch(() => {
+			response.destroy();
+		});
+	});
+
+	return {
+		origin: faulty.origin,
+		evilOrigin: evil.origin,
+		base: fault => `${faulty.origin}/f/${fault}`,
+		received,
+		reset() {
+			received.length = 0;
+			hits.clear();
+		},
+		async close() {
+			for (const server of [faulty.server, evil.server]) {
+				server.closeAllConnections();
+				// eslint-disable-next-line no-await-in-loop
+				await new Promise(resolve => {
+					server.close(resolve);
+				});
+			}
+		},
+	};
+}

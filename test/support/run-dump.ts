@@ -1,0 +1,84 @@
+/**
+ * Runs `pagewalk dump` in this process (fast, for most tests) or as a
+ * subprocess of the built bundle (exit codes, stderr, pipes), capturing
+ * stdout and stderr as text.
+ */
+import {spawn} from 'node:child_process';
+import path from 'node:path';
+import {Writable} from 'node:stream';
+import {fileURLToPath} from 'node:url';
+import {runDump} from '../../source/commands/dump.js';
+import {describeError} from '../../source/core/report-error.js';
+
+export const canary = 'CANARY-5f1d2c9e-do-not-leak';
+
+export const canaryEnv: Record<string, string> = {
+	COINBASE_ACCESS_TOKEN: canary,
+	COINBASE_COMMERCE_API_KEY: canary,
+	NO_COLOR: '1',
+};
+
+export type Result = {code: number; stdout: string; stderr: string};
+
+class Capture extends Writable {
+	text = '';
+	isTTY: boolean;
+	columns: number | undefined;
+	constructor(tty = false) {
+		super();
+		this.isTTY = tty;
+		this.columns = tty ? 120 : undefined;
+	}
+
+	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+		this.text += chunk.toString();
+		callback();
+	}
+}
+
+/** `pagewalk dump <argv>` in process; usage errors are reported as the CLI would (exit 2). */
+export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stderrTty?: boolean} = {}): Promise<Result> {
+	const stdout = new Capture();
+	const stderr = new Capture(options.stderrTty ?? false);
+	let code: number;
+	try {
+		code = await runDump(argv, {stdout, stderr, env});
+	} catch (error: unknown) {
+		const {message, exitCode} = describeError(error);
+		stderr.write(`pagewalk: ${message}\n`);
+		code = exitCode;
+	}
+
+	return {code, stdout: stdout.text, stderr: stderr.text};
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const cliPath = path.join(root, 'dist/cli.js');
+
+/**
+ * The built CLI as a subprocess. `readBytes` closes our end of its stdout
+ * after that many bytes, like `| head -c`.
+ */
+export async function runCli(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {readBytes?: number} = {}): Promise<Result> {
+	const child = spawn(process.execPath, [cliPath, ...argv], {
+		env: {PATH: process.env.PATH, ...env},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => {
+		stdout += chunk.toString();
+		if (options.readBytes !== undefined && stdout.length >= options.readBytes) {
+			child.stdout.destroy();
+		}
+	});
+	child.stderr.on('data', (chunk: Buffer) => {
+		stderr += chunk.toString();
+	});
+	const code = await new Promise<number>(resolve => {
+		child.on('close', (status, signal) => {
+			resolve(status ?? (signal ? 128 : 1));
+		});
+	});
+	return {code, stdout, stderr};
+}

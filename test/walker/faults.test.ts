@@ -1,0 +1,171 @@
+/**
+ * Every fault of the misbehaving server, through `pagewalk dump --all` with
+ * the canary credential set: the documented outcome, no crash, nothing
+ * already written lost, the canary in no output byte and at no other origin.
+ */
+import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
+import {apiOf, faultNames, startFaultyServer, type FaultName, type FaultyServer} from '../support/faulty-server.js';
+import {canary, dumpInProcess, type Result} from '../support/run-dump.js';
+
+let server: FaultyServer;
+
+beforeAll(async () => {
+	server = await startFaultyServer();
+});
+
+afterAll(async () => {
+	await server.close();
+});
+
+beforeEach(() => {
+	server.reset();
+});
+
+async function dumpFault(fault: FaultName, extra: string[] = [], options: {stderrTty?: boolean} = {}): Promise<Result> {
+	const api = apiOf(fault);
+	const argv = [
+		api === 'account' ? 'accounts' : 'checkouts',
+		api === 'account' ? `--base-url=${server.base(fault)}` : `--commerce-url=${server.base(fault)}`,
+		'--all', '--timeout', '0.5', '--retries', '1', '--max-wait', '2',
+		...extra,
+	];
+	return dumpInProcess(argv, undefined, options);
+}
+
+function lines(stdout: string): unknown[] {
+	return stdout.split('\n').filter(line => line !== '').map(line => JSON.parse(line) as unknown);
+}
+
+/** What must hold for every fault, whatever its outcome. */
+function expectSafe(result: Result, tty = false): void {
+	expect([0, 1]).toContain(result.code);
+	expect(result.stdout).not.toContain(canary);
+	expect(result.stderr).not.toContain(canary);
+	// Nothing raw from a server reaches the terminal: no ESC, no C1, no bidi override.
+	// eslint-disable-next-line no-control-regex
+	expect(result.stderr).not.toMatch(/[\u001B\u0007\u009B\u202E]/);
+	expect(result.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+	if (!tty) {
+		for (const line of result.stderr.split('\n').filter(Boolean)) {
+			expect(line.startsWith('pagewalk: ')).toBe(true);
+		}
+	}
+
+	expect(server.received.filter(request => request.server === 'evil')).toEqual([]);
+	for (const request of server.received) {
+		if (request.authorization !== undefined) {
+			expect(request.authorization).toBe(`Bearer ${canary}`);
+		}
+
+		if (request.apiKey !== undefined) {
+			expect(request.apiKey).toBe(canary);
+		}
+	}
+}
+
+type Expectation = {code: 0 | 1; stderr?: RegExp; objects: number; extra?: string[]};
+
+describe('faulty server', () => {
+	const expectations: Partial<Record<FaultName, Expectation>> = {
+		'non-json': {code: 1, stderr: /not a valid list page: the body is not valid JSON \(body starts "hello, this is not JSON"\)/, objects: 0},
+		'html-502': {code: 1, stderr: /failed \(502, body "<html><head><title>502 Bad Gateway.*\) after 1 retry; try again later/, objects: 0},
+		truncated: {code: 1, stderr: /the body is truncated JSON/, objects: 0},
+		'no-pagination': {code: 1, stderr: /the field pagination is missing/, objects: 0},
+		'bad-pagination': {code: 1, stderr: /pagination\.limit is a string "25", not a whole number/, objects: 0},
+		'data-not-array': {code: 1, stderr: /data is an object, not an array/, objects: 0},
+		'no-ids': {code: 1, stderr: /data\[1\]\.id is missing/, objects: 0},
+		'foreign-next': {code: 1, stderr: /The page URL points to http:\/\/127\.0\.0\.1:\d+, not the configured http:\/\/127\.0\.0\.1:\d+; pagewalk stopped and sent nothing there\./, objects: 3},
+		'userinfo-next': {code: 1, stderr: /user name or password in the URL \(userinfo\)/, objects: 3},
+		'protocol-relative-next': {code: 1, stderr: /points to http:\/\/127\.0\.0\.1:\d+, not the configured/, objects: 3},
+		'backslash-next': {code: 1, stderr: /points to http:\/\/127\.0\.0\.1:\d+, not the configured/, objects: 3},
+		redirect: {code: 1, stderr: /answered 302 with a redirect to http:\/\/127\.0\.0\.1:\d+\/v2\/accounts; pagewalk does not follow redirects/, objects: 0},
+		// Page 4 repeats page 1's objects: its next_uri (cursor p1) is page 2's request.
+		cycle: {code: 0, stderr: /stopped: the next_uri of page 4 leads back to page 2, so following it would loop\./, objects: 12},
+		'empty-same': {code: 0, stderr: /page 1 was empty and its next_uri repeats its own request/, objects: 0},
+		'empty-fresh': {code: 0, stderr: /stopped after 20 pages \(--max-pages\); more pages follow\./, objects: 0, extra: ['--max-pages', '20']},
+		oversized: {code: 1, stderr: /larger than the 32 MiB limit; ask for smaller pages with --limit/, objects: 0},
+		'no-headers': {code: 1, stderr: /sent no response headers within 0\.5 s \(--timeout\)/, objects: 0},
+		'stall-body': {code: 1, stderr: /stopped sending the response body for 0\.5 s \(--timeout\)/, objects: 0},
+		'reset-always': {code: 1, stderr: /connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times|closed the connection before the whole body/, objects: 0},
+		'reset-once': {code: 0, objects: 3},
+		'rate-limit-long': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\); wait 3600 s and retry/, objects: 0},
+		'unavailable-once': {code: 0, objects: 6},
+		'unauthorized-account': {code: 1, stderr: /account API rejected the credential \(401 invalid_token: The access token is invalid\); set COINBASE_ACCESS_TOKEN to a valid access token\./, objects: 0},
+		'unauthorized-commerce': {code: 1, stderr: /commerce API rejected the credential \(401 authentication_error: No such API Key\.\); set COINBASE_COMMERCE_API_KEY to a valid API key\./, objects: 0},
+		'forbidden-account': {code: 1, stderr: /account API refused access \(403 invalid_scope: Invalid scope\); use a credential in COINBASE_ACCESS_TOKEN/, objects: 0},
+		'forbidden-commerce': {code: 1, stderr: /commerce API refused access \(403 authorization_error: Forbidden\); use a credential in COINBASE_COMMERCE_API_KEY/, objects: 0},
+		'not-found': {code: 1, stderr: /has no such list \(404 not_found: Not found\)/, objects: 0},
+		'bad-request': {code: 1, stderr: /rejected the request \(400 validation_error: limit must be at most 100\)/, objects: 0},
+		escapes: {code: 0, objects: 1},
+		'escape-error': {code: 1, stderr: /400 invalid_request\\x1b\[31m: bad \\x1b\]8;;http:\/\/evil\\x07link/, objects: 0},
+		'escape-id-fails': {code: 1, stderr: /resume, run the same command with --starting-after 'x\\x1b\[2J'\\''\$\(rm\)'\./, objects: 1},
+		'fail-midway': {code: 1, stderr: /6 objects were written before the failure; to resume, run the same command with --starting-after obj-2-2\./, objects: 6},
+		warnings: {code: 0, stderr: /the server warns: missing_version: Please supply API version \(YYYY-MM-DD\) as CB-VERSION header \\x1b\[5m/, objects: 2},
+		quirks: {code: 0, objects: 4},
+		'good-account': {code: 0, objects: 12},
+		'good-commerce': {code: 0, objects: 12},
+	};
+
+	test('covers every fault the server has, at least 20', () => {
+		const covered = [...Object.keys(expectations), 'rate-limit'];
+		expect(covered.sort()).toEqual([...faultNames].sort());
+		expect(faultNames.length).toBeGreaterThanOrEqual(20);
+	});
+
+	for (const [fault, expected] of Object.entries(expectations) as Array<[FaultName, Expectation]>) {
+		test(`${fault}: exit ${expected.code}, ${expected.objects} objects kept`, async () => {
+			const result = await dumpFault(fault, expected.extra);
+			expectSafe(result);
+			expect(result.code, result.stderr).toBe(expected.code);
+			if (expected.stderr) {
+				expect(result.stderr).toMatch(expected.stderr);
+			}
+
+			expect(lines(result.stdout)).toHaveLength(expected.objects);
+			if (expected.code === 1 && expected.objects === 0) {
+				expect(result.stderr).toMatch(/no objects were written; run the same command again to retry\./);
+			}
+		});
+	}
+
+	test('429 with Retry-After: waits the time the server asked, shows it, then goes on', async () => {
+		const started = Date.now();
+		const result = await dumpFault('rate-limit', [], {stderrTty: true});
+		// The progress line redraws with CR and erase-line: our own escapes, not the server's.
+		expectSafe({...result, stderr: result.stderr.replaceAll('\r\u001B[2K', '')}, true);
+		expect(result.code).toBe(0);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(result.stderr).toContain('waiting 1.0 s before retry 1 (429 rate_limit_exceeded)');
+		expect(lines(result.stdout)).toHaveLength(3);
+	});
+
+	test('terminal escapes in objects: NDJSON keeps the exact values, escaped, so a terminal is safe', async () => {
+		const result = await dumpFault('escapes');
+		// eslint-disable-next-line no-control-regex
+		expect(result.stdout).not.toMatch(/[\u001B\u0007\u009B\u202E]/);
+		expect(lines(result.stdout)).toEqual([{id: 'esc-1', name: '\u001B[2Jwiped\u0007', note: '\u001B]52;c;cHduZWQ=\u0007', bidi: 'abc\u202Edcba', c1: '\u009B31mred'}]);
+	});
+
+	test('a failure midway in --format json still leaves one valid array of what was read', async () => {
+		const result = await dumpFault('fail-midway', ['--format', 'json']);
+		expect(result.code).toBe(1);
+		const array = JSON.parse(result.stdout) as Array<{id: string}>;
+		expect(array.map(object => object.id)).toEqual(['obj-1-0', 'obj-1-1', 'obj-1-2', 'obj-2-0', 'obj-2-1', 'obj-2-2']);
+	});
+
+	test('the quirks page: `?&` and a repeated parameter are tidied, a short page is followed', async () => {
+		await dumpFault('quirks');
+		const paths = server.received.map(request => request.path);
+		expect(paths).toEqual(['/f/quirks/v2/accounts', '/f/quirks/v2/accounts?limit=3&limit=3&starting_after=obj-1-0']);
+	});
+
+	test('a foreign link is refused before anything is sent: one request in all, to the configured origin', async () => {
+		for (const fault of ['foreign-next', 'protocol-relative-next', 'backslash-next', 'userinfo-next', 'redirect'] as const) {
+			server.reset();
+			// eslint-disable-next-line no-await-in-loop
+			await dumpFault(fault);
+			expect(server.received).toHaveLength(1);
+			expect(server.received[0]!.server).toBe('faulty');
+		}
+	});
+});
