@@ -81,7 +81,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug') {
 		const titles = {
 			help: 'keys',
-			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}: ${inert(String(selectedRow(stack)?.object['id'] ?? ''))}`,
+			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
 			debug: 'debug: request and response',
 		};
 		body = <TextPane title={titles[screen.kind]} lines={overlayLines(state)} scroll={screen.scroll} height={bodyHeight} />;

@@ -80,14 +80,20 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
 
-	const pageSegments: Segment[] = page ? [...fillSegments(page, limit), totalsSegment(page)] : [{id: 'fill', text: 'no page yet', tone: 'dim'}];
+	const pageSegments: Segment[] = page ? fillSegments(page, limit) : [{id: 'fill', text: 'no page yet', tone: 'dim'}];
+	// Before the totals: the line is cut at the terminal's width, and what the
+	// user just typed matters more than what the API does not report.
 	if (input.filter !== '') {
 		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
 	}
 
+	if (page) {
+		pageSegments.push(totalsSegment(page));
+	}
+
 	let message: Segment | null = null;
 	if (state.error) {
-		message = {id: 'error', text: `error: ${inert(state.error.message)} — r retries`, tone: 'bad'};
+		message = {id: 'error', text: `error, r retries: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(state.notice), tone: 'accent'};
 	}

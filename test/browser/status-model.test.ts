@@ -41,8 +41,8 @@ describe('status line model', () => {
 		expect(joinSegments(model.location)).toBe('account /v2/accounts · page +1 · desc · limit 25 · seen 1 · ⠋ refreshing');
 		state = pageStackReducer(state, {type: 'failed', requestId: state.pending!.requestId, message: 'HTTP 503 \u001B[2J'});
 		model = statusModel({...input, state, filter: 'bt', visible: 0});
-		expect(model.message).toEqual({id: 'error', text: 'error: HTTP 503 \\x1b[2J — r retries', tone: 'bad'});
-		expect(model.page.at(-1)!.text).toBe('filter "bt": 0 shown');
+		expect(model.message).toEqual({id: 'error', text: 'error, r retries: HTTP 503 \\x1b[2J', tone: 'bad'});
+		expect(model.page[2]!.text).toBe('filter "bt": 0 shown');
 	});
 
 	it('says what an order toggle did', () => {

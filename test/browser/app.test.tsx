@@ -1,0 +1,285 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {helpLines} from '../../source/browser/keymap.js';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {keys, renderApp} from './support/render-app.js';
+import {hostile, startTestServer, type TestServer} from './support/servers.js';
+
+let sandbox: Sandbox;
+let server: TestServer;
+let open: Array<{close(): Promise<void>}> = [];
+
+beforeAll(async () => {
+	[sandbox, server] = await Promise.all([startSandbox({port: 0}), startTestServer()]);
+});
+
+afterAll(async () => {
+	await Promise.all([sandbox.close(), server.close()]);
+});
+
+afterEach(async () => {
+	await Promise.all(open.map(async app => app.close()));
+	open = [];
+});
+
+const size = {columns: 80, rows: 16};
+
+async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
+	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size, ...options});
+	open.push(app);
+	const waitFor = app.waitFor;
+	// Every frame that shows a table sets the id column width the assertions use.
+	app.waitFor = async (predicate, timeout) => {
+		const frame = await waitFor(predicate, timeout);
+		if (frame.startsWith('  id ')) {
+			readIdWidth(frame);
+		}
+
+		return frame;
+	};
+
+	return app;
+}
+
+/** The frame's lines with timings made stable. */
+function lines(frame: string): string[] {
+	return frame.split('\n').map(line => line.replace(/\b\d+ ms\b/, 'N ms').trimEnd());
+}
+
+/** What the restricted credential sees on each page of `limit` in `order`: the server scans `limit` objects per page. */
+function expectedPages(limit: number, order: 'asc' | 'desc' = 'desc'): string[][] {
+	const visible = new Set(sandbox.store.ids('accounts', {viewer: 'restricted'}));
+	const all = sandbox.store.ids('accounts', {order});
+	const pages: string[][] = [];
+	for (let start = 0; start < all.length; start += limit) {
+		pages.push(all.slice(start, start + limit).filter(id => visible.has(id)));
+	}
+
+	return pages;
+}
+
+/** The id cell as the table draws it: cut to the id column's width, read from the header. */
+let idWidth = 0;
+function idCell(id: string): string {
+	return id.length <= idWidth ? id : `${id.slice(0, idWidth - 1)}…`;
+}
+
+function readIdWidth(frame: string): void {
+	const header = lines(frame)[0]!;
+	const second = /^ {2}id +(\S)/.exec(header);
+	idWidth = second ? second[0].length - 1 - 2 - 2 : 36;
+}
+
+/** Id cells of the table rows in the frame, in order. */
+function rowIds(frame: string): string[] {
+	return lines(frame)
+		.slice(1)
+		.map(line => /^[› ] (\S+…)/.exec(line)?.[1])
+		.filter((cell): cell is string => cell !== undefined);
+}
+
+describe('<App> on the sandbox', () => {
+	it('shows the first page, its columns fitted to the width, and a status line that does not call a short page the end', async () => {
+		const app = await browse();
+		const frame = await app.waitFor(f => f.includes('more pages follow'));
+		const page = expectedPages(25)[0]!;
+		expect(page.length).toBeLessThan(25);
+		const shown = lines(frame);
+		expect(shown[0]).toBe('  id                  name         primary  type    currency.code  currency.name');
+		expect(shown[1]).toMatch(new RegExp(`^› ${idCell(page[0]!)}  `));
+		expect(rowIds(frame)).toEqual(page.slice(0, 11).map(idCell));
+		expect(shown.slice(-3)).toEqual([
+			`account /v2/accounts · page 1 · desc · limit 25 · seen ${page.length} · N ms`,
+			`${page.length}/25 short · more pages follow · total/yielded not provided · 15 columns hidden`,
+			'? help · ←→ pages · Enter detail · d debug · q quit',
+		]);
+		// Never taller than the terminal, one line to spare.
+		expect(shown).toHaveLength(size.rows - 1);
+	});
+
+	it('walks forward and back: → pushes the next page, ← returns to the cached one with its selection, 0 goes to the first', async () => {
+		const app = await browse();
+		const pages = expectedPages(25);
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('j', keys.down);
+		let frame = await app.waitFor(f => f.includes(`› ${idCell(pages[0]![2]!)}`));
+		await app.press(keys.right);
+		frame = await app.waitFor(f => f.includes('page 2 '));
+		expect(rowIds(frame)[0]).toBe(idCell(pages[1]![0]!));
+		expect(lines(frame).at(-3)).toBe(
+			`account /v2/accounts · page 2 · desc · limit 25 · seen ${pages[0]!.length + pages[1]!.length} · N ms`,
+		);
+		await app.press('l');
+		await app.waitFor(f => f.includes('page 3 '));
+		await app.press(keys.left, 'h');
+		frame = await app.waitFor(f => f.includes('page 1 '));
+		expect(frame).toContain(`› ${idCell(pages[0]![2]!)}`);
+		await app.press(']', ']', '0');
+		frame = await app.waitFor(f => f.includes('page 1 ') && f.includes(`› ${idCell(pages[0]![2]!)}`));
+		await app.press('0');
+		frame = await app.waitFor(f => f.includes('already on the first page'));
+	});
+
+	it('keys pressed while pages load are neither lost nor misapplied', async () => {
+		const app = await browse({limit: 5});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.right, keys.right, keys.right, 'j');
+		const pages = expectedPages(5);
+		const frame = await app.waitFor(f => f.includes('page 4 '));
+		const withRows = pages[3]!.length > 1;
+		expect(frame).toContain(withRows ? `› ${idCell(pages[3]![1]!)}` : 'page 4');
+	});
+
+	it('o toggles the order and starts a new walk from the first page, saying so', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.right);
+		await app.waitFor(f => f.includes('page 2 '));
+		await app.press('o');
+		const frame = await app.waitFor(f => f.includes('page 1 · asc'));
+		const page = expectedPages(25, 'asc')[0]!;
+		expect(rowIds(frame)).toEqual(page.slice(0, 11).map(idCell));
+		expect(lines(frame).at(-1)).toBe('order asc: new walk from the first page');
+	});
+
+	it('+, - and L change the limit and start a new walk', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('limit 25 '));
+		await app.press('+');
+		let frame = await app.waitFor(f => f.includes('limit 30 ') && !f.includes('loading'));
+		expect(lines(frame).at(-1)).toBe('limit 30: new walk from the first page');
+		await app.press('-', '-');
+		await app.waitFor(f => f.includes('limit 20 ') && !f.includes('loading'));
+		await app.press('L', '7');
+		frame = await app.waitFor(f => f.includes('limit (0–100), Enter applies: 7'));
+		await app.press(keys.enter);
+		frame = await app.waitFor(f => f.includes('limit 7 ') && f.includes('/7'));
+		const page = expectedPages(7)[0]!;
+		expect(lines(frame).at(-2)).toMatch(new RegExp(`^${page.length}/7${page.length < 7 ? ' short' : ''} · more pages follow`));
+	});
+
+	it('Enter shows the selected object as JSON, scrollable; Esc returns to the table', async () => {
+		const app = await browse();
+		const id = expectedPages(25)[0]![1]!;
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('j', keys.enter);
+		let frame = await app.waitFor(f => f.includes('object 2 of'));
+		let shown = lines(frame);
+		expect(shown[0]).toMatch(/^object 2 of \d+ · lines 1–11 of \d+ · Esc closes$/);
+		expect(shown.slice(1, 3)).toEqual(['{', `  "id": "${id}",`]);
+		await app.press(keys.down, keys.down);
+		frame = await app.waitFor(f => f.includes('lines 3–13'));
+		shown = lines(frame);
+		// The second row of the seed-1 sandbox's restricted first page.
+		expect(shown[1]).toBe('  "name": "BTC Wallet",');
+		await app.press(keys.escape);
+		frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(frame).toContain(`› ${idCell(id)}`);
+	});
+
+	it('d shows the request with its credential redacted, the response and the raw pagination', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('d');
+		const frame = await app.waitFor(f => f.includes('debug: request and response'));
+		const shown = lines(frame);
+		expect(shown[1]).toBe(`GET ${sandbox.accountUrl}/v2/accounts`);
+		expect(frame).not.toContain(sandbox.credentials.account.restricted);
+		expect(frame).toMatch(/Authorization: \S*redacted/i);
+		expect(frame).toMatch(/status 200 · \d+ ms · 0 retries · [\d.]+ KiB · \d+ objects/);
+		await app.press('G');
+		const end = await app.waitFor(f => f.includes('"next_uri"'));
+		expect(end).toContain('"previous_uri": null');
+		await app.press(keys.escape);
+		await app.waitFor(f => f.startsWith('  id '));
+	});
+
+	it('? shows help generated from the keymap', async () => {
+		const app = await browse({size: {columns: 80, rows: 40}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('?');
+		const frame = await app.waitFor(f => f.startsWith('keys'));
+		expect(lines(frame).slice(1, helpLines().length + 1)).toEqual(helpLines().map(line => line.trimEnd()));
+		await app.press('?');
+		await app.waitFor(f => f.startsWith('  id '));
+	});
+
+	it('/ filters the rows of the page as you type; Esc clears it', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'B', 'T', 'C');
+		let frame = await app.waitFor(f => f.includes('/ filter rows: BTC'));
+		const btc = lines(frame)
+			.slice(1, -3)
+			.filter(line => line.trim() !== '');
+		expect(btc.length).toBeGreaterThan(0);
+		for (const line of btc) {
+			expect(line).toMatch(/BTC Wallet/);
+		}
+
+		await app.press(keys.enter);
+		frame = await app.waitFor(f => f.includes('filter "BTC": '));
+		expect(lines(frame).at(-2)).toMatch(new RegExp(`^\\d+/25 short · more pages follow · filter "BTC": ${btc.length} shown · `));
+		await app.press(keys.escape);
+		frame = await app.waitFor(f => !f.includes('filter "BTC"'));
+		expect(frame).toContain('DOGE Wallet');
+	});
+
+	it('shows commerce total and yielded', async () => {
+		const app = await browse({baseUrl: sandbox.commerceUrl, token: sandbox.credentials.commerce.full, api: 'commerce', endpoint: 'checkouts', limit: 10});
+		const frame = await app.waitFor(f => f.includes('page 1 '));
+		expect(lines(frame).at(-3)).toBe('commerce /checkouts · page 1 · desc · limit 10 · seen 10 · N ms');
+		expect(lines(frame).at(-2)).toMatch(/^10\/10 · more pages follow · total \d+ · yielded 10/);
+	});
+
+	it('an error shows in a banner, the page stays, and r retries', async () => {
+		server.failures = 1;
+		const app = await browse({baseUrl: server.origin, token: 'test-token'});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.right);
+		let frame = await app.waitFor(f => f.includes('error:'));
+		const shown = lines(frame);
+		expect(shown.at(-1)).toMatch(/^ error, r retries: /);
+		// The failure quoted server bytes: shown escaped, never raw.
+		expect(frame).not.toContain('\u001B[31m');
+		expect(shown.at(-3)).toMatch(/page 1 /);
+		expect(frame).toContain('› hostile-1');
+		await app.press('r');
+		frame = await app.waitFor(f => f.includes('page 2 '));
+		expect(frame).toContain('w3');
+		expect(frame).not.toContain('error:');
+	});
+
+	it('renders an object that attacks the terminal inert, in the table and in the detail view', async () => {
+		const app = await browse({baseUrl: server.origin, token: 'test-token', size: {columns: 160, rows: 16}});
+		let frame = await app.waitFor(f => f.includes('page 1 '));
+		const raw = () => app.instance.lastFrame() ?? '';
+		const row = lines(frame)[1]!;
+		expect(row).toContain('clear\\x1b[2Jscreen');
+		expect(row).toContain('\\x1b]52;c;ZWNobyBwd25lZA==\\x07');
+		expect(row).toContain('abc\\u{202e}dcba');
+		expect(row).toContain('ding\\x07');
+		for (const bad of ['\u001B[2J', '\u001B]52', '\u202E', '\u0007']) {
+			expect(raw()).not.toContain(bad);
+		}
+
+		await app.press(keys.enter);
+		frame = await app.waitFor(f => f.includes('"bidi"'));
+		expect(frame).toContain(String.raw`"bidi": "abc\u{202e}dcba",`);
+		expect(frame).toContain(String.raw`"name": "clear\u001b[2Jscreen",`);
+		for (const bad of ['\u001B[2J', '\u001B]52', '\u202E', '\u0007']) {
+			expect(raw()).not.toContain(bad);
+		}
+
+		expect(hostile.name).toContain('\u001B');
+	});
+
+	it('windows a page of 100 rows into the terminal height and keeps the selection visible', async () => {
+		const app = await browse({token: sandbox.credentials.account.full, limit: 100});
+		await app.waitFor(f => f.includes('100/100'));
+		await app.press('G');
+		const last = sandbox.store.ids('accounts')[99]!;
+		const frame = await app.waitFor(f => f.includes(`› ${idCell(last)}`));
+		expect(lines(frame)).toHaveLength(size.rows - 1);
+		expect(lines(frame)[size.rows - 1 - 4]).toContain(`› ${idCell(last)}`);
+	});
+});

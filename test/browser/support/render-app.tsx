@@ -1,0 +1,103 @@
+import {render} from 'ink-testing-library';
+import {App} from '../../../source/app.js';
+import {resolveConfig} from '../../../source/core/options.js';
+import {createClient} from '../../../source/core/http-client.js';
+
+/** Key sequences as a terminal sends them. */
+export const keys = {
+	up: '\u001B[A',
+	down: '\u001B[B',
+	right: '\u001B[C',
+	left: '\u001B[D',
+	enter: '\r',
+	escape: '\u001B',
+	backspace: '\u007F',
+	pageDown: '\u001B[6~',
+	ctrlC: '\u0003',
+} as const;
+
+// Ink colours and cursor moves are not what the user reads.
+// eslint-disable-next-line no-control-regex
+const ansi = /\u001B\[[0-9;?]*[A-Za-z]/g;
+
+export function visible(frame: string | undefined): string {
+	return (frame ?? '').replace(ansi, '');
+}
+
+/**
+ * Renders <App> with a real client against `baseUrl`: the same loader the
+ * CLI uses, so these tests cover the client and the sandbox too.
+ */
+export async function renderApp(options: {
+	baseUrl: string;
+	token: string;
+	endpoint?: string;
+	api?: 'account' | 'commerce';
+	limit?: number;
+	order?: 'asc' | 'desc';
+	startingAfter?: string;
+	size?: {columns: number; rows: number};
+}) {
+	const api = options.api ?? 'account';
+	const config = await resolveConfig({
+		input: [options.endpoint ?? 'accounts'],
+		flags: {
+			[api === 'account' ? 'baseUrl' : 'commerceUrl']: options.baseUrl,
+			limit: options.limit === undefined ? undefined : String(options.limit),
+			order: options.order,
+			startingAfter: options.startingAfter,
+			retries: '0',
+		},
+		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
+	});
+	const client = createClient(config);
+	const instance = render(
+		<App
+			loadPage={async (url, fetchOptions) => client.fetchPage(url, fetchOptions)}
+			startUrl={client.firstUrl}
+			api={config.api}
+			endpoint={config.endpoint}
+			settings={{order: config.query.order ?? 'desc', limit: config.query.limit ?? 25}}
+			size={options.size ?? {columns: 100, rows: 16}}
+		/>,
+	);
+
+	/** Waits until the visible frame satisfies `predicate`; fails with the last frame seen. */
+	async function waitFor(predicate: (frame: string) => boolean, timeout = 5000): Promise<string> {
+		const deadline = Date.now() + timeout;
+		for (;;) {
+			const frame = visible(instance.lastFrame());
+			if (predicate(frame)) {
+				return frame;
+			}
+
+			if (Date.now() > deadline) {
+				throw new Error(`no matching frame within ${timeout} ms; last frame:\n${frame}`);
+			}
+
+			// eslint-disable-next-line no-await-in-loop
+			await new Promise(resolve => {
+				setTimeout(resolve, 5);
+			});
+		}
+	}
+
+	/** Presses keys one at a time, as a user would. */
+	async function press(...sequence: string[]) {
+		for (const key of sequence) {
+			instance.stdin.write(key);
+			// eslint-disable-next-line no-await-in-loop
+			await new Promise(resolve => {
+				setImmediate(resolve);
+			});
+		}
+	}
+
+	async function close() {
+		instance.unmount();
+		await client.close();
+		await config.close();
+	}
+
+	return {instance, waitFor, press, close, frame: () => visible(instance.lastFrame())};
+}

@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type {AddressInfo} from 'node:net';
+
+/**
+ * A tiny account-API server for what the sandbox cannot do on purpose: an
+ * object whose fields attack the terminal, and a page that fails until told
+ * otherwise. Speaks the contract's envelope (section 2.2).
+ */
+export type TestServer = {
+	origin: string;
+	/** Failures still to serve for the second page (HTTP 500, not retried by the client). */
+	failures: number;
+	requests: string[];
+	close(): Promise<void>;
+};
+
+export const hostile = {
+	id: 'hostile-1',
+	name: 'clear\u001B[2Jscreen',
+	clipboard: '\u001B]52;c;ZWNobyBwd25lZA==\u0007',
+	bidi: 'abc\u202Edcba',
+	bell: 'ding\u0007',
+};
+
+function page(path: string, ids: string[], next: string | null, limit: number) {
+	return {
+		pagination: {ending_before: null, starting_after: null, limit, order: 'desc', previous_uri: null, next_uri: next},
+		data: ids.map(id => (id === hostile.id ? hostile : {id, name: `Wallet ${id}`, balance: {amount: '1.00', currency: 'BTC'}})),
+		path,
+	};
+}
+
+export async function startTestServer(): Promise<TestServer> {
+	const state: TestServer = {origin: '', failures: 0, requests: [], close: async () => undefined};
+	const server = http.createServer((request, response) => {
+		const url = new URL(request.url ?? '/', 'http://localhost');
+		state.requests.push(url.pathname + url.search);
+		const send = (status: number, body: unknown) => {
+			response.writeHead(status, {'content-type': 'application/json'});
+			response.end(JSON.stringify(body));
+		};
+
+		const limit = Number(url.searchParams.get('limit') ?? 25);
+		if (url.searchParams.get('starting_after') === 'w2') {
+			if (state.failures > 0) {
+				state.failures--;
+				send(500, {errors: [{id: 'internal_server_error', message: 'the page broke \u001B[31mred'}]});
+				return;
+			}
+
+			send(200, page(url.pathname, ['w3', 'w4'], null, limit));
+			return;
+		}
+
+		send(200, page(url.pathname, [hostile.id, 'w2'], '/v2/accounts?limit=25&starting_after=w2', limit));
+	});
+	await new Promise<void>(resolve => {
+		server.listen(0, '127.0.0.1', resolve);
+	});
+	state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	state.close = async () =>
+		new Promise(resolve => {
+			server.closeAllConnections();
+			server.close(() => {
+				resolve();
+			});
+		});
+	return state;
+}
