@@ -40,7 +40,7 @@ export function resolve(sandbox: Sandbox, api: Api, uri: string): string {
 export type WalkPage = {ids: string[]; pagination: any};
 
 /** Follows next_uri (or previous_uri) to the end; returns every page. */
-export async function walk(sandbox: Sandbox, api: Api, options: {viewer?: Viewer; query?: string; direction?: 'next' | 'previous'; path?: string; maxPages?: number; onPage?: (page: number) => void} = {}): Promise<WalkPage[]> {
+export async function walk(sandbox: Sandbox, api: Api, options: {viewer?: Viewer; query?: string; direction?: 'next' | 'previous'; path?: string; /** Stop after this many pages. */ maxPages?: number; onPage?: (page: number) => void} = {}): Promise<WalkPage[]> {
 	const headers = authHeaders(sandbox, api, options.viewer ?? 'full');
 	let url: string | null = listUrl(sandbox, api, options.query ?? '', options.path);
 	const pages: WalkPage[] = [];
@@ -55,7 +55,11 @@ export async function walk(sandbox: Sandbox, api: Api, options: {viewer?: Viewer
 		options.onPage?.(pages.length);
 		const uri: string | null = reply.body.pagination[field];
 		url = uri === null ? null : resolve(sandbox, api, uri);
-		if (pages.length > (options.maxPages ?? 10_000)) {
+		if (options.maxPages !== undefined && pages.length >= options.maxPages) {
+			break;
+		}
+
+		if (pages.length > 10_000) {
 			throw new Error('The walk does not end.');
 		}
 	}

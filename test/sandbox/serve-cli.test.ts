@@ -1,0 +1,133 @@
+/** `pagewalk serve` as users and scripts run it: the built bundle in a subprocess. */
+import {spawn, type ChildProcess} from 'node:child_process';
+import {existsSync} from 'node:fs';
+import {createInterface} from 'node:readline';
+import {afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {startSandbox} from '../../source/sandbox/index.js';
+
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+const running: ChildProcess[] = [];
+
+beforeAll(() => {
+	if (!existsSync(cli)) {
+		throw new Error('dist/cli.js is missing; run npm run build first (npm test does it).');
+	}
+});
+
+afterEach(() => {
+	for (const child of running.splice(0)) {
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGKILL');
+		}
+	}
+});
+
+function start(args: string[]) {
+	const child = spawn(process.execPath, [cli, 'serve', ...args], {stdio: ['ignore', 'pipe', 'pipe']});
+	running.push(child);
+	let stderr = '';
+	child.stderr!.setEncoding('utf8');
+	child.stderr!.on('data', (chunk: string) => {
+		stderr += chunk;
+	});
+	const exited = new Promise<number | null>((resolve) => {
+		child.on('exit', (code) => {
+			resolve(code);
+		});
+	});
+	const lines: string[] = [];
+	const waiters: Array<() => void> = [];
+	createInterface({input: child.stdout!}).on('line', (line) => {
+		lines.push(line);
+		for (const wake of waiters.splice(0)) {
+			wake();
+		}
+	});
+	/** Resolves with the output so far once a line matches `pattern`. */
+	const waitFor = async (pattern: RegExp) =>
+		new Promise<string[]>((resolve, reject) => {
+			const check = () => {
+				if (lines.some((line) => pattern.test(line))) {
+					resolve(lines);
+				} else {
+					waiters.push(check);
+				}
+			};
+
+			child.once('exit', () => {
+				reject(new Error(`serve exited before printing ${String(pattern)}: ${stderr}`));
+			});
+			check();
+		});
+	const firstLine = waitFor(/./).then((output) => output[0]!);
+	return {child, firstLine, waitFor, exited, stderr: () => stderr};
+}
+
+async function run(args: string[]) {
+	const process = start(args);
+	process.firstLine.catch(() => {});
+	const code = await process.exited;
+	return {code, stderr: process.stderr()};
+}
+
+describe('pagewalk serve', () => {
+	it('--json --port 0 prints one JSON line, serves, and exits 0 on SIGTERM', async () => {
+		const server = start(['--json', '--port', '0', '--records', '40']);
+		const info = JSON.parse(await server.firstLine);
+		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials']);
+		expect(Object.keys(info.credentials.account)).toEqual(['full', 'restricted']);
+		const account = await fetch(`${info.accountUrl}/v2/accounts?limit=3`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
+		expect(account.status).toBe(200);
+		expect(((await account.json()) as {data: unknown[]}).data).toHaveLength(3);
+		const commerce = await fetch(`${info.commerceUrl}/checkouts`, {headers: {'x-cc-api-key': info.credentials.commerce.restricted}});
+		expect(commerce.status).toBe(200);
+		const body = (await commerce.json()) as {pagination: {next_uri: string}};
+		expect(body.pagination.next_uri.startsWith(`${info.commerceUrl}/checkouts?`)).toBe(true);
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(server.stderr()).toBe('');
+	});
+
+	it('prints both URLs, the four credentials and a curl line; --verbose logs requests without tokens', async () => {
+		const server = start(['--port', '0', '--verbose']);
+		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
+		const urls = [...text.matchAll(/http:\/\/127\.0\.0\.1:\d+/g)].map((match) => match[0]);
+		expect(new Set(urls).size).toBe(2);
+		for (const token of ['sandbox-account-full-', 'sandbox-account-restricted-', 'sandbox-commerce-full-', 'sandbox-commerce-restricted-']) {
+			expect(text).toContain(token);
+		}
+
+		expect(text).toContain('curl ');
+		const token = /sandbox-account-full-[\da-f]+/.exec(text)![0];
+		const response = await fetch(`${urls[0]}/v2/accounts?limit=1&access_token=${token}`);
+		await response.text();
+		server.child.kill('SIGINT');
+		expect(await server.exited).toBe(0);
+		expect(server.stderr()).toMatch(/^account GET \/v2\/accounts\?limit=1&access_token=\[redacted\] 200 /);
+		expect(server.stderr()).not.toContain(token);
+	});
+
+	it.each([
+		[['--port', 'abc'], /--port/],
+		[['--records', '2000000'], /--records/],
+		[['--bogus'], /--bogus/],
+		[['extra'], /no arguments/],
+	])('bad flags %j: one sentence, exit 2', async (args, mention) => {
+		const {code, stderr} = await run(args);
+		expect(code).toBe(2);
+		expect(stderr).toMatch(mention);
+		expect(stderr.trim().split('\n')).toHaveLength(1);
+	});
+
+	it('a port in use: one clear sentence, exit 1', async () => {
+		const busy = await startSandbox({records: 1});
+		try {
+			const {code, stderr} = await run(['--port', new URL(busy.accountUrl).port]);
+			expect(code).toBe(1);
+			expect(stderr).toMatch(/already in use/);
+			expect(stderr.trim().split('\n')).toHaveLength(1);
+		} finally {
+			await busy.close();
+		}
+	});
+});
