@@ -1,0 +1,107 @@
+/**
+ * The built bundle as users run it (`node dist/cli.js dump …`; `npm test`
+ * builds first): exit codes, the one-sentence stderr, help, an early-closed
+ * stdout, and the canary credential through a subprocess.
+ */
+import {existsSync} from 'node:fs';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
+import {canary, canaryEnv, cliPath, runCli} from '../support/run-dump.js';
+
+let sandbox: Sandbox;
+let faulty: FaultyServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+	if (!existsSync(cliPath)) {
+		throw new Error('dist/cli.js is missing: run npm run build first (npm test does).');
+	}
+
+	[sandbox, faulty] = await Promise.all([startSandbox({port: 0, records: 3000}), startFaultyServer()]);
+	env = {
+		PAGEWALK_BASE_URL: sandbox.accountUrl,
+		PAGEWALK_COMMERCE_URL: sandbox.commerceUrl,
+		COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full,
+		COINBASE_COMMERCE_API_KEY: sandbox.credentials.commerce.full,
+	};
+});
+
+afterAll(async () => {
+	await Promise.all([sandbox?.close(), faulty?.close()]);
+});
+
+describe('pagewalk dump (built CLI)', () => {
+	test('--help documents the exit codes and the credential variables', async () => {
+		const result = await runCli(['dump', '--help']);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/Exit status\n\s+0 {2}done/);
+		expect(result.stdout).toMatch(/1 {2}the walk failed/);
+		expect(result.stdout).toMatch(/2 {2}wrong flags or arguments/);
+		expect(result.stdout).toContain('COINBASE_ACCESS_TOKEN');
+		expect(result.stdout).toContain('COINBASE_COMMERCE_API_KEY');
+	});
+
+	test('a wrong flag value: exit 2, one sentence, nothing on stdout', async () => {
+		const result = await runCli(['dump', '--limit', '500']);
+		expect(result).toEqual({code: 2, stdout: '', stderr: 'pagewalk: --limit must be a whole number from 0 to 100, not \'500\'.\n'});
+	});
+
+	test('a missing credential: exit 2, naming the variable to set', async () => {
+		const result = await runCli(['dump', 'checkouts'], {});
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe('pagewalk: Set COINBASE_COMMERCE_API_KEY to an API key for the commerce API (or try --demo); credentials are read only from the environment.\n');
+	});
+
+	test('an unknown flag: exit 2', async () => {
+		const result = await runCli(['dump', '--pages', '3']);
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe('');
+	});
+
+	test('a whole walk: exit 0, NDJSON only on stdout', async () => {
+		const result = await runCli(['dump', 'checkouts', '--all', '--limit', '100'], env);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe('');
+		expect(result.stdout.trimEnd().split('\n')).toHaveLength(3000);
+	});
+
+	test('stdout closed early (| head): quiet exit 0', async () => {
+		const result = await runCli(['dump', 'accounts', '--all', '--limit', '100'], env, {readBytes: 2000});
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe('');
+	});
+
+	test('a failure mid-walk: exit 1, what was read is kept, and how to resume', async () => {
+		const result = await runCli(['dump', 'checkouts', '--all', `--commerce-url=${faulty.base('fail-midway')}`, '--retries', '0'], canaryEnv);
+		expect(result.code).toBe(1);
+		expect(result.stdout.trimEnd().split('\n')).toHaveLength(6);
+		expect(result.stderr).toBe([
+			'pagewalk: The commerce API failed (500 internal_server_error: Something went wrong); try again later.',
+			'pagewalk: 6 objects were written before the failure; to resume, run the same command with --starting-after obj-2-2.',
+			'',
+		].join('\n'));
+	});
+
+	test('the canary credential: never printed, never sent to another origin', async () => {
+		faulty.reset();
+		for (const fault of ['foreign-next', 'redirect', 'protocol-relative-next', 'escape-error', 'unauthorized-account'] as const) {
+			const flag = fault === 'foreign-next' ? `--commerce-url=${faulty.base(fault)}` : `--base-url=${faulty.base(fault)}`;
+			// eslint-disable-next-line no-await-in-loop
+			const result = await runCli(['dump', fault === 'foreign-next' ? 'checkouts' : 'accounts', '--all', flag], canaryEnv);
+			expect(result.code).toBe(1);
+			expect(result.stdout + result.stderr).not.toContain(canary);
+			// eslint-disable-next-line no-control-regex
+			expect(result.stderr).not.toMatch(/\u001B/);
+		}
+
+		expect(faulty.received.filter(request => request.server === 'evil')).toEqual([]);
+		expect(faulty.received.every(request => (request.authorization ?? `Bearer ${canary}`) === `Bearer ${canary}` && (request.apiKey ?? canary) === canary)).toBe(true);
+	});
+
+	test('--demo works with no environment at all', async () => {
+		const result = await runCli(['dump', '--demo', 'checkouts', '--limit', '3', '--demo-credential', 'full'], {});
+		expect(result.code).toBe(0);
+		expect(result.stdout.trimEnd().split('\n')).toHaveLength(3);
+	});
+});

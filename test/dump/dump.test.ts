@@ -1,0 +1,140 @@
+/**
+ * `pagewalk dump` against the sandbox, in process: every format, one page
+ * against --all, the restricted credential, --demo, bare mode, and the
+ * canary credential (rejected, and never printed).
+ */
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {canary, dumpInProcess} from '../support/run-dump.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({port: 0, records: 120});
+	env = {
+		PAGEWALK_BASE_URL: sandbox.accountUrl,
+		PAGEWALK_COMMERCE_URL: sandbox.commerceUrl,
+		COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full,
+		COINBASE_COMMERCE_API_KEY: sandbox.credentials.commerce.full,
+	};
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+const ndjson = (text: string) => text.split('\n').filter(Boolean).map(line => JSON.parse(line) as Record<string, unknown>);
+
+describe('dump formats', () => {
+	test('ndjson: one page by default, exactly the API objects, and a hint that more follow', async () => {
+		const result = await dumpInProcess(['accounts', '--limit', '7'], env);
+		expect(result.code).toBe(0);
+		const objects = ndjson(result.stdout);
+		expect(objects.map(object => object.id)).toEqual(sandbox.store.ids('accounts').slice(0, 7));
+		expect(objects[0]).toEqual(sandbox.store.get('accounts', objects[0]!.id as string));
+		expect(result.stderr).toBe(`pagewalk: more pages follow: add --all to walk them, or --starting-after ${objects[6]!.id as string} for the next page.\n`);
+	});
+
+	test('ndjson --all walks the whole list and prints nothing else', async () => {
+		const result = await dumpInProcess(['checkouts', '--all', '--limit', '50', '--order', 'asc'], env);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe('');
+		expect(ndjson(result.stdout).map(object => object.id)).toEqual(sandbox.store.ids('checkouts', {order: 'asc'}));
+	});
+
+	test('json: one valid array for the whole walk', async () => {
+		const result = await dumpInProcess(['charges', '--all', '--limit', '100', '--format', 'json'], env);
+		expect(result.code).toBe(0);
+		const array = JSON.parse(result.stdout) as Array<{id: string}>;
+		expect(array.map(object => object.id)).toEqual(sandbox.store.ids('charges'));
+	});
+
+	test('json of an empty walk is an empty array', async () => {
+		const last = sandbox.store.ids('charges').at(-1)!;
+		const result = await dumpInProcess(['charges', '--format', 'json', '--starting-after', last], env);
+		expect(result.code).toBe(0);
+		expect(JSON.parse(result.stdout)).toEqual([]);
+	});
+
+	test('csv: flattened columns with id first, nested objects as paths, RFC 4180 quoting', async () => {
+		const result = await dumpInProcess(['accounts', '--all', '--limit', '100', '--format', 'csv'], env);
+		expect(result.code).toBe(0);
+		const rows = result.stdout.trimEnd().split('\r\n');
+		const header = rows[0]!.split(',');
+		expect(header[0]).toBe('id');
+		expect(header).toContain('balance.amount');
+		expect(header).toContain('currency.code');
+		expect(rows).toHaveLength(sandbox.store.count('accounts') + 1);
+		const first = sandbox.store.get('accounts', sandbox.store.ids('accounts')[0]!)!;
+		expect(rows[1]!.startsWith(`${first.id},`)).toBe(true);
+		expect(rows[1]).toContain((first.balance as {amount: string}).amount);
+	});
+
+	test('table: a header and one row per object', async () => {
+		const result = await dumpInProcess(['checkouts', '--limit', '5', '--format', 'table'], env);
+		expect(result.code).toBe(0);
+		const lines = result.stdout.trimEnd().split('\n');
+		expect(lines).toHaveLength(6);
+		expect(lines[0]).toMatch(/^id\s+resource\s+name/);
+		expect(lines[1]!.startsWith(sandbox.store.ids('checkouts')[0]!)).toBe(true);
+	});
+
+	test('--max-items cuts the output at exactly that many objects and says how to continue', async () => {
+		const result = await dumpInProcess(['accounts', '--all', '--limit', '10', '--max-items', '25'], env);
+		expect(result.code).toBe(0);
+		const ids = ndjson(result.stdout).map(object => object.id);
+		expect(ids).toEqual(sandbox.store.ids('accounts').slice(0, 25));
+		expect(result.stderr).toBe(`pagewalk: stopped after 25 objects (--max-items); more pages follow; continue with --starting-after ${ids[24] as string}.\n`);
+	});
+
+	test('--max-pages says so', async () => {
+		const result = await dumpInProcess(['accounts', '--all', '--limit', '10', '--max-pages', '2'], env);
+		expect(ndjson(result.stdout)).toHaveLength(20);
+		expect(result.stderr).toMatch(/^pagewalk: stopped after 2 pages \(--max-pages\); more pages follow; continue with --starting-after /);
+	});
+
+	test('a wrong --format is a usage error', async () => {
+		const result = await dumpInProcess(['--format', 'xml'], env);
+		expect(result).toEqual({code: 2, stdout: '', stderr: 'pagewalk: --format must be one of ndjson, json, csv, table, not \'xml\'.\n'});
+	});
+});
+
+describe('restricted credential and progress', () => {
+	test('short pages are walked through; the progress line counts them on a terminal', async () => {
+		const result = await dumpInProcess(['accounts', '--all', '--limit', '10'], {
+			...env,
+			COINBASE_ACCESS_TOKEN: sandbox.credentials.account.restricted,
+		}, {stderrTty: true});
+		expect(result.code).toBe(0);
+		expect(ndjson(result.stdout).map(object => object.id)).toEqual(sandbox.store.ids('accounts', {viewer: 'restricted'}));
+		expect(result.stderr).toMatch(/\d+ objects in \d+ pages \(\d+ short\) in [\d.]+ s\n$/);
+	});
+});
+
+describe('--demo and bare mode', () => {
+	test('--demo walks the built-in sandbox with the restricted credential, no environment needed', async () => {
+		const result = await dumpInProcess(['--demo', '--limit', '25'], {});
+		expect(result.code).toBe(0);
+		const objects = ndjson(result.stdout);
+		expect(objects.length).toBeGreaterThan(0);
+		expect(objects.length).toBeLessThan(25);
+	});
+
+	test('--demo --demo-credential full gives full pages', async () => {
+		const result = await dumpInProcess(['checkouts', '--demo', '--demo-credential', 'full', '--limit', '25'], {});
+		expect(ndjson(result.stdout)).toHaveLength(25);
+	});
+});
+
+describe('canary credential', () => {
+	test('a credential the server rejects: the error names the variable, the value is never printed', async () => {
+		for (const endpoint of ['accounts', 'checkouts']) {
+			// eslint-disable-next-line no-await-in-loop
+			const result = await dumpInProcess([endpoint, '--all'], {...env, COINBASE_ACCESS_TOKEN: canary, COINBASE_COMMERCE_API_KEY: canary});
+			expect(result.code).toBe(1);
+			expect(result.stderr).toMatch(endpoint === 'accounts' ? /401 invalid_token.*set COINBASE_ACCESS_TOKEN/ : /401 authentication_error.*set COINBASE_COMMERCE_API_KEY/);
+			expect(result.stdout + result.stderr).not.toContain(canary);
+		}
+	});
+});
