@@ -4,10 +4,10 @@ import meow from 'meow';
 import {auditWalk, type WalkAudit} from '../audit/audit-walk.js';
 import {compareWalks, type Comparison} from '../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../audit/report.js';
+import {compareCredential, type SecondCredential, withCredential} from '../audit/second-credential.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
-import {Secret} from '../core/secret.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
@@ -73,39 +73,10 @@ export type AuditOptions = {
 	json: boolean;
 	bothOrders: boolean;
 	/** A second credential, already read from the environment. */
-	compare: {envName: string; value: string} | null;
+	compare: SecondCredential | null;
 	/** How the report names the first credential: its environment variable, or the demo's. */
 	primaryLabel?: string;
 };
-
-/** Reads the second credential: a well-formed variable name, set, one line. */
-export function compareCredential(name: string | undefined, env: Record<string, string | undefined>): AuditOptions['compare'] {
-	if (name === undefined) {
-		return null;
-	}
-
-	if (!/^[A-Za-z_]\w*$/.test(name)) {
-		throw new UsageError('--compare-env must name an environment variable, such as OTHER_TOKEN.');
-	}
-
-	const value = env[name]?.trim();
-	if (value === undefined || value === '') {
-		throw new UsageError(`--compare-env ${name}: set ${name} to the second token or API key to compare with.`);
-	}
-
-	// eslint-disable-next-line no-control-regex
-	if (/[\u0000-\u001F\u007F]/.test(value)) {
-		throw new UsageError(`${name} contains a line break or control character; set it to the bare credential.`);
-	}
-
-	return {envName: name, value};
-}
-
-/** The same walk with another credential; the rest of the config (origin, headers, bounds) is shared. */
-function withCredential(config: WalkConfig, compare: NonNullable<AuditOptions['compare']>): WalkConfig {
-	const value = config.api === 'account' && !/^bearer /i.test(compare.value) ? `Bearer ${compare.value}` : compare.value;
-	return {...config, credential: {...config.credential, value: new Secret(value), envName: compare.envName}};
-}
 
 type Plan = {label: string; order: Order; config: WalkConfig; credential: string};
 

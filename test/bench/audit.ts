@@ -45,7 +45,7 @@ async function time(argv: string[], env: Record<string, string>): Promise<{ms: n
 	const started = performance.now();
 	const child = spawn(process.execPath, [cli, ...argv], {env: {PATH: process.env.PATH ?? '', ...env}, stdio: ['ignore', devNull, 'pipe']});
 	let stderr = '';
-	child.stderr.on('data', (chunk: Buffer) => {
+	child.stderr?.on('data', (chunk: Buffer) => {
 		stderr += chunk.toString();
 	});
 	const code = await new Promise<number>((resolve) => {

@@ -1,0 +1,74 @@
+/**
+ * Ready-to-draw text for the browser: the fill strip line of the status area,
+ * the short-page note, the cursor evidence of the debug panel and the rows of
+ * the compare view. Pure and React-free; every server string is made inert
+ * here, so the view only lays the lines out.
+ */
+import {inert} from '../core/inert.js';
+import type {Page} from '../core/types.js';
+import {comparePageRows, compareSummary, type CompareRow} from './compare.js';
+import {cursorEvidenceSentence, fillStrip, pageFill, shortPageExplanation} from './fill.js';
+
+/**
+ * `fill ▆█▃·█ · 2 short · 1 empty` for the pages walked so far (oldest first),
+ * at most `width` characters: the strip gives up its oldest cells first.
+ */
+export function fillStripLine(pages: readonly Page[], width: number): string {
+	const fills = pages.map((page, index) => pageFill(page, index));
+	const short = fills.filter((fill) => fill.kind === 'short').length;
+	const empty = fills.filter((fill) => fill.kind === 'empty').length;
+	const counts = `${short} short · ${empty} empty`;
+	const room = width - 'fill '.length - ` · ${counts}`.length;
+	if (room < 1) {
+		return fillStrip(fills, Math.max(0, width)).slice(0, Math.max(0, width));
+	}
+
+	return `fill ${fillStrip(fills, room)} · ${counts}`;
+}
+
+/**
+ * The note under a short or empty page, or null for a full one:
+ * `7 of 25: fewer than limit: permissions or access level; the list continues.`
+ */
+export function shortPageNote(page: Page): string | null {
+	return shortPageExplanation(pageFill(page, 0));
+}
+
+/** Lines for the debug panel: the cursor of next_uri against the last object shown. */
+export function cursorEvidenceLines(page: Page): string[] {
+	const fill = pageFill(page, 0);
+	const sentence = cursorEvidenceSentence(fill.evidence);
+	if (sentence === null) {
+		return ['cursor evidence: no next_uri, so this page is the end of the list'];
+	}
+
+	return [
+		'cursor evidence:',
+		`  next_uri starting_after  ${inert(fill.evidence.nextCursor ?? '–')}`,
+		`  last object shown        ${fill.evidence.lastShownId === null ? '– (empty page)' : inert(fill.evidence.lastShownId)}`,
+		`  ${inert(sentence)}`,
+	];
+}
+
+export type CompareView = {
+	/** One sentence: how many ids both, only A, only B see. */
+	summary: string;
+	/** One line per id: `✓ ✓ id`, `✓ · id` (only A), `· ✓ id` (only B). */
+	lines: string[];
+	rows: CompareRow[];
+};
+
+/**
+ * The compare view of one page: `a` and `b` are the same request made with
+ * each credential; labels name the credentials (environment variable names,
+ * never their values).
+ */
+export function compareView(a: Page, b: Page, labels: {a: string; b: string}): CompareView {
+	const rows = comparePageRows(a.objects.map((object) => object.id), b.objects.map((object) => object.id));
+	const mark = (seen: boolean) => (seen ? '✓' : '·');
+	return {
+		summary: inert(compareSummary(rows, labels)),
+		lines: rows.map((row) => `${mark(row.a)} ${mark(row.b)}  ${inert(row.id)}${row.a && row.b ? '' : row.a ? `  only ${inert(labels.a)}` : `  only ${inert(labels.b)}`}`),
+		rows,
+	};
+}
