@@ -1,0 +1,136 @@
+import {execFileSync, spawnSync} from 'node:child_process';
+import {existsSync} from 'node:fs';
+import process from 'node:process';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+
+/**
+ * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
+ * pseudo-terminal, keys go in with send-keys, the screen comes out with
+ * capture-pane. Checks what no in-memory test can: raw mode, the alternate
+ * screen, and that quitting gives the terminal back as it was.
+ */
+
+const tmuxPath = '/usr/bin/tmux';
+const hasTmux = existsSync(tmuxPath);
+// Our own tmux server, so nothing of the user's (or another test's) is touched.
+const socket = `pagewalk-e2e-${process.pid}`;
+const columns = 100;
+const rows = 24;
+
+function tmux(...args: string[]): string {
+	return execFileSync(tmuxPath, ['-L', socket, ...args], {encoding: 'utf8'});
+}
+
+let session = 'e2e';
+
+function screen(): string {
+	return tmux('capture-pane', '-p', '-t', session);
+}
+
+function flag(name: string): string {
+	return tmux('display-message', '-p', '-t', session, `#{${name}}`).trim();
+}
+
+function startSession(name: string): void {
+	session = name;
+	// CI=… makes Ink print only the last frame; a user's terminal never has it.
+	const env = {...process.env};
+	delete env['CI'];
+	const command = `printf 'BEFORE\\n'; ${process.execPath} dist/cli.js --demo; echo "AFTER rc=$?"; sleep 600`;
+	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command], {
+		env: {...env, TERM: 'xterm-256color'},
+	});
+}
+
+async function waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
+	const deadline = Date.now() + timeout;
+	for (;;) {
+		const text = screen();
+		if (predicate(text)) {
+			return text;
+		}
+
+		if (Date.now() > deadline) {
+			throw new Error(`screen never matched within ${timeout} ms:\n${text}`);
+		}
+
+		// eslint-disable-next-line no-await-in-loop
+		await new Promise(resolve => {
+			setTimeout(resolve, 25);
+		});
+	}
+}
+
+function keys(...names: string[]) {
+	tmux('send-keys', '-t', session, ...names);
+}
+
+describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
+	beforeAll(() => {
+		// `npm test` builds first (pretest); a bare vitest run builds only when missing.
+		if (!existsSync('dist/cli.js')) {
+			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
+		}
+
+	});
+
+	afterAll(() => {
+		spawnSync(tmuxPath, ['-L', socket, 'kill-server']);
+	});
+
+	it('shows the first page, walks next and back, toggles order, and quits restoring the terminal', async () => {
+		startSession('keys');
+		let text = await waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
+		expect(flag('alternate_on')).toBe('1');
+		expect(text).not.toContain('BEFORE');
+		expect(text).toMatch(/^ {2}id +name/m);
+		expect(text).toContain('account /v2/accounts · page 1 · desc · limit 25');
+		const firstRow = /^› (\S+)/m.exec(text)![1]!;
+
+		keys('Right');
+		text = await waitForScreen(t => t.includes('page 2 ·'));
+		expect(/^› (\S+)/m.exec(text)![1]).not.toBe(firstRow);
+
+		keys('Left');
+		text = await waitForScreen(t => t.includes('page 1 ·'));
+		expect(/^› (\S+)/m.exec(text)![1]).toBe(firstRow);
+
+		keys('o');
+		text = await waitForScreen(t => t.includes('page 1 · asc'));
+		expect(text).toContain('order asc: new walk from the first page');
+
+		// Never taller than the terminal: the status line stays on screen.
+		expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(rows);
+
+		keys('q');
+		text = await waitForScreen(t => t.includes('AFTER rc='));
+		expect(text).toContain('AFTER rc=0');
+		expect(text).toContain('BEFORE');
+		expect(text).not.toContain('page 1 ·');
+		expect(flag('alternate_on')).toBe('0');
+		expect(flag('cursor_flag')).toBe('1');
+	});
+
+	it('Ctrl-C quits too, with the terminal restored', async () => {
+		startSession('interrupt');
+		await waitForScreen(t => t.includes('page 1 ·'));
+		keys('C-c');
+		const text = await waitForScreen(t => t.includes('AFTER rc='));
+		expect(text).toContain('AFTER rc=0');
+		expect(flag('alternate_on')).toBe('0');
+		expect(flag('cursor_flag')).toBe('1');
+	});
+});
+
+describe('pagewalk --demo with stdout not a terminal', () => {
+	it('writes the first page as JSON and never starts Ink', () => {
+		if (!existsSync('dist/cli.js')) {
+			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
+		}
+
+		const result = spawnSync(process.execPath, ['dist/cli.js', '--demo'], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+		expect(result.status).toBe(0);
+		expect(result.stdout).not.toContain('\u001B[?1049h');
+		expect(result.stdout.trim().startsWith('{') || result.stdout.trim().startsWith('[')).toBe(true);
+	});
+});
