@@ -7,6 +7,7 @@ import {buildReport, renderJson, renderText} from '../audit/report.js';
 import {compareCredential, type SecondCredential, withCredential} from '../audit/second-credential.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
+import {inert} from '../core/inert.js';
 import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
@@ -151,6 +152,13 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 
 	const report = buildReport({endpoint, api: config.api, walks, comparisons});
 	io.stdout.write(options.json ? renderJson(report) : renderText(report));
+	// Also on stderr, so a CI log that keeps only stderr (or reads --json) still says why.
+	for (const walk of walks) {
+		if (walk.end.kind === 'error') {
+			io.stderr.write(`pagewalk: ${inert(walk.end.detail)}\n`);
+		}
+	}
+
 	return report.exitCode;
 }
 

@@ -125,3 +125,47 @@ describe('two credentials', () => {
 		expect(report.walks[0]!.pages).toBe(3);
 	});
 });
+
+describe('audit while the list changes (churn)', () => {
+	test.each(['accounts', 'checkouts'])('%s: inserts and removes during the walk break no check', async (endpoint) => {
+		const churning = await startSandbox({port: 0, records: 300, seed: 3, churn: 2000});
+		try {
+			const target = sandboxTarget(churning);
+			for (const order of ['desc', 'asc']) {
+				// eslint-disable-next-line no-await-in-loop
+				const {report} = await auditJson([endpoint, ...target.flags, '--limit', '5', '--order', order], target.env);
+				expect(report.walks[0]!.checks.filter((check) => check.status === 'failed')).toEqual([]);
+				expect(report.walks[0]!.end.complete).toBe(true);
+				expect(report.exitCode).toBe(0);
+			}
+		} finally {
+			await churning.close();
+		}
+	});
+});
+
+describe('progress', () => {
+	test('drawn on stderr only when stderr is a terminal', async () => {
+		const {Writable} = await import('node:stream');
+		const {runAudit} = await import('../../source/commands/audit.js');
+		let stderr = '';
+		const tty = Object.assign(new Writable({
+			write(chunk: Buffer, _encoding, callback) {
+				stderr += chunk.toString();
+				callback();
+			},
+		}), {isTTY: true});
+		let stdout = '';
+		const out = new Writable({
+			write(chunk: Buffer, _encoding, callback) {
+				stdout += chunk.toString();
+				callback();
+			},
+		});
+		const target = sandboxTarget(sandbox);
+		const code = await runAudit(['accounts', ...target.flags, '--limit', '10'], {stdout: out, stderr: tty, env: target.env});
+		expect(code).toBe(0);
+		expect(stderr).toMatch(/page \d+ · [\d,]+ objects/);
+		expect(stdout).not.toMatch(/page \d+ · [\d,]+ objects/);
+	});
+});
