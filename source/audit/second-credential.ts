@@ -4,6 +4,7 @@
  * and wrapped as a Secret so it never prints.
  */
 import {UsageError} from '../core/errors.js';
+import {createClient, type PageClient} from '../core/http-client.js';
 import type {WalkConfig} from '../core/options.js';
 import {Secret} from '../core/secret.js';
 
@@ -36,4 +37,12 @@ export function compareCredential(name: string | undefined, env: Record<string, 
 export function withCredential(config: WalkConfig, compare: SecondCredential): WalkConfig {
 	const value = config.api === 'account' && !/^bearer /i.test(compare.value) ? `Bearer ${compare.value}` : compare.value;
 	return {...config, credential: {...config.credential, value: new Secret(value), envName: compare.envName}};
+}
+
+/**
+ * A client that asks the same origin with the second credential: the
+ * browser's compare view fetches the page on screen (its requestUrl) with it.
+ */
+export function createCompareClient(config: WalkConfig, second: SecondCredential): PageClient {
+	return createClient(withCredential(config, second));
 }

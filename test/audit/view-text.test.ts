@@ -52,3 +52,33 @@ describe('text for the browser', () => {
 		]);
 	});
 });
+
+describe('the compare client for the browser', () => {
+	test('fetches the page on screen with the second credential', async () => {
+		const {startSandbox} = await import('../../source/sandbox/index.js');
+		const {resolveConfig} = await import('../../source/core/options.js');
+		const {createClient} = await import('../../source/core/http-client.js');
+		const {compareCredential, createCompareClient} = await import('../../source/audit/second-credential.js');
+		const sandbox = await startSandbox({port: 0, records: 60});
+		try {
+			const env = {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full, OTHER: sandbox.credentials.account.restricted};
+			const config = await resolveConfig({input: ['accounts'], flags: {baseUrl: sandbox.accountUrl, limit: '20'}, env});
+			const primary = createClient(config);
+			const second = createCompareClient(config, compareCredential('OTHER', env)!);
+			try {
+				const a = await primary.fetchPage(primary.firstUrl);
+				const b = await second.fetchPage(a.requestUrl);
+				const view = compareView(a, b, {a: 'COINBASE_ACCESS_TOKEN', b: 'OTHER'});
+				const hidden = new Set(sandbox.store.hiddenIds('accounts'));
+				expect(view.rows.filter((row) => !row.b).map((row) => row.id)).toEqual(a.objects.map((object) => object.id).filter((id) => hidden.has(id)));
+				expect(view.rows.every((row) => row.a)).toBe(true);
+				expect(JSON.stringify(b.requestHeaders)).not.toContain(sandbox.credentials.account.restricted);
+			} finally {
+				await primary.close();
+				await second.close();
+			}
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
