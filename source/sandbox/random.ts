@@ -49,8 +49,17 @@ export function pick<T>(list: readonly T[], ...parts: number[]): T {
 	return list[hash32(...parts) % list.length]!;
 }
 
+// Byte-to-hex table: ids are formatted on every rendered object, and
+// Number#toString(16) with padding was most of a page's cost.
+const byteHex = Array.from({length: 256}, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function hex8(value: number): string {
+	return byteHex[value >>> 24]! + byteHex[(value >>> 16) & 0xff]! + byteHex[(value >>> 8) & 0xff]! + byteHex[value & 0xff]!;
+}
+
+/** The low `digits` hex digits of a 32-bit value. */
 function hex(value: number, digits: number): string {
-	return (value >>> 0).toString(16).padStart(8, '0').slice(8 - digits);
+	return digits === 8 ? hex8(value >>> 0) : hex8(value >>> 0).slice(8 - digits);
 }
 
 // A 4-round Feistel network over 32 bits: a keyed bijection, so the serial

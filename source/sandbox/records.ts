@@ -32,8 +32,35 @@ export function createdTimes(count: number, seed: number, end: number, span: num
 
 /** ISO 8601 in whole seconds, as the real APIs write it ("2026-01-02T03:04:05Z"). */
 export function isoTime(ms: number): string {
-	const text = new Date(ms).toISOString();
-	return ms % 1000 === 0 ? `${text.slice(0, 19)}Z` : text;
+	if (ms < 0 || ms >= 253_402_300_800_000) {
+		// Outside years 0000-9999 the fast path below does not apply.
+		const text = new Date(ms).toISOString();
+		return ms % 1000 === 0 ? `${text.slice(0, 19)}Z` : text;
+	}
+
+	// Civil date from days since the epoch (Howard Hinnant's algorithm): several
+	// times faster than Date#toISOString, which showed up in every page's cost.
+	const days = Math.floor(ms / 86_400_000);
+	const inDay = ms - days * 86_400_000;
+	const shifted = days + 719_468;
+	const era = Math.floor(shifted / 146_097);
+	const dayOfEra = shifted - era * 146_097;
+	const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+	const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+	const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+	const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+	const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+	const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+	const seconds = Math.floor(inDay / 1000);
+	const millis = inDay - seconds * 1000;
+	const text = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+	return millis === 0 ? `${text}Z` : `${text}.${String(millis).padStart(3, '0')}Z`;
+}
+
+const twoDigits = Array.from({length: 60}, (_, value) => String(value).padStart(2, '0'));
+
+function two(value: number): string {
+	return twoDigits[value]!;
 }
 
 function updatedTime(created: number, ...parts: number[]): string {

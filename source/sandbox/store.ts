@@ -96,6 +96,7 @@ export class Lists implements SandboxStore {
 			created = Math.max(Math.floor(Date.now() / 1000) * 1000, (index.newest() ?? 0) + 1000);
 		} else {
 			created = options.createdAt instanceof Date ? options.createdAt.getTime() : typeof options.createdAt === 'string' ? Date.parse(options.createdAt) : options.createdAt;
+			created = Math.round(created);
 			if (!Number.isFinite(created)) {
 				throw new TypeError(`createdAt ${String(options.createdAt)} is not a valid time.`);
 			}
