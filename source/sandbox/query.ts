@@ -66,7 +66,9 @@ export function parseQueryString(raw: string): Parsed<Map<string, string>> {
 
 		const earlier = parameters.get(name);
 		if (earlier !== undefined && earlier !== value) {
-			return {ok: false, problem: badRequest(`${name} is given twice with different values (${quote(earlier)} and ${quote(value)}); give it once.`)};
+			// Never repeat a credential back, not even in an error message.
+			const values = name === 'access_token' ? '' : ` (${quote(earlier)} and ${quote(value)})`;
+			return {ok: false, problem: badRequest(`${name} is given twice with different values${values}; give it once.`)};
 		}
 
 		parameters.set(name, value);

@@ -25,7 +25,7 @@ type ListenOptions = {
 
 /** Drops credentials from a request target before it is logged. */
 export function redactTarget(url: string): string {
-	return url.replaceAll(/(access_token=)[^&#]*/gi, '$1[redacted]');
+	return url.replaceAll(/(access(?:_|%5f)token=)[^&#]*/gi, '$1[redacted]');
 }
 
 export function formatOrigin(host: string, port: number): string {
