@@ -86,12 +86,8 @@ export function accountApi(lists: Lists, credentials: Credentials): (request: Sa
 		let collection: Collection | undefined = lists.collections.accounts;
 		if (transactionsMatch) {
 			const accountId = decodeSegment(transactionsMatch[1]!);
-			collection = accountId === undefined ? undefined : lists.transactions(accountId.toLowerCase());
 			// A restricted caller cannot see a hidden account's transactions either.
-			if (collection && viewer === 'restricted' && lists.collections.accounts.index.isHiddenSerial(lists.collections.accounts.index.serialOf(accountId!.toLowerCase())!)) {
-				collection = undefined;
-			}
-
+			collection = accountId === undefined ? undefined : lists.transactions(accountId, viewer);
 			if (!collection) {
 				return failure({status: 404, code: 'not_found', message: `There is no account ${transactionsMatch[1]!.slice(0, 80)}.`});
 			}

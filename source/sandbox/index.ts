@@ -42,12 +42,23 @@ export type Sandbox = {
 
 export const defaultRecords = 300;
 export const defaultSeed = 1;
+/** Past this the index still works, but start-up and memory stop being modest. */
+export const maximumRecords = 10_000_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const host = options.host ?? '127.0.0.1';
 	const port = options.port ?? 0;
 	const seed = options.seed ?? defaultSeed;
-	const lists = new Lists(seed, options.records ?? defaultRecords);
+	const records = options.records ?? defaultRecords;
+	if (!Number.isInteger(records) || records < 0 || records > maximumRecords) {
+		throw new RangeError(`records must be a whole number from 0 to ${maximumRecords}; got ${records}.`);
+	}
+
+	if (!Number.isInteger(seed) || seed < 0 || seed > 0xff_ff_ff_ff) {
+		throw new RangeError(`seed must be a whole number from 0 to 4294967295; got ${seed}.`);
+	}
+
+	const lists = new Lists(seed, records);
 	const credentials = credentialsFor(seed);
 	let commerceUrl = '';
 

@@ -70,17 +70,17 @@ export class Lists implements SandboxStore {
 		};
 	}
 
-	/** The transactions of a live account, or undefined for an id that is not one. */
-	transactions(accountId: string): Collection | undefined {
+	/** The transactions of a live account `viewer` can see, or undefined for any other id. */
+	transactions(accountId: string, viewer: Viewer = 'full'): Collection | undefined {
 		const accounts = this.collections.accounts;
-		const serial = accounts.index.serialOf(accountId);
-		if (serial === undefined || !accounts.index.isLiveSerial(serial)) {
+		const serial = accounts.index.serialOf(accountId.toLowerCase());
+		if (serial === undefined || !accounts.index.isLiveSerial(serial) || (viewer === 'restricted' && accounts.index.isHiddenSerial(serial))) {
 			return undefined;
 		}
 
 		let list = this.transactionLists.get(serial);
 		if (!list) {
-			list = this.buildTransactions(serial, accountId);
+			list = this.buildTransactions(serial, accounts.index.idOf(serial));
 			this.transactionLists.set(serial, list);
 		}
 

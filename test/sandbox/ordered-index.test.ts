@@ -86,3 +86,12 @@ describe('Lists (the store)', () => {
 		expect(lists.count('charges', 'restricted')).toBeLessThan(1_000_000);
 	});
 });
+
+describe('startSandbox options', () => {
+	it('refuses records and seeds it cannot use, in a sentence', async () => {
+		const {startSandbox} = await import('../../source/sandbox/index.js');
+		await expect(startSandbox({records: -1})).rejects.toThrow(/records must be a whole number/);
+		await expect(startSandbox({records: 2.5})).rejects.toThrow(/records must be a whole number/);
+		await expect(startSandbox({seed: -3})).rejects.toThrow(/seed must be a whole number/);
+	});
+});
