@@ -62,14 +62,18 @@ export function selectWindow(collection: Collection, query: PageQuery, viewer: V
 
 		collect(index, from, step, query.limit, positions);
 		if (positions.length > 0) {
-			const first = positions[0]!;
-			const last = positions.at(-1)!;
-			next = liveBeyond(index, last, step) ? {startingAfter: index.idOf(index.serialAt(last))} : null;
-			previous = liveBeyond(index, first, -step) ? {endingBefore: index.idOf(index.serialAt(first))} : null;
+			({next, previous} = links(index, positions, step));
+		} else {
+			// Nothing live after the cursor, so `next` is null and a forward walk
+			// ends here. The page before is the `limit` live objects up to the
+			// cursor: `ending_before` the farthest entry beyond it, which can only
+			// be a removed object. When the cursor is the list's last entry no
+			// such cursor exists and `previous` stays null.
+			const end = step === 1 ? index.length - 1 : 0;
+			if ((end - from) * step > 0 && liveBeyond(index, end, -step)) {
+				previous = {endingBefore: index.idOf(index.serialAt(end))};
+			}
 		}
-		// An empty window after a cursor means nothing live follows it: both links
-		// null. The page before would need a cursor after the last object, which
-		// does not exist; a forward walk ends here, as it must.
 	} else {
 		const serial = index.serialOf(query.endingBefore);
 		if (serial === undefined) {
@@ -80,10 +84,7 @@ export function selectWindow(collection: Collection, query: PageQuery, viewer: V
 		collect(index, at, -step, query.limit, positions);
 		positions.reverse();
 		if (positions.length > 0) {
-			const first = positions[0]!;
-			const last = positions.at(-1)!;
-			next = liveBeyond(index, last, step) ? {startingAfter: index.idOf(index.serialAt(last))} : null;
-			previous = liveBeyond(index, first, -step) ? {endingBefore: index.idOf(index.serialAt(first))} : null;
+			({next, previous} = links(index, positions, step));
 		} else if (index.isLiveAt(at) || liveBeyond(index, at, step)) {
 			// Nothing live before the cursor: the objects from the cursor on are
 			// exactly the first page, so `next` leads there (no cursor).
@@ -104,6 +105,20 @@ export function selectWindow(collection: Collection, query: PageQuery, viewer: V
 	return {
 		ok: true,
 		window: {query, windowIds, objects, next, previous, total: viewer === 'full' ? index.live : index.liveVisible},
+	};
+}
+
+/**
+ * Links of a non-empty window: `next` after its last object, `previous` before
+ * its first, each only when a live object lies that way. The cursors are window
+ * objects, hidden ones included, so a restricted walk never rescans.
+ */
+function links(index: OrderedIndex, positions: number[], step: number): {next: Link | null; previous: Link | null} {
+	const first = positions[0]!;
+	const last = positions.at(-1)!;
+	return {
+		next: liveBeyond(index, last, step) ? {startingAfter: index.idOf(index.serialAt(last))} : null,
+		previous: liveBeyond(index, first, -step) ? {endingBefore: index.idOf(index.serialAt(first))} : null,
 	};
 }
 

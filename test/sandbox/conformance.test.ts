@@ -241,6 +241,27 @@ describe.each(apis)('%s API', (api) => {
 		}
 	});
 
+	it.each(orders)('an empty window after removed objects (%s) still links back to the page before', async (order) => {
+		const local = await startSandbox({records: 40});
+		try {
+			const all = local.store.ids(name, {order});
+			for (const id of all.slice(-3)) {
+				local.store.remove(name, id);
+			}
+
+			const headers = authHeaders(local, api);
+			const empty = await get(listUrl(local, api, `limit=10&order=${order}&starting_after=${all.at(-4)}`), headers);
+			expect(empty.body.data).toEqual([]);
+			expect(empty.body.pagination.next_uri).toBeNull();
+			const back = await get(resolve(local, api, empty.body.pagination.previous_uri), headers);
+			expect(back.body.data.map((object: any) => object.id)).toEqual(all.slice(-13, -3));
+			// Nothing live follows that page, so its next_uri is null: the walk ends there.
+			expect(back.body.pagination.next_uri).toBeNull();
+		} finally {
+			await local.close();
+		}
+	});
+
 	it('repeated identical parameters are accepted; different values are a 400', async () => {
 		const same = await get(listUrl(sandbox, api, 'limit=5&order=asc&limit=5'), headers());
 		expect(same.status).toBe(200);
