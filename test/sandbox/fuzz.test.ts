@@ -114,3 +114,34 @@ it('malformed HTTP gets a 400 or a closed socket, and the server keeps serving',
 	await response.text();
 	expect(response.status).toBe(200);
 });
+
+it('the handlers themselves never throw or answer 500 for any target and header bytes', async () => {
+	const {accountApi} = await import('../../source/sandbox/account-api.js');
+	const {commerceApi} = await import('../../source/sandbox/commerce-api.js');
+	const {credentialsFor} = await import('../../source/sandbox/credentials.js');
+	const {Lists} = await import('../../source/sandbox/store.js');
+	const lists = new Lists(3, 50);
+	const credentials = credentialsFor(3);
+	const handlers = {account: accountApi(lists, credentials), commerce: commerceApi(lists, credentials, () => 'http://127.0.0.1:1')};
+	const anything = fc.string({unit: 'binary', maxLength: 40});
+	const prefix = fc.constantFrom('/v2/accounts?', '/checkouts?', '/charges?', '/v2/accounts?limit=5&', '/checkouts?order=asc&starting_after=', '/v2/accounts/', '', 'http://x/v2/accounts?', '*');
+	fc.assert(
+		fc.property(
+			fc.constantFrom<Api>('account', 'commerce'),
+			prefix,
+			anything,
+			fc.dictionary(fc.constantFrom('authorization', 'cb-version', 'x-cc-api-key', 'x-cc-version'), fc.oneof(anything, fc.array(anything, {maxLength: 3}))),
+			fc.constantFrom('GET', 'GET', 'POST', ''),
+			fc.boolean(),
+			(api, start, rest, headers, method, authenticated) => {
+				// Half the time past authentication, so parameters and cursors are reached.
+				const auth = api === 'account' ? {authorization: `Bearer ${credentials.account.full}`} : {'x-cc-api-key': credentials.commerce.restricted};
+				const answer = handlers[api]({method, url: start + rest, headers: authenticated ? {...headers, ...auth} : headers});
+				expect(answer.status).not.toBe(500);
+				const body = JSON.parse(answer.body);
+				expect(answer.status === 200 ? Array.isArray(body.data) : api === 'account' ? typeof body.errors[0].id : typeof body.error.type).toBeTruthy();
+			},
+		),
+		{numRuns: 3000},
+	);
+});
