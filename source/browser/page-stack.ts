@@ -364,14 +364,16 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		}
 
 		case 'previous': {
-			let current = state;
+			const current = state;
 			if (current.pending) {
 				if (current.pending.kind === 'push') {
 					// ← while → loads: the user changed their mind; stay here.
 					return {...current, pending: null, queue: [], notice: 'stopped loading the next page'};
 				}
 
-				current = {...current, pending: null, queue: []};
+				// Loading the first page, a new walk, a page back or a refresh:
+				// ← applies to the page that lands, like any key pressed meanwhile.
+				return {...current, queue: [...current.queue, action]};
 			}
 
 			if (current.entries.length > 1) {

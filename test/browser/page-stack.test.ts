@@ -213,6 +213,16 @@ describe('page stack', () => {
 		expect(state.notice).toBe('stopped loading the next page');
 	});
 
+	it('← while the first page or a new walk loads waits for it instead of cancelling it', () => {
+		let state = reduce(start(), {type: 'previous'});
+		expect(state.pending).toMatchObject({kind: 'reset', url: url()});
+		state = answer(state, p1);
+		expect(state.notice).toBe('already on the first page');
+		state = apply(state, {type: 'toggle-order'}, {type: 'previous'});
+		expect(state.pending?.kind).toBe('reset');
+		expect(state.queue).toEqual([{type: 'previous'}]);
+	});
+
 	it('the end of the list is only an empty next_uri; short and empty pages continue', () => {
 		let state = answer(start(), {url: url(), ids: [], next: url('x')});
 		expect(state.prefetch?.url).toBe(url('x'));
