@@ -101,15 +101,13 @@ function amount(value: number, exponent: number): string {
 	return value.toFixed(exponent);
 }
 
-export type RecordKind = 'accounts' | 'checkouts' | 'charges' | 'transactions';
-
 /** Everything a renderer needs to know about one stored object. */
 export type RecordKey = {seed: number; serial: number; id: string; created: number};
 
 export function renderAccount({seed, serial, id, created}: RecordKey): ListObject {
 	const currency = pick(currencies, seed, serial, 1);
 	const kind = currency.type === 'fiat' ? 'fiat' : unit(seed, serial, 2) < 0.12 ? 'vault' : 'wallet';
-	const name = kind === 'vault' ? pick(vaultNames, seed, serial, 3) : kind === 'fiat' ? `${currency.code} Wallet` : `${currency.code} Wallet`;
+	const name = kind === 'vault' ? pick(vaultNames, seed, serial, 3) : `${currency.code} Wallet`;
 	const magnitude = currency.type === 'fiat' ? 20_000 : currency.code === 'BTC' ? 3 : 400;
 	const balance = unit(seed, serial, 4) < 0.2 ? 0 : unit(seed, serial, 5) ** 3 * magnitude;
 	return {
