@@ -114,8 +114,8 @@ function banner({accountUrl, commerceUrl, credentials}: Sandbox): string {
 	const today = new Date().toISOString().slice(0, 10);
 	return `pagewalk sandbox is serving both list APIs.
 
-  account API   ${accountUrl}/v2/accounts   (and /v2/accounts/:id/transactions)
-  commerce API  ${commerceUrl}/checkouts   (and /charges)
+  account API   ${accountUrl}   lists: /v2/accounts, /v2/accounts/:id/transactions
+  commerce API  ${commerceUrl}   lists: /checkouts, /charges
 
 Credentials (the restricted ones see part of each list, so pages come back short):
   account   full        ${credentials.account.full}

@@ -119,6 +119,16 @@ describe('pagewalk serve', () => {
 		expect(stderr.trim().split('\n')).toHaveLength(1);
 	});
 
+	it('--help lists every option and exits 0', async () => {
+		const server = start(['--help']);
+		const output = (await server.waitFor(/pagewalk serve --json/)).join('\n');
+		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--json', '--verbose']) {
+			expect(output).toContain(flag);
+		}
+
+		expect(await server.exited).toBe(0);
+	});
+
 	it('a port in use: one clear sentence, exit 1', async () => {
 		const busy = await startSandbox({records: 1});
 		try {
