@@ -97,7 +97,8 @@ export class Lists implements SandboxStore {
 		} else {
 			created = options.createdAt instanceof Date ? options.createdAt.getTime() : typeof options.createdAt === 'string' ? Date.parse(options.createdAt) : options.createdAt;
 			created = Math.round(created);
-			if (!Number.isFinite(created)) {
+			// Beyond ±8.64e15 ms a time has no ISO form, and the object could not be rendered.
+			if (!Number.isFinite(created) || Math.abs(created) > 8.64e15) {
 				throw new TypeError(`createdAt ${String(options.createdAt)} is not a valid time.`);
 			}
 		}

@@ -73,6 +73,7 @@ describe('Lists (the store)', () => {
 		expect(lists.ids('checkouts', {viewer: 'restricted'})).not.toContain(oldest);
 		expect(lists.get('checkouts', oldest)).toMatchObject({id: oldest, created_at: '2001-01-01T00:00:00Z', resource: 'checkout'});
 		expect(() => lists.insert('checkouts', {createdAt: 'never'})).toThrow(/not a valid time/);
+		expect(() => lists.insert('checkouts', {createdAt: 1e20})).toThrow(/not a valid time/);
 		expect(() => lists.ids('nope' as 'accounts')).toThrow(/not a sandbox list/);
 		expect(lists.count('checkouts')).toBe(32);
 	});
