@@ -1,6 +1,41 @@
 import process from 'node:process';
 import meow from 'meow';
 import {resolveConfig, walkFlags, walkFlagsHelp} from '../core/options.js';
+import type {Page, RetryNotice} from '../core/types.js';
+
+type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+
+/**
+ * Starts fetching `firstUrl` now and returns a loader that hands that request
+ * to the first caller asking for the same URL (its abort and retry notices
+ * are forwarded); every other call fetches as usual.
+ */
+function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): LoadPage {
+	const controller = new AbortController();
+	let onRetry: ((notice: RetryNotice) => void) | undefined;
+	let pending: Promise<Page> | undefined = fetchPage(firstUrl, {
+		signal: controller.signal,
+		onRetry(notice) {
+			onRetry?.(notice);
+		},
+	});
+	// Nobody may be listening yet; the app sees the failure when it asks.
+	pending.catch(() => undefined);
+	return async (url, options) => {
+		if (pending && url === firstUrl) {
+			const page = pending;
+			pending = undefined;
+			onRetry = options.onRetry;
+			options.signal.addEventListener('abort', () => {
+				controller.abort(options.signal.reason);
+			});
+			return page;
+		}
+
+		return fetchPage(url, options);
+	};
+}
 
 const help = `
 	Usage
@@ -34,11 +69,15 @@ export async function run(argv: string[]): Promise<number> {
 	});
 	const config = await resolveConfig({input: cli.input, flags: cli.flags});
 	try {
-		const [{createClient}, {runBrowser}] = await Promise.all([import('../core/http-client.js'), import('../components/run-browser.js')]);
+		const {createClient} = await import('../core/http-client.js');
 		const client = createClient(config);
 		try {
+			// The first page is asked for before Ink and React are loaded: the
+			// request and the server's answer overlap the biggest chunk's load.
+			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
+			const {runBrowser} = await import('../components/run-browser.js');
 			await runBrowser({
-				loadPage: async (url, options) => client.fetchPage(url, options),
+				loadPage: early,
 				startUrl: client.firstUrl,
 				api: config.api,
 				endpoint: config.endpoint,

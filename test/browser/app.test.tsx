@@ -282,4 +282,20 @@ describe('<App> on the sandbox', () => {
 		expect(lines(frame)).toHaveLength(size.rows - 1);
 		expect(lines(frame)[size.rows - 1 - 4]).toContain(`› ${idCell(last)}`);
 	});
+
+	it('re-fits columns and rows when the terminal is resized', async () => {
+		const app = await browse();
+		let frame = await app.waitFor(f => f.includes('page 1 '));
+		expect(lines(frame)[0]).toBe('  id                  name         primary  type    currency.code  currency.name');
+		app.resize({columns: 50, rows: 10});
+		frame = await app.waitFor(f => lines(f).length === 9);
+		expect(lines(frame)[0]).toBe(`  id${' '.repeat(18)}name         primary  type`);
+		for (const line of lines(frame)) {
+			expect(line.length).toBeLessThanOrEqual(50);
+		}
+
+		app.resize({columns: 140, rows: 30});
+		frame = await app.waitFor(f => lines(f).length === 29);
+		expect(lines(frame)[0]!.length).toBeGreaterThan(100);
+	});
 });

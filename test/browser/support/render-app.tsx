@@ -51,16 +51,17 @@ export async function renderApp(options: {
 		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
 	});
 	const client = createClient(config);
-	const instance = render(
-		<App
-			loadPage={async (url, fetchOptions) => client.fetchPage(url, fetchOptions)}
-			startUrl={client.firstUrl}
-			api={config.api}
-			endpoint={config.endpoint}
-			settings={{order: config.query.order ?? 'desc', limit: config.query.limit ?? 25}}
-			size={options.size ?? {columns: 100, rows: 16}}
-		/>,
+	const loadPage = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
+	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
+	const app = (size: {columns: number; rows: number}) => (
+		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} />
 	);
+	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
+
+	/** As if the terminal were resized: same app, new size. */
+	function resize(size: {columns: number; rows: number}) {
+		instance.rerender(app(size));
+	}
 
 	/** Waits until the visible frame satisfies `predicate`; fails with the last frame seen. */
 	async function waitFor(predicate: (frame: string) => boolean, timeout = 5000): Promise<string> {
@@ -99,5 +100,5 @@ export async function renderApp(options: {
 		await config.close();
 	}
 
-	return {instance, waitFor, press, close, frame: () => visible(instance.lastFrame())};
+	return {instance, waitFor, press, close, resize, frame: () => visible(instance.lastFrame())};
 }
