@@ -1,9 +1,9 @@
 import {Box, useApp, useInput} from 'ink';
-import {useEffect, useMemo, useReducer} from 'react';
+import {useEffect, useReducer} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, selectedRow, shownRows} from './browser/browser-state.js';
 import {statusModel} from './browser/status-model.js';
-import {layoutColumns} from './browser/table-layout.js';
+import {pageLayout} from './browser/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
@@ -64,7 +64,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const rows = shownRows(stack);
 	const allRows = page ? rowsOf(page.objects) : [];
 	// Columns come from the whole page, so filtering does not reshuffle them.
-	const layout = useMemo(() => layoutColumns(allRows, size.columns), [allRows, size.columns]);
+	const layout = pageLayout(allRows, size.columns);
 	const model = statusModel({state: stack, api, endpoint: inert(endpoint), spinner, filter: stack.filter, visible: rows.length});
 	if (layout.hidden > 0) {
 		model.page.push({id: 'hidden', text: `${layout.hidden} column${layout.hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});

@@ -102,10 +102,36 @@ export function layoutColumns(rows: readonly Row[], width: number, sample = 200)
 	return {columns, hidden: paths.length - count};
 }
 
+// A row's cells only change with the columns: a key press that moves the
+// selection reuses every other line as it was (measuring text is the costly part).
+const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string}>();
+
+const layouts = new WeakMap<readonly Row[], {width: number; layout: TableLayout}>();
+
+/**
+ * {@link layoutColumns}, remembered per page and width: going back to a page
+ * reuses its columns, and with them every line already cut for them.
+ */
+export function pageLayout(rows: readonly Row[], width: number): TableLayout {
+	const cached = layouts.get(rows);
+	if (cached?.width === width) {
+		return cached.layout;
+	}
+
+	const layout = layoutColumns(rows, width);
+	layouts.set(rows, {width, layout});
+	return layout;
+}
+
 /** One table line: marker, then each cell cut and padded to its column. */
 export function formatRow(cells: Map<string, string>, columns: readonly Column[], selected: boolean): string {
-	const parts = columns.map(column => fitCell(cells.get(column.path) ?? '', column.width));
-	return (selected ? '› ' : '  ') + parts.join(' '.repeat(gap));
+	let cached = lines.get(cells);
+	if (cached?.columns !== columns) {
+		cached = {columns, text: columns.map(column => fitCell(cells.get(column.path) ?? '', column.width)).join(' '.repeat(gap))};
+		lines.set(cells, cached);
+	}
+
+	return (selected ? '› ' : '  ') + cached.text;
 }
 
 export function formatHeader(columns: readonly Column[]): string {

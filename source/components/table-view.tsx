@@ -1,7 +1,14 @@
 import {Box, Text} from 'ink';
-import {useRef} from 'react';
+import {memo, useRef} from 'react';
 import type {Row} from '../browser/cells.js';
 import {formatHeader, formatRow, windowStart, type TableLayout} from '../browser/table-layout.js';
+
+/** A row redraws only when its text or selection changes. */
+const RowLine = memo(({text, selected}: {text: string; selected: boolean}) => (
+	<Text inverse={selected} wrap="truncate-end">
+		{text}
+	</Text>
+));
 
 type Props = {
 	rows: readonly Row[];
@@ -34,11 +41,7 @@ export function TableView({rows, layout, selected, height, empty}: Props) {
 			) : (
 				shown.map(row => {
 					const isSelected = row === rows[selected];
-					return (
-						<Text key={row.index} inverse={isSelected} wrap="truncate-end">
-							{formatRow(row.cells, layout.columns, isSelected)}
-						</Text>
-					);
+					return <RowLine key={row.index} text={formatRow(row.cells, layout.columns, isSelected)} selected={isSelected} />;
 				})
 			)}
 		</Box>
