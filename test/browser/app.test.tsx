@@ -232,7 +232,8 @@ describe('<App> on the sandbox', () => {
 	});
 
 	it('an error shows in a banner, the page stays, and r retries', async () => {
-		server.failures = 1;
+		// Failing until told otherwise: the background prefetch of page 2 fails too.
+		server.failing = true;
 		const app = await browse({baseUrl: server.origin, token: 'test-token'});
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press(keys.right);
@@ -243,6 +244,7 @@ describe('<App> on the sandbox', () => {
 		expect(frame).not.toContain('\u001B[31m');
 		expect(shown.at(-3)).toMatch(/page 1 /);
 		expect(frame).toContain('› hostile-1');
+		server.failing = false;
 		await app.press('r');
 		frame = await app.waitFor(f => f.includes('page 2 '));
 		expect(frame).toContain('w3');

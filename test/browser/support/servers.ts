@@ -8,8 +8,8 @@ import type {AddressInfo} from 'node:net';
  */
 export type TestServer = {
 	origin: string;
-	/** Failures still to serve for the second page (HTTP 500, not retried by the client). */
-	failures: number;
+	/** While true, the second page fails with HTTP 500 (not retried by the client). */
+	failing: boolean;
 	requests: string[];
 	close(): Promise<void>;
 };
@@ -31,7 +31,7 @@ function page(path: string, ids: string[], next: string | null, limit: number) {
 }
 
 export async function startTestServer(): Promise<TestServer> {
-	const state: TestServer = {origin: '', failures: 0, requests: [], close: async () => undefined};
+	const state: TestServer = {origin: '', failing: false, requests: [], close: async () => undefined};
 	const server = http.createServer((request, response) => {
 		const url = new URL(request.url ?? '/', 'http://localhost');
 		state.requests.push(url.pathname + url.search);
@@ -42,8 +42,7 @@ export async function startTestServer(): Promise<TestServer> {
 
 		const limit = Number(url.searchParams.get('limit') ?? 25);
 		if (url.searchParams.get('starting_after') === 'w2') {
-			if (state.failures > 0) {
-				state.failures--;
+			if (state.failing) {
 				send(500, {errors: [{id: 'internal_server_error', message: 'the page broke \u001B[31mred'}]});
 				return;
 			}
