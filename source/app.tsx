@@ -7,7 +7,7 @@ import {pageLayout} from './browser/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
-import type {Api} from './core/types.js';
+import type {Api, Page} from './core/types.js';
 import {StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
@@ -27,16 +27,18 @@ export type AppProps = {
 	/** A fixed size instead of the terminal's (tests, benchmarks). */
 	size?: Size;
 	maxCachedPages?: number;
+	/** The page at `startUrl` when it was fetched before the app started. */
+	firstPage?: Page;
 };
 
 /**
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
-	const [state, dispatch] = useReducer(browserReducer, {startUrl, settings, maxCachedPages}, initialBrowserState);
+	const [state, dispatch] = useReducer(browserReducer, {startUrl, settings, maxCachedPages, firstPage}, initialBrowserState);
 	const {stack, screen} = state;
 
 	usePageRequests(stack, action => {

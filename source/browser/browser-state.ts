@@ -1,3 +1,4 @@
+import type {Page} from '../core/types.js';
 import {visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
@@ -18,8 +19,19 @@ export type BrowserAction =
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number}
 	| {type: 'stack'; action: StackAction};
 
-export function initialBrowserState(options: {startUrl: string; settings: Settings; maxCachedPages?: number}): BrowserState {
-	return {stack: initialState(options), screen: {kind: 'table'}, quit: false};
+export function initialBrowserState(options: {
+	startUrl: string;
+	settings: Settings;
+	maxCachedPages?: number;
+	/** The first page when it is already here: the first frame shows it. */
+	firstPage?: Page;
+}): BrowserState {
+	let stack = initialState(options);
+	if (options.firstPage) {
+		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
+	}
+
+	return {stack, screen: {kind: 'table'}, quit: false};
 }
 
 export function shownRows(stack: PageStackState): Row[] {

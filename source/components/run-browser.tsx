@@ -24,7 +24,10 @@ export async function runBrowser(props: AppProps): Promise<void> {
 
 	process.stdout.write(enterScreen);
 	process.once('exit', restore);
-	const instance = render(<App {...props} />, {exitOnCtrlC: false, patchConsole: true});
+	// 60 frames a second, not Ink's default 30: the frame with the first page
+	// comes right after the loading frame, and Ink holds a frame back for the
+	// rest of the throttle window.
+	const instance = render(<App {...props} />, {exitOnCtrlC: false, patchConsole: true, maxFps: 60});
 	const stop = () => {
 		instance.unmount();
 	};

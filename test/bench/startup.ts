@@ -1,0 +1,116 @@
+/**
+ * `npm run bench:startup` (builds first): time from process start to the first
+ * page on screen, in a pseudo-terminal, for `pagewalk` and for a bare `node`
+ * script that fetches and prints the same page. Side by side, medians.
+ *
+ * The pseudo-terminal is `script` (util-linux): it is spawned, its output read
+ * here, and the clock stops when the page's status text arrives. Both commands
+ * pay for `script` and the pty the same way. The sandbox runs in this process,
+ * so neither command pays for starting it; `--demo` (which starts it inside
+ * pagewalk) is timed as a third line for reference. The pty is sized 100x30.
+ *
+ * Targets (issue 3/4): pagewalk at most 3x the bare script, and under 250 ms median.
+ */
+import {spawn} from 'node:child_process';
+import {writeFileSync, mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import {startSandbox} from '../../source/sandbox/index.js';
+
+const runs = Number(process.env['BENCH_RUNS'] ?? 15);
+const marker = 'more pages follow';
+
+const bare = `
+const response = await fetch(process.argv[2], {headers: {authorization: 'Bearer ' + process.env.COINBASE_ACCESS_TOKEN, 'cb-version': '2018-03-22'}});
+const body = await response.json();
+const lines = body.data.map(object => object.id + '  ' + object.name);
+lines.push(body.data.length + '/25 · ' + (body.pagination.next_uri ? '${marker}' : 'end of list'));
+process.stdout.write(lines.join('\\n') + '\\n');
+`;
+
+function shellQuote(text: string): string {
+	return `'${text.replaceAll("'", String.raw`'\''`)}'`;
+}
+
+/** Runs `command` under `script`, resolves with ms from spawn to `marker` on screen. */
+async function timeToMarker(command: string, env: NodeJS.ProcessEnv, quitKey?: string): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		// A pty made by `script` from pipes is 0x0; a real terminal has a size,
+		// and Ink takes other paths without one. Both commands pay for stty.
+		const child = spawn('script', ['-q', '-e', '-c', `stty cols 100 rows 30; exec ${command}`, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'pipe']});
+		let output = '';
+		let elapsed: number | undefined;
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`no first page within 10 s; output:\n${output}`));
+		}, 10_000);
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString('utf8');
+			if (elapsed === undefined && output.includes(marker)) {
+				elapsed = performance.now() - started;
+				if (quitKey) {
+					child.stdin.write(quitKey);
+				}
+			}
+		});
+		child.on('close', () => {
+			clearTimeout(timer);
+			if (elapsed === undefined) {
+				reject(new Error(`exited before the first page; output:\n${output}`));
+			} else {
+				resolve(elapsed);
+			}
+		});
+	});
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const sandbox = await startSandbox({port: 0});
+try {
+	const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
+	const bareScript = path.join(directory, 'bare.mjs');
+	writeFileSync(bareScript, bare);
+	const env: NodeJS.ProcessEnv = {...process.env, COINBASE_ACCESS_TOKEN: sandbox.credentials.account.restricted, TERM: 'xterm-256color'};
+	// Ink prints only the last frame when it thinks it runs in CI.
+	delete env['CI'];
+	const node = shellQuote(process.execPath);
+	const commands = {
+		bare: `${node} ${shellQuote(bareScript)} ${shellQuote(`${sandbox.accountUrl}/v2/accounts`)}`,
+		pagewalk: `${node} dist/cli.js accounts --base-url ${shellQuote(sandbox.accountUrl)}`,
+		'pagewalk --demo': `${node} dist/cli.js --demo`,
+	};
+	const times: Record<string, number[]> = {bare: [], pagewalk: [], 'pagewalk --demo': []};
+	// One warm-up each (disk cache, sandbox JIT), then interleaved runs.
+	for (let run = -1; run < runs; run++) {
+		for (const [name, command] of Object.entries(commands)) {
+			// eslint-disable-next-line no-await-in-loop
+			const ms = await timeToMarker(command, env, name === 'bare' ? undefined : 'q');
+			if (run >= 0) {
+				times[name]!.push(ms);
+			}
+		}
+	}
+
+	const bareMedian = median(times['bare']!);
+	console.log(`startup to first page on screen, ${runs} runs each, medians (min–max):`);
+	for (const [name, values] of Object.entries(times)) {
+		const value = median(values);
+		const ratio = name === 'bare' ? '' : `  ${(value / bareMedian).toFixed(2)}x bare`;
+		console.log(
+			`  ${name.padEnd(16)} ${value.toFixed(0).padStart(4)} ms  (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})${ratio}`,
+		);
+	}
+
+	const pagewalk = median(times['pagewalk']!);
+	const ok = pagewalk <= 3 * bareMedian && pagewalk < 250;
+	console.log(`target ≤ 3x bare and < 250 ms: ${ok ? 'met' : 'NOT met'}`);
+} finally {
+	await sandbox.close();
+}
