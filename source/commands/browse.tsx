@@ -14,7 +14,7 @@ type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: 
  * are forwarded); every other call fetches as usual. `arrived()` is the page
  * when it is already here.
  */
-function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined} {
+export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined} {
 	const controller = new AbortController();
 	let onRetry: ((notice: RetryNotice) => void) | undefined;
 	let pending: Promise<Page> | undefined = fetchPage(firstUrl, {
@@ -79,7 +79,7 @@ const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.t
  * dependencies cost ~18 ms to load, a tenth of the time to the first page.
  * meow still prints --help and --version (see run).
  */
-function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlagValues} {
+export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlagValues} {
 	const options: Record<string, {type: 'string' | 'boolean'; multiple: boolean}> = {};
 	const names: Record<string, keyof typeof walkFlags> = {};
 	for (const [name, spec] of Object.entries(walkFlags)) {

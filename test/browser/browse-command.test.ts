@@ -1,0 +1,73 @@
+import {describe, expect, it} from 'vitest';
+import {earlyFirstPage, parseWalkArgs} from '../../source/commands/browse.js';
+import {UsageError} from '../../source/core/errors.js';
+import type {Page, RetryNotice} from '../../source/core/types.js';
+import {initialBrowserState} from '../../source/browser/browser-state.js';
+import {wantedRequests} from '../../source/browser/page-stack.js';
+import {makePage, url} from './pages.js';
+
+describe('browse flags', () => {
+	it('parses the shared walk flags in their kebab-case spelling', () => {
+		expect(
+			parseWalkArgs(['checkouts', '--limit', '50', '--order=asc', '--commerce-url', 'http://x', '--header', 'A: 1', '--header', 'B: 2', '--demo']),
+		).toEqual({
+			input: ['checkouts'],
+			flags: {limit: '50', order: 'asc', commerceUrl: 'http://x', header: ['A: 1', 'B: 2'], demo: true},
+		});
+	});
+
+	it('refuses unknown flags with one sentence and exit status 2', () => {
+		expect(() => parseWalkArgs(['--bogus'])).toThrow(UsageError);
+		expect(() => parseWalkArgs(['--bogus'])).toThrow("Unknown option '--bogus'. Run 'pagewalk --help' for the options.");
+	});
+});
+
+describe('the first page fetched before Ink loads', () => {
+	function fakeFetch() {
+		const calls: Array<{url: string; signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void; resolve(page: Page): void}> = [];
+		const fetchPage = async (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) =>
+			new Promise<Page>(resolve => {
+				calls.push({url, ...options, resolve});
+			});
+		return {calls, fetchPage};
+	}
+
+	it('asks at once, and hands that same request to the app with abort and retry notices forwarded', async () => {
+		const {calls, fetchPage} = fakeFetch();
+		const early = earlyFirstPage(url(), fetchPage);
+		expect(calls.map(call => call.url)).toEqual([url()]);
+		expect(early.arrived()).toBeUndefined();
+		const controller = new AbortController();
+		const notices: RetryNotice[] = [];
+		const loading = early.loadPage(url(), {signal: controller.signal, onRetry: notice => notices.push(notice)});
+		expect(calls).toHaveLength(1);
+		calls[0]!.onRetry!({attempt: 1, waitMs: 10, reason: '503'});
+		expect(notices).toEqual([{attempt: 1, waitMs: 10, reason: '503'}]);
+		controller.abort();
+		expect(calls[0]!.signal!.aborted).toBe(true);
+		const page = makePage({url: url(), ids: ['a']});
+		calls[0]!.resolve(page);
+		await expect(loading).resolves.toBe(page);
+		// Asked again (refresh): a new request.
+		void early.loadPage(url(), {signal: new AbortController().signal});
+		expect(calls).toHaveLength(2);
+	});
+
+	it('when the page is already here, the first frame shows it and no request is repeated', async () => {
+		const {calls, fetchPage} = fakeFetch();
+		const early = earlyFirstPage(url(), fetchPage);
+		const page = makePage({url: url(), ids: ['a', 'b'], next: url('b')});
+		calls[0]!.resolve(page);
+		await new Promise(resolve => {
+			setImmediate(resolve);
+		});
+		expect(early.arrived()).toBe(page);
+		const state = initialBrowserState({startUrl: url(), settings: {order: 'desc', limit: 25}, firstPage: early.arrived()});
+		expect(state.stack.entries).toHaveLength(1);
+		expect(state.stack.pending).toBeNull();
+		// Only the prefetch of page 2 is wanted.
+		expect(wantedRequests(state.stack).map(request => request.url)).toEqual([url('b')]);
+		void early.loadPage(url(), {signal: new AbortController().signal});
+		expect(calls).toHaveLength(2);
+	});
+});
