@@ -78,7 +78,7 @@ describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
 		spawnSync(tmuxPath, ['-L', socket, 'kill-server']);
 	});
 
-	it('shows the first page, walks next and back, toggles order, and quits restoring the terminal', async () => {
+	it('shows the first page, walks next and back, toggles order, re-fits on resize, and quits restoring the terminal', async () => {
 		startSession('keys');
 		let text = await waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
 		expect(flag('alternate_on')).toBe('1');
@@ -101,6 +101,21 @@ describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
 
 		// Never taller than the terminal: the status line stays on screen.
 		expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(rows);
+
+		// Resizing re-fits the table to the new width and height. The pane crops
+		// at 60 columns anyway; what shows a redraw at the new width is the status
+		// line cut by pagewalk with an ellipsis, and the whole frame in 12 rows.
+		tmux('resize-window', '-t', session, '-x', '60', '-y', '12');
+		text = await waitForScreen(t => {
+			const shown = t.trimEnd().split('\n');
+			return (
+				shown.length <= 12 &&
+				shown[0]!.startsWith('  id ') &&
+				shown.some(line => /^account \/v2\/accounts · page 1 · asc .*…$/.test(line)) &&
+				shown.at(-1) === 'order asc: new walk from the first page'
+			);
+		});
+		expect(text).toMatch(/^› \S+…/m);
 
 		keys('q');
 		text = await waitForScreen(t => t.includes('AFTER rc='));
