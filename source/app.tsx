@@ -67,10 +67,15 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const allRows = page ? rowsOf(page.objects) : [];
 	// Columns come from the whole page, so filtering does not reshuffle them.
 	const layout = pageLayout(allRows, size.columns);
-	const model = statusModel({state: stack, api, endpoint: inert(endpoint), spinner, filter: stack.filter, visible: rows.length});
-	if (layout.hidden > 0) {
-		model.page.push({id: 'hidden', text: `${layout.hidden} column${layout.hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
-	}
+	const model = statusModel({
+		state: stack,
+		api,
+		endpoint: inert(endpoint),
+		spinner,
+		filter: stack.filter,
+		visible: rows.length,
+		hiddenColumns: layout.hidden,
+	});
 
 	let prompt: string | undefined;
 	if (screen.kind === 'filter') {

@@ -29,6 +29,8 @@ export type StatusInput = {
 	filter: string;
 	/** Rows the filter lets through on this page. */
 	visible: number;
+	/** Columns that did not fit the terminal's width. */
+	hiddenColumns?: number;
 };
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -89,6 +91,11 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	if (page) {
 		pageSegments.push(totalsSegment(page));
+	}
+
+	const hidden = input.hiddenColumns ?? 0;
+	if (hidden > 0) {
+		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
 	}
 
 	let message: Segment | null = null;
