@@ -127,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
 			const {runBrowser} = await import('../components/run-browser.js');
-			await runBrowser({
+			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then
 				// the very first frame shows it, with no loading frame before.
@@ -144,6 +144,4 @@ export async function run(argv: string[]): Promise<number> {
 	} finally {
 		await config.close();
 	}
-
-	return 0;
 }

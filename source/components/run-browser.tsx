@@ -1,4 +1,5 @@
 import {writeSync} from 'node:fs';
+import {constants} from 'node:os';
 import process from 'node:process';
 import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
@@ -11,8 +12,10 @@ const leaveScreen = '\u001B[?25h\u001B[?1049l';
 /**
  * Draws the browser on the terminal until the user quits. The terminal is
  * restored on every way out: quit, an error, a signal, or the process exiting.
+ * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser(props: AppProps): Promise<void> {
+export async function runBrowser(props: AppProps): Promise<number> {
+	let status = 0;
 	let restored = false;
 	const restore = () => {
 		if (!restored) {
@@ -28,18 +31,24 @@ export async function runBrowser(props: AppProps): Promise<void> {
 	// comes right after the loading frame, and Ink holds a frame back for the
 	// rest of the throttle window.
 	const instance = render(<App {...props} />, {exitOnCtrlC: false, patchConsole: true, maxFps: 60});
-	const stop = () => {
+	const stop = (signal: NodeJS.Signals) => {
+		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();
 	};
 
+	// Ctrl-C is a key in raw mode; these come from outside (kill, a closed terminal).
+	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
 	process.once('SIGHUP', stop);
 	try {
 		await instance.waitUntilExit();
 	} finally {
+		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
 		process.off('SIGHUP', stop);
 		process.off('exit', restore);
 		restore();
 	}
+
+	return status;
 }
