@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, rmSync} from 'node:fs';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 
@@ -16,6 +16,12 @@ const hasTmux = existsSync(tmuxPath);
 const socket = `pagewalk-e2e-${process.pid}`;
 const columns = 100;
 const rows = 24;
+
+/** Stops our tmux server and removes its socket file (tmux leaves it behind when killed). */
+function killServer(): void {
+	spawnSync(tmuxPath, ['-L', socket, 'kill-server']);
+	rmSync(`${process.env['TMUX_TMPDIR'] ?? '/tmp'}/tmux-${process.getuid?.() ?? 0}/${socket}`, {force: true});
+}
 
 function tmux(...args: string[]): string {
 	return execFileSync(tmuxPath, ['-L', socket, ...args], {encoding: 'utf8'});
@@ -74,9 +80,7 @@ describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
 
 	});
 
-	afterAll(() => {
-		spawnSync(tmuxPath, ['-L', socket, 'kill-server']);
-	});
+	afterAll(killServer);
 
 	it('shows the first page, walks next and back, toggles order, re-fits on resize, and quits restoring the terminal', async () => {
 		startSession('keys');
@@ -132,6 +136,23 @@ describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
 		keys('C-c');
 		const text = await waitForScreen(t => t.includes('AFTER rc='));
 		expect(text).toContain('AFTER rc=0');
+		expect(flag('alternate_on')).toBe('0');
+		expect(flag('cursor_flag')).toBe('1');
+	});
+});
+
+describe.skipIf(!hasTmux)('pagewalk --demo ended by a signal (tmux)', () => {
+	afterAll(killServer);
+
+	it('SIGTERM restores the terminal and exits with 143', async () => {
+		startSession('signal');
+		await waitForScreen(t => t.includes('page 1 ·'));
+		// The pane runs a shell; pagewalk is its child. Signal exactly that process.
+		const shell = flag('pane_pid');
+		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
+		process.kill(Number(child), 'SIGTERM');
+		const text = await waitForScreen(t => t.includes('AFTER rc='));
+		expect(text).toContain('AFTER rc=143');
 		expect(flag('alternate_on')).toBe('0');
 		expect(flag('cursor_flag')).toBe('1');
 	});
