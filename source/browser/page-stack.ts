@@ -381,13 +381,14 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				const below = current.entries.slice(0, -1);
 				const target = below.at(-1)!;
 				// The page we leave is the next page of the one we return to.
+				// (A prefetch for the page we leave is of no use any more.)
 				const prefetch =
 					popped.page && target.page?.nextUrl === popped.url
 						? {requestId: current.nextRequestId, url: popped.url, page: popped.page}
-						: current.prefetch;
+						: null;
 				const moved = {...current, prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
 				if (target.page) {
-					return {...moved, entries: below};
+					return ensurePrefetch({...moved, entries: below});
 				}
 
 				return {...request(moved, target.url, 'pop'), prefetch};

@@ -84,6 +84,18 @@ describe('page stack', () => {
 		expect(state.pending).toBeNull();
 	});
 
+	it('← drops the in-flight prefetch of the page after the one left, keeping the page left as the prefetch', () => {
+		let state = walkedTo3();
+		// Page 3 changed on refresh: its next page is no longer the old one.
+		state = reduce(state, {type: 'refresh'});
+		state = answer(state, {...p3, next: url('g')});
+		expect(state.prefetch?.url).toBe(url('g'));
+		// Back to page 2, whose next page is the page left: that is the prefetch now, nothing to fetch.
+		state = reduce(state, {type: 'previous'});
+		expect(state.prefetch).toMatchObject({url: url('f')});
+		expect(wantedRequests(state)).toEqual([]);
+	});
+
 	it('keeps each page its selected row across back and forth', () => {
 		let state = answer(start(), p1);
 		state = apply(state, {type: 'move', delta: 2});
