@@ -1,6 +1,7 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {helpLines} from '../../source/browser/keymap.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import stringWidth from 'string-width';
 import {keys, renderApp} from './support/render-app.js';
 import {hostile, startTestServer, type TestServer} from './support/servers.js';
 
@@ -273,6 +274,31 @@ describe('<App> on the sandbox', () => {
 		}
 
 		expect(hostile.name).toContain('\u001B');
+	});
+
+	it('keeps columns aligned with wide characters and emoji, cut with an ellipsis', async () => {
+		/** Terminal cell at which `text` starts in `line`. */
+		const cellOf = (line: string, text: string) => {
+			const index = line.indexOf(text);
+			expect(index, `${text} in ${line}`).toBeGreaterThanOrEqual(0);
+			return stringWidth(line.slice(0, index));
+		};
+
+		let app = await browse({baseUrl: server.origin, token: 'test-token', size: {columns: 60, rows: 16}});
+		let shown = lines(await app.waitFor(f => f.includes('page 1 ')));
+		// Six two-cell characters and the ellipsis: 13 cells, never a split character.
+		expect(shown[2]).toBe('  wide-1     日本語のウォ…');
+		expect(cellOf(shown[2]!, '日')).toBe(cellOf(shown[0]!, 'name'));
+		expect(cellOf(shown[3]!, 'Wallet')).toBe(cellOf(shown[0]!, 'name'));
+
+		app = await browse({baseUrl: server.origin, token: 'test-token', size: {columns: 200, rows: 16}});
+		shown = lines(await app.waitFor(f => f.includes('page 1 ')));
+		const header = shown[0]!;
+		// Emoji take two cells each; the next column still starts where its header does.
+		expect(cellOf(shown[2]!, '👍👍')).toBe(cellOf(header, 'balance.amount'));
+		expect(cellOf(shown[2]!, 'JPY')).toBe(cellOf(header, 'balance.currency'));
+		expect(cellOf(shown[3]!, 'BTC')).toBe(cellOf(header, 'balance.currency'));
+		expect(shown[2]).toContain('日本語のウォレット名前です');
 	});
 
 	it('windows a page of 100 rows into the terminal height and keeps the selection visible', async () => {

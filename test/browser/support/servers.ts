@@ -22,10 +22,13 @@ export const hostile = {
 	bell: 'ding\u0007',
 };
 
+/** Wide (two-cell) characters and an emoji: the table must stay aligned. */
+export const wide = {id: 'wide-1', name: '日本語のウォレット名前です', balance: {amount: '👍👍', currency: 'JPY'}};
+
 function page(path: string, ids: string[], next: string | null, limit: number) {
 	return {
 		pagination: {ending_before: null, starting_after: null, limit, order: 'desc', previous_uri: null, next_uri: next},
-		data: ids.map(id => (id === hostile.id ? hostile : {id, name: `Wallet ${id}`, balance: {amount: '1.00', currency: 'BTC'}})),
+		data: ids.map(id => (id === hostile.id ? hostile : id === wide.id ? wide : {id, name: `Wallet ${id}`, balance: {amount: '1.00', currency: 'BTC'}})),
 		path,
 	};
 }
@@ -51,7 +54,7 @@ export async function startTestServer(): Promise<TestServer> {
 			return;
 		}
 
-		send(200, page(url.pathname, [hostile.id, 'w2'], '/v2/accounts?limit=25&starting_after=w2', limit));
+		send(200, page(url.pathname, [hostile.id, wide.id, 'w2'], '/v2/accounts?limit=25&starting_after=w2', limit));
 	});
 	await new Promise<void>(resolve => {
 		server.listen(0, '127.0.0.1', resolve);
