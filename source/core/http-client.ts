@@ -1,5 +1,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-import {Pool, errors as undiciErrors} from 'undici';
+import undiciErrors from 'undici/lib/core/errors.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
+import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from './links.js';
@@ -199,7 +201,7 @@ export function createClient(config: WalkConfig): PageClient {
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check.
 		const headers: Record<string, string> = {...config.headers, [credentialName]: config.credential.value.reveal()};
-		const response = await pool.request({
+		const response = await request.call(pool, {
 			path: `${url.pathname}${url.search}`,
 			method: 'GET',
 			headers,
