@@ -99,6 +99,13 @@ describe('pagewalk dump (built CLI)', () => {
 		expect(faulty.received.every(request => (request.authorization ?? `Bearer ${canary}`) === `Bearer ${canary}` && (request.apiKey ?? canary) === canary)).toBe(true);
 	});
 
+	test('bare `pagewalk [endpoint]` with stdout not a terminal is a dump of one page', async () => {
+		const result = await runCli(['checkouts', '--limit', '4'], env);
+		expect(result.code).toBe(0);
+		expect(result.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {id: string}).id)).toEqual(sandbox.store.ids('checkouts').slice(0, 4));
+		expect(result.stderr).toMatch(/^pagewalk: more pages follow: add --all/);
+	});
+
 	test('--demo works with no environment at all', async () => {
 		const result = await runCli(['dump', '--demo', 'checkouts', '--limit', '3', '--demo-credential', 'full'], {});
 		expect(result.code).toBe(0);

@@ -1,0 +1,60 @@
+import {describe, expect, test} from 'vitest';
+import {createWriter} from '../../source/output/index.js';
+import {safeJson} from '../../source/output/safe-json.js';
+
+const plain = {tty: false, color: false};
+
+describe('writers', () => {
+	test('ndjson: one line per object; C1, bidi and invisible marks escaped, same value', () => {
+		const object = {id: 'a', name: '\u009B31m\u202Eabc\u200B', esc: '\u001B[2J'};
+		const text = createWriter('ndjson', plain).page([object]);
+		expect(text).toBe('{"id":"a","name":"\\u009b31m\\u202eabc\\u200b","esc":"\\u001b[2J"}\n');
+		expect(JSON.parse(text)).toEqual(object);
+		expect(safeJson({id: 'plain', n: 1})).toBe('{"id":"plain","n":1}');
+	});
+
+	test('json: one array across pages, closed by end(), empty walk is []', () => {
+		const writer = createWriter('json', plain);
+		const text = writer.page([{id: 'a'}]) + writer.page([]) + writer.page([{id: 'b'}, {id: 'c'}]) + writer.end();
+		expect(JSON.parse(text)).toEqual([{id: 'a'}, {id: 'b'}, {id: 'c'}]);
+		const empty = createWriter('json', plain);
+		expect(JSON.parse(empty.page([]) + empty.end())).toEqual([]);
+	});
+
+	test('csv: header from the first page, quoting, nested paths, arrays as JSON, later fields noted', () => {
+		const writer = createWriter('csv', plain);
+		const text = writer.page([
+			{id: 'a', name: 'Say "hi", ok', balance: {amount: '1.0', currency: 'BTC'}, tags: ['x', 'y'], empty: {}, none: null},
+		]) + writer.page([{id: 'b', name: 'line\nbreak', extra: 1}]);
+		expect(text).toBe([
+			'id,name,balance.amount,balance.currency,tags,empty,none',
+			'a,"Say ""hi"", ok",1.0,BTC,"[""x"",""y""]",{},',
+			'b,"line\nbreak",,,,,',
+			'',
+		].join('\r\n'));
+		expect(writer.notes()).toEqual(['1 field first seen after the CSV header was written was left out (extra); use --format ndjson to keep every field.']);
+	});
+
+	test('csv on a terminal makes cells inert', () => {
+		const text = createWriter('csv', {tty: true, color: false}).page([{id: 'a', name: '\u001B[2J'}]);
+		expect(text).toContain('\\x1b[2J');
+	});
+
+	test('table: inert, truncated cells; bold header only with color', () => {
+		const long = 'x'.repeat(60);
+		const plainText = createWriter('table', plain).page([{id: 'a', name: '\u001B]52;c;AAAA\u0007', long}]);
+		// eslint-disable-next-line no-control-regex
+		expect(plainText).not.toMatch(/\u001B/);
+		expect(plainText).toContain('\\x1b]52;c;AAAA\\x07');
+		expect(plainText).toContain('…');
+		const colored = createWriter('table', {tty: true, color: true, columns: 200}).page([{id: 'a'}]);
+		expect(colored.startsWith('\u001B[1mid')).toBe(true);
+	});
+
+	test('table on a narrow terminal leaves out columns that do not fit, and says so', () => {
+		const writer = createWriter('table', {tty: true, color: false, columns: 20});
+		const text = writer.page([{id: 'abcdef', name: 'some name', other: 'more'}]);
+		expect(text.split('\n')[0]).toBe('id      name');
+		expect(writer.notes()).toEqual(['1 column did not fit the terminal width and was left out; use --format csv or ndjson to see every field.']);
+	});
+});
