@@ -12,7 +12,7 @@
  * Targets (issue 3/4): pagewalk at most 3x the bare script, and under 250 ms median.
  */
 import {spawn} from 'node:child_process';
-import {writeFileSync, mkdtempSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -73,8 +73,8 @@ function median(values: number[]): number {
 }
 
 const sandbox = await startSandbox({port: 0});
+const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 try {
-	const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 	const bareScript = path.join(directory, 'bare.mjs');
 	writeFileSync(bareScript, bare);
 	const env: NodeJS.ProcessEnv = {...process.env, COINBASE_ACCESS_TOKEN: sandbox.credentials.account.restricted, TERM: 'xterm-256color'};
@@ -112,5 +112,6 @@ try {
 	const ok = pagewalk <= 3 * bareMedian && pagewalk < 250;
 	console.log(`target ≤ 3x bare and < 250 ms: ${ok ? 'met' : 'NOT met'}`);
 } finally {
+	rmSync(directory, {recursive: true, force: true});
 	await sandbox.close();
 }
