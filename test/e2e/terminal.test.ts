@@ -1,5 +1,7 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {existsSync, rmSync} from 'node:fs';
+import {cpSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 
@@ -16,6 +18,32 @@ const hasTmux = existsSync(tmuxPath);
 const socket = `pagewalk-e2e-${process.pid}`;
 const columns = 100;
 const rows = 24;
+
+/**
+ * The built CLI, copied aside: `npm test` builds first (pretest), a bare
+ * vitest run builds only when dist/ is missing, and a build started by anyone
+ * else in this tree (it empties dist/ first) cannot pull the files away from
+ * under a running test. The bundle is self-contained, so the copy runs as is.
+ */
+let cliDirectory: string | undefined;
+function builtCli(): string {
+	if (!cliDirectory) {
+		if (!existsSync('dist/cli.js')) {
+			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
+		}
+
+		cliDirectory = mkdtempSync(path.join(tmpdir(), 'pagewalk-e2e-'));
+		cpSync('dist', cliDirectory, {recursive: true});
+	}
+
+	return path.join(cliDirectory, 'cli.js');
+}
+
+afterAll(() => {
+	if (cliDirectory) {
+		rmSync(cliDirectory, {recursive: true, force: true});
+	}
+});
 
 /** Stops our tmux server and removes its socket file (tmux leaves it behind when killed). */
 function killServer(): void {
@@ -42,7 +70,7 @@ function startSession(name: string): void {
 	// CI=… makes Ink print only the last frame; a user's terminal never has it.
 	const env = {...process.env};
 	delete env['CI'];
-	const command = `printf 'BEFORE\\n'; ${process.execPath} dist/cli.js --demo; echo "AFTER rc=$?"; sleep 600`;
+	const command = `printf 'BEFORE\\n'; ${process.execPath} ${builtCli()} --demo; echo "AFTER rc=$?"; sleep 600`;
 	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command], {
 		env: {...env, TERM: 'xterm-256color'},
 	});
@@ -73,11 +101,7 @@ function keys(...names: string[]) {
 
 describe.skipIf(!hasTmux)('pagewalk --demo in a real terminal (tmux)', () => {
 	beforeAll(() => {
-		// `npm test` builds first (pretest); a bare vitest run builds only when missing.
-		if (!existsSync('dist/cli.js')) {
-			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
-		}
-
+		builtCli();
 	});
 
 	afterAll(killServer);
@@ -160,11 +184,7 @@ describe.skipIf(!hasTmux)('pagewalk --demo ended by a signal (tmux)', () => {
 
 describe('pagewalk --demo with stdout not a terminal', () => {
 	it('writes the first page as JSON and never starts Ink', () => {
-		if (!existsSync('dist/cli.js')) {
-			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
-		}
-
-		const result = spawnSync(process.execPath, ['dist/cli.js', '--demo'], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+		const result = spawnSync(process.execPath, [builtCli(), '--demo'], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
 		expect(result.status).toBe(0);
 		expect(result.stdout).not.toContain('\u001B[?1049h');
 		expect(result.stdout.trim().startsWith('{') || result.stdout.trim().startsWith('[')).toBe(true);
