@@ -1,7 +1,7 @@
 import {inert} from '../core/inert.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
-type Stream = {write(text: string): unknown};
+type Stream = {write(text: string): unknown; columns?: number};
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -68,7 +68,10 @@ export class Progress {
 		const seconds = Math.max(0.001, (now - this.#started) / 1000);
 		const rate = Math.round(this.objects / seconds);
 		const line = `page ${number.format(this.pages)} · ${number.format(this.objects)} objects · ${number.format(this.short)} short · ${number.format(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
-		this.#stream.write(`\r\u001B[2K${line}`);
+		// A line wider than the terminal would wrap, and \r would then redraw
+		// only its last row; cut it to the width instead.
+		const width = this.#stream.columns ?? 80;
+		this.#stream.write(`\r\u001B[2K${line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
 		this.#visible = true;
 	}
 }
