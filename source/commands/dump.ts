@@ -30,6 +30,7 @@ ${walkFlagsHelp}
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
 	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after ID)
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
+	  130  interrupted (Ctrl-C); what was read is written, and stderr says how to resume
 
 	Examples
 	  $ COINBASE_ACCESS_TOKEN=… pagewalk dump accounts --all > accounts.ndjson
@@ -70,8 +71,12 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
  */
-export async function dump(config: WalkConfig, options: {all: boolean; format: Format}, io: DumpIo): Promise<number> {
+export async function dump(config: WalkConfig, options: {all: boolean; format: Format; signal?: AbortSignal}, io: DumpIo): Promise<number> {
 	const controller = new AbortController();
+	// Ctrl-C: stop the walk, but still close the document and say how to resume.
+	options.signal?.addEventListener('abort', () => {
+		controller.abort(options.signal!.reason);
+	});
 	const sink = new Sink(io.stdout, () => {
 		controller.abort();
 	});
@@ -156,12 +161,18 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		say(note);
 	}
 
+	const resume = (event: string) => (written > 0 && lastId !== undefined
+		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with --starting-after ${shellWord(lastId)}.`
+		: undefined);
+	if (options.signal?.aborted) {
+		say(resume('interruption') ?? 'interrupted before any object was written.');
+		return 130;
+	}
+
 	if (failure !== undefined) {
 		const {message} = describeError(failure);
 		say(message);
-		say(written > 0 && lastId !== undefined
-			? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the failure; to resume, run the same command with --starting-after ${shellWord(lastId)}.`
-			: 'no objects were written; run the same command again to retry.');
+		say(resume('failure') ?? 'no objects were written; run the same command again to retry.');
 		return 1;
 	}
 
@@ -190,7 +201,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
  * not a terminal (`pagewalk accounts | jq`): a dump of one page, and flags
  * only the browser knows are ignored rather than refused.
  */
-export async function runDump(argv: string[], io: DumpIo, options: {bare?: boolean} = {}): Promise<number> {
+export async function runDump(argv: string[], io: DumpIo, options: {bare?: boolean; signal?: AbortSignal} = {}): Promise<number> {
 	const cli = meow(help, {
 		importMeta: import.meta,
 		argv,
@@ -206,12 +217,24 @@ export async function runDump(argv: string[], io: DumpIo, options: {bare?: boole
 
 	const config = await resolveConfig({input: cli.input, flags: cli.flags, env: io.env});
 	try {
-		return await dump(config, {all: cli.flags.all && options.bare !== true, format: format as Format}, io);
+		return await dump(config, {all: cli.flags.all && options.bare !== true, format: format as Format, signal: options.signal}, io);
 	} finally {
 		await config.close();
 	}
 }
 
 export async function run(argv: string[], options: {bare?: boolean} = {}): Promise<number> {
-	return runDump(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, options);
+	const interrupt = new AbortController();
+	const onSigint = () => {
+		// A second Ctrl-C while closing up ends the process the usual way.
+		process.off('SIGINT', onSigint);
+		interrupt.abort(new Error('interrupted'));
+	};
+
+	process.on('SIGINT', onSigint);
+	try {
+		return await runDump(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {...options, signal: interrupt.signal});
+	} finally {
+		process.off('SIGINT', onSigint);
+	}
 }

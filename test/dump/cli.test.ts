@@ -3,6 +3,7 @@
  * builds first): exit codes, the one-sentence stderr, help, an early-closed
  * stdout, and the canary credential through a subprocess.
  */
+import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
@@ -104,6 +105,32 @@ describe('pagewalk dump (built CLI)', () => {
 		expect(result.code).toBe(0);
 		expect(result.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {id: string}).id)).toEqual(sandbox.store.ids('checkouts').slice(0, 4));
 		expect(result.stderr).toMatch(/^pagewalk: more pages follow: add --all/);
+	});
+
+	test('Ctrl-C mid-walk: exit 130, the JSON array closed, and how to resume', async () => {
+		const child = spawn(process.execPath, [cliPath, 'dump', 'accounts', '--all', '--format', 'json', `--base-url=${faulty.base('hang-after-first')}`, '--timeout', '30'], {
+			env: {PATH: process.env.PATH, ...canaryEnv},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		let interrupted = false;
+		child.stderr.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.stdout.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+			if (!interrupted && stdout.includes('obj-1-2')) {
+				interrupted = true;
+				child.kill('SIGINT');
+			}
+		});
+		const code = await new Promise<number | null>(resolve => {
+			child.on('close', resolve);
+		});
+		expect(code).toBe(130);
+		expect((JSON.parse(stdout) as Array<{id: string}>).map(object => object.id)).toEqual(['obj-1-0', 'obj-1-1', 'obj-1-2']);
+		expect(stderr).toBe('pagewalk: 3 objects were written before the interruption; to resume, run the same command with --starting-after obj-1-2.\n');
 	});
 
 	test('--demo works with no environment at all', async () => {

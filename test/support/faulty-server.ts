@@ -231,6 +231,12 @@ const faults = {
 
 		send(c, 200, {pagination: accountPagination(null), data: page(2, 3)});
 	}},
+	'hang-after-first': {api: 'account', handle(c) {
+		// A good first page, then a server that never answers.
+		if (c.query.get('starting_after') === null) {
+			goodPage(c, 5);
+		}
+	}},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
