@@ -67,10 +67,14 @@ export function layoutColumns(rows: readonly Row[], width: number, sample = 200)
 	});
 
 	const available = width - markerWidth;
+	// The id is the cursor: users copy it and match it against next_uri, so it
+	// keeps its whole width whenever one more column still fits beside it.
+	const pinned = paths[0] === 'id' && natural[0]! + gap + minimumWidth <= available ? natural[0]! : undefined;
+	const widthOf = (i: number, cap: number) => (i === 0 && pinned !== undefined ? pinned : Math.min(natural[i]!, cap));
 	const total = (count: number, cap: number) => {
 		let sum = gap * Math.max(0, count - 1);
 		for (let i = 0; i < count; i++) {
-			sum += Math.min(natural[i]!, cap);
+			sum += widthOf(i, cap);
 		}
 
 		return sum;
@@ -93,7 +97,7 @@ export function layoutColumns(rows: readonly Row[], width: number, sample = 200)
 		}
 	}
 
-	const columns = paths.slice(0, count).map((path, i) => ({path, width: Math.min(natural[i]!, low)}));
+	const columns = paths.slice(0, count).map((path, i) => ({path, width: widthOf(i, low)}));
 	// A terminal narrower than one column at its floor: cut that column to fit.
 	if (count === 1 && columns[0]!.width > available) {
 		columns[0]!.width = Math.max(1, available);

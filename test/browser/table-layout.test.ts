@@ -84,6 +84,18 @@ describe('table layout', () => {
 		expect(layoutColumns(rows, 20).hidden).toBeGreaterThan(0);
 	});
 
+	it('keeps the id whole while another column fits beside it, and cuts it only when it must', () => {
+		const id = '5c771d99-7de1-4729-9b06-f2325a971cd1';
+		const rows = rowsOf([{id, name: 'n'.repeat(30), description: 'd'.repeat(60), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6}]);
+		for (const width of [52, 80, 120]) {
+			const layout = layoutColumns(rows, width);
+			expect(layout.columns[0]).toEqual({path: 'id', width: 36});
+			expect(stringWidth(formatRow(rows[0]!.cells, layout.columns, true))).toBeLessThanOrEqual(width);
+		}
+
+		expect(layoutColumns(rows, 40).columns[0]!.width).toBeLessThan(36);
+	});
+
 	it('draws the header and rows aligned, with a marker on the selected row', () => {
 		const rows = rowsOf([{id: 'a1', name: 'Wallet'}]);
 		const {columns} = layoutColumns(rows, 80);
