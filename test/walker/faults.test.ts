@@ -160,6 +160,12 @@ describe('faulty server', () => {
 		expect(paths).toEqual(['/f/quirks/v2/accounts', '/f/quirks/v2/accounts?limit=3&limit=3&starting_after=obj-1-0']);
 	});
 
+	test('nothing listening: connection refused, one sentence, no retries', async () => {
+		const result = await dumpInProcess(['accounts', '--base-url', 'http://127.0.0.1:1', '--timeout', '0.5']);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe('pagewalk: Could not connect to http://127.0.0.1:1 (connection refused); check --base-url / --commerce-url or that the server runs.\npagewalk: no objects were written; run the same command again to retry.\n');
+	});
+
 	test('a foreign link is refused before anything is sent: one request in all, to the configured origin', async () => {
 		for (const fault of ['foreign-next', 'protocol-relative-next', 'backslash-next', 'userinfo-next', 'redirect'] as const) {
 			server.reset();
