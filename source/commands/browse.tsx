@@ -107,14 +107,15 @@ export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlag
  * terminal: the bare dump, without ever loading React or Ink.
  */
 export async function run(argv: string[]): Promise<number> {
-	if (!process.stdout.isTTY || !process.stdin.isTTY) {
-		return (await import('./dump.js')).run(argv, {bare: true});
-	}
-
+	// Help comes first: `pagewalk --help | less` wants this help, not dump's.
 	if (argv.some(argument => ['--help', '-h', '--version'].includes(argument))) {
 		const {default: meow} = await import('meow');
 		// Prints and exits.
 		meow(help, {importMeta: import.meta, argv, flags: walkFlags});
+	}
+
+	if (!process.stdout.isTTY || !process.stdin.isTTY) {
+		return (await import('./dump.js')).run(argv, {bare: true});
 	}
 
 	const {input, flags} = parseWalkArgs(argv);
