@@ -1,5 +1,5 @@
 import type {ListObject} from '../core/types.js';
-import {safeJson} from './safe-json.js';
+import {safeJsonText} from './safe-json.js';
 import type {Writer} from './writer.js';
 
 /**
@@ -13,11 +13,11 @@ export function jsonWriter(): Writer {
 		page(objects: ListObject[]) {
 			let text = '';
 			for (const object of objects) {
-				text += `${started ? ',\n' : '[\n'}${safeJson(object)}`;
+				text += `${started ? ',\n' : '[\n'}${JSON.stringify(object)}`;
 				started = true;
 			}
 
-			return text;
+			return safeJsonText(text);
 		},
 		end: () => (started ? '\n]\n' : '[]\n'),
 		notes: () => [],

@@ -1,5 +1,5 @@
 import type {ListObject} from '../core/types.js';
-import {safeJson} from './safe-json.js';
+import {safeJsonText} from './safe-json.js';
 import type {Writer} from './writer.js';
 
 /** One API object per line, exactly as received. */
@@ -8,10 +8,11 @@ export function ndjsonWriter(): Writer {
 		page(objects: ListObject[]) {
 			let text = '';
 			for (const object of objects) {
-				text += `${safeJson(object)}\n`;
+				text += `${JSON.stringify(object)}\n`;
 			}
 
-			return text;
+			// One scan per page rather than per object.
+			return safeJsonText(text);
 		},
 		end: () => '',
 		notes: () => [],

@@ -8,16 +8,19 @@ import {existsSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
-import {canary, canaryEnv, cliPath, runCli} from '../support/run-dump.js';
+import {canary, canaryEnv, cliPath, runCli, usePrivateCli} from '../support/run-dump.js';
 
 let sandbox: Sandbox;
 let faulty: FaultyServer;
 let env: Record<string, string>;
+let cli: string;
 
 beforeAll(async () => {
 	if (!existsSync(cliPath)) {
 		throw new Error('dist/cli.js is missing: run npm run build first (npm test does).');
 	}
+
+	cli = usePrivateCli();
 
 	[sandbox, faulty] = await Promise.all([startSandbox({port: 0, records: 3000}), startFaultyServer()]);
 	env = {
@@ -108,7 +111,7 @@ describe('pagewalk dump (built CLI)', () => {
 	});
 
 	test('Ctrl-C mid-walk: exit 130, the JSON array closed, and how to resume', async () => {
-		const child = spawn(process.execPath, [cliPath, 'dump', 'accounts', '--all', '--format', 'json', `--base-url=${faulty.base('hang-after-first')}`, '--timeout', '30'], {
+		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--all', '--format', 'json', `--base-url=${faulty.base('hang-after-first')}`, '--timeout', '30'], {
 			env: {PATH: process.env.PATH, ...canaryEnv},
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

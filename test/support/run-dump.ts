@@ -4,6 +4,8 @@
  * stdout and stderr as text.
  */
 import {spawn} from 'node:child_process';
+import {cpSync, mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
@@ -54,13 +56,27 @@ export async function dumpInProcess(argv: string[], env: Record<string, string |
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const cliPath = path.join(root, 'dist/cli.js');
+let privateCli: string | undefined;
+
+/**
+ * Copies the built CLI (and package.json, which meow reads for --version) to
+ * a temporary directory and makes runCli use the copy: another build in the
+ * shared tree empties dist/ for a moment, which must not fail these tests.
+ */
+export function usePrivateCli(): string {
+	const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-cli-'));
+	cpSync(path.join(root, 'dist'), path.join(directory, 'dist'), {recursive: true});
+	cpSync(path.join(root, 'package.json'), path.join(directory, 'package.json'));
+	privateCli = path.join(directory, 'dist/cli.js');
+	return privateCli;
+}
 
 /**
  * The built CLI as a subprocess. `readBytes` closes our end of its stdout
  * after that many bytes, like `| head -c`.
  */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {readBytes?: number} = {}): Promise<Result> {
-	const child = spawn(process.execPath, [cliPath, ...argv], {
+	const child = spawn(process.execPath, [privateCli ?? cliPath, ...argv], {
 		env: {PATH: process.env.PATH, ...env},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
