@@ -183,6 +183,14 @@ const faults = {
 
 		goodPage(c, 2);
 	}},
+	'gateway-timeout-once': {api: 'account', handle(c) {
+		if (c.hit === 1) {
+			send(c, 504, '<html><body>504 Gateway Time-out</body></html>', {'content-type': 'text/html', 'retry-after': '0'});
+			return;
+		}
+
+		goodPage(c, 1);
+	}},
 	'unauthorized-account': {api: 'account', handle: c => send(c, 401, errorBody('account', 'invalid_token', 'The access token is invalid'))},
 	'unauthorized-commerce': {api: 'commerce', handle: c => send(c, 401, errorBody('commerce', 'authentication_error', 'No such API Key.'))},
 	'forbidden-account': {api: 'account', handle: c => send(c, 403, errorBody('account', 'invalid_scope', 'Invalid scope'))},

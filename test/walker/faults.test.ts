@@ -90,6 +90,7 @@ describe('faulty server', () => {
 		'reset-once': {code: 0, objects: 3},
 		'rate-limit-long': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\); wait 3600 s and retry/, objects: 0},
 		'unavailable-once': {code: 0, objects: 6},
+		'gateway-timeout-once': {code: 0, objects: 3},
 		'unauthorized-account': {code: 1, stderr: /account API rejected the credential \(401 invalid_token: The access token is invalid\); set COINBASE_ACCESS_TOKEN to a valid access token\./, objects: 0},
 		'unauthorized-commerce': {code: 1, stderr: /commerce API rejected the credential \(401 authentication_error: No such API Key\.\); set COINBASE_COMMERCE_API_KEY to a valid API key\./, objects: 0},
 		'forbidden-account': {code: 1, stderr: /account API refused access \(403 invalid_scope: Invalid scope\); use a credential in COINBASE_ACCESS_TOKEN/, objects: 0},
