@@ -1,12 +1,15 @@
 import {Box, useApp, useInput} from 'ink';
 import {useEffect, useReducer} from 'react';
 import {rowsOf} from './browser/cells.js';
-import {browserReducer, initialBrowserState, overlayLines, selectedRow, shownRows} from './browser/browser-state.js';
+import {compareView} from './audit/view-text.js';
+import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
+import {fillLine, shortNote} from './browser/fill-line.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout} from './browser/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
+import {describeError} from './core/report-error.js';
 import type {Api, Page} from './core/types.js';
 import {StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
@@ -29,16 +32,25 @@ export type AppProps = {
 	maxCachedPages?: number;
 	/** The page at `startUrl` when it was fetched before the app started. */
 	firstPage?: Page;
+	/**
+	 * The compare view (`c`): fetches a page's request URL with the second
+	 * credential; `labels` name both credentials (never their values).
+	 */
+	compare?: {loadPage: (url: string, signal: AbortSignal) => Promise<Page>; labels: {a: string; b: string}};
 };
 
 /**
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
-	const [state, dispatch] = useReducer(browserReducer, {startUrl, settings, maxCachedPages, firstPage}, initialBrowserState);
+	const [state, dispatch] = useReducer(
+		browserReducer,
+		{startUrl, settings, maxCachedPages, firstPage, compareWith: compare?.labels.b ?? null},
+		initialBrowserState,
+	);
 	const {stack, screen} = state;
 
 	usePageRequests(stack, action => {
@@ -55,6 +67,36 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	useInput((input, key) => {
 		dispatch({type: 'key', input, key, bodyRows});
 	});
+
+	// The compare view asks for the page on screen with the second credential;
+	// leaving the view or the page aborts that request.
+	const compareUrl = wantedCompare(state);
+	useEffect(() => {
+		if (compareUrl === null || !compare) {
+			return;
+		}
+
+		const shown = top(state.stack)?.page;
+		const controller = new AbortController();
+		compare.loadPage(compareUrl, controller.signal).then(
+			other => {
+				if (shown) {
+					const view = compareView(shown, other, compare.labels);
+					dispatch({type: 'compared', result: {url: compareUrl, lines: [view.summary, '', ...view.lines]}});
+				}
+			},
+			(error: unknown) => {
+				if (!controller.signal.aborted) {
+					dispatch({type: 'compared', result: {url: compareUrl, error: describeError(error).message}});
+				}
+			},
+		);
+		return () => {
+			controller.abort();
+		};
+		// The URL names the request; the page object behind it is read once.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [compareUrl, compare]);
 
 	useEffect(() => {
 		if (state.quit) {
@@ -85,11 +127,12 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}
 
 	let body;
-	if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug') {
+	if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare') {
 		const titles = {
 			help: 'keys',
 			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
 			debug: 'debug: request and response',
+			compare: compare ? `compare: ${inert(compare.labels.a)} against ${inert(compare.labels.b)}` : 'compare',
 		};
 		body = <TextPane title={titles[screen.kind]} lines={overlayLines(state)} scroll={screen.scroll} height={bodyHeight} />;
 	} else {
@@ -100,7 +143,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	return (
 		<Box flexDirection="column" width={size.columns} height={frameRows}>
 			{body}
-			<StatusArea model={model} prompt={prompt} />
+			<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} />
 		</Box>
 	);
 }

@@ -1,3 +1,4 @@
+import {inert} from '../core/inert.js';
 import type {Page} from '../core/types.js';
 import {visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
@@ -12,12 +13,26 @@ import {routeKey, type Screen} from './screen.js';
  * state the previous one left (a component's closure would see a stale one).
  */
 
-export type BrowserState = {stack: PageStackState; screen: Screen; quit: boolean};
+/**
+ * The compare view's answer for one request URL: the lines to show, or why
+ * the second credential's request failed. Null until `c` asks for a page.
+ */
+export type CompareResult = {url: string; lines: string[]} | {url: string; error: string};
+
+export type BrowserState = {
+	stack: PageStackState;
+	screen: Screen;
+	quit: boolean;
+	/** Name of the second credential, or null when none was given. */
+	compareWith: string | null;
+	compare: CompareResult | null;
+};
 
 export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number}
-	| {type: 'stack'; action: StackAction};
+	| {type: 'stack'; action: StackAction}
+	| {type: 'compared'; result: CompareResult};
 
 export function initialBrowserState(options: {
 	startUrl: string;
@@ -25,13 +40,14 @@ export function initialBrowserState(options: {
 	maxCachedPages?: number;
 	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page;
+	compareWith?: string | null;
 }): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
 		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
 	}
 
-	return {stack, screen: {kind: 'table'}, quit: false};
+	return {stack, screen: {kind: 'table'}, quit: false, compareWith: options.compareWith ?? null, compare: null};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -42,6 +58,38 @@ export function shownRows(stack: PageStackState): Row[] {
 export function selectedRow(stack: PageStackState): Row | undefined {
 	const entry = top(stack);
 	return entry ? shownRows(stack)[entry.selected] : undefined;
+}
+
+/** The request URL the compare view wants answered, or null when it wants nothing. */
+export function wantedCompare(state: BrowserState): string | null {
+	const page = top(state.stack)?.page;
+	if (state.screen.kind !== 'compare' || state.compareWith === null || !page) {
+		return null;
+	}
+
+	return state.compare?.url === page.requestUrl ? null : page.requestUrl;
+}
+
+function compareLines(state: BrowserState): string[] {
+	if (state.compareWith === null) {
+		return [
+			'No second credential to compare with.',
+			'Start pagewalk with --compare-env NAME, where the environment variable NAME',
+			'holds another token or API key; c then shows which ids each one sees here.',
+		];
+	}
+
+	const page = top(state.stack)?.page;
+	if (!page) {
+		return ['no page loaded yet'];
+	}
+
+	const result = state.compare;
+	if (result?.url !== page.requestUrl) {
+		return [`asking the same page with ${state.compareWith}…`];
+	}
+
+	return 'error' in result ? [`The request with ${state.compareWith} failed: ${inert(result.error)}`] : result.lines;
 }
 
 /** The lines of the open overlay (empty for the table). */
@@ -60,6 +108,10 @@ export function overlayLines(state: BrowserState): string[] {
 			return helpLines();
 		}
 
+		case 'compare': {
+			return compareLines(state);
+		}
+
 		default: {
 			return [];
 		}
@@ -67,6 +119,11 @@ export function overlayLines(state: BrowserState): string[] {
 }
 
 export function browserReducer(state: BrowserState, action: BrowserAction): BrowserState {
+	if (action.type === 'compared') {
+		// Only the answer for the page still on screen is kept.
+		return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
+	}
+
 	if (action.type === 'stack') {
 		const stack = pageStackReducer(state.stack, action.action);
 		return stack === state.stack ? state : {...state, stack};
@@ -85,5 +142,5 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
 	const screen = routed.screen ?? state.screen;
-	return stack === state.stack && screen === state.screen ? state : {stack, screen, quit: false};
+	return stack === state.stack && screen === state.screen ? state : {...state, stack, screen, quit: false};
 }

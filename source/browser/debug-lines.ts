@@ -1,3 +1,4 @@
+import {cursorEvidenceLines} from '../audit/view-text.js';
 import {inert} from '../core/inert.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
@@ -39,6 +40,7 @@ export function debugLines(state: PageStackState): string[] {
 	}
 
 	lines.push('', `next page: ${page.nextUrl === null ? 'none (end of list)' : inert(page.nextUrl)}`);
+	lines.push(...cursorEvidenceLines(page));
 	lines.push(`prefetch: ${state.prefetch ? `${state.prefetch.page ? 'ready' : 'loading'} ${inert(state.prefetch.url)}` : 'none'}`);
 	lines.push('', 'pagination (raw):', ...jsonLines(page.rawPagination));
 	return lines;

@@ -20,6 +20,7 @@ export type Command =
 	| 'refresh'
 	| 'detail'
 	| 'debug'
+	| 'compare'
 	| 'filter'
 	| 'help'
 	| 'close'
@@ -50,7 +51,8 @@ export const keymap: readonly Binding[] = [
 	{command: 'limit-type', keys: ['L'], label: 'L', description: 'type a limit 0–100 (new walk)'},
 	{command: 'refresh', keys: ['r'], label: 'r', description: 'refresh the page, or retry after an error'},
 	{command: 'detail', keys: ['return'], label: 'Enter', description: 'selected object as JSON'},
-	{command: 'debug', keys: ['d'], label: 'd', description: 'request, response and raw pagination'},
+	{command: 'debug', keys: ['d'], label: 'd', description: 'request, response, raw pagination and cursor evidence'},
+	{command: 'compare', keys: ['c'], label: 'c', description: 'which ids each credential sees on this page (--compare-env)'},
 	{command: 'filter', keys: ['/'], label: '/', description: 'filter the rows of the page'},
 	{command: 'help', keys: ['?'], label: '?', description: 'this help'},
 	{command: 'close', keys: ['escape'], label: 'Esc', description: 'close the overlay, or clear the filter'},

@@ -1,3 +1,4 @@
+import {pageFill, type PageFill} from '../audit/fill.js';
 import type {Order, Page} from '../core/types.js';
 import {visibleRows} from './cells.js';
 
@@ -12,7 +13,10 @@ import {visibleRows} from './cells.js';
 
 export type Settings = {order: Order; limit: number};
 
-export type Entry = {url: string; page: Page | null; selected: number};
+/** How full a page was: all the fill strip needs once the page itself is evicted. */
+export type FillMark = Pick<PageFill, 'kind' | 'ratio'>;
+
+export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark};
 
 /**
  * What a wanted page does once it arrives: `push` it on top (next page),
@@ -184,7 +188,14 @@ function evict(state: PageStackState): PageStackState {
 
 	return {
 		...state,
-		entries: state.entries.map((entry, index) => (index < keepFrom && entry.page ? {...entry, page: null} : entry)),
+		entries: state.entries.map((entry, index) => {
+			if (index >= keepFrom || !entry.page) {
+				return entry;
+			}
+
+			const {kind, ratio} = pageFill(entry.page, index);
+			return {...entry, page: null, fill: {kind, ratio}};
+		}),
 	};
 }
 

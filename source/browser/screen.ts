@@ -12,6 +12,7 @@ export type Screen =
 	| {kind: 'help'; scroll: number}
 	| {kind: 'detail'; scroll: number}
 	| {kind: 'debug'; scroll: number}
+	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
 	| {kind: 'limit'; draft: string};
 
@@ -126,15 +127,18 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			// The key that opened an overlay closes it again.
 			case 'help':
 			case 'detail':
-			case 'debug': {
+			case 'debug':
+			case 'compare': {
 				return command === screen.kind ? {screen: {kind: 'table'}} : {screen: {kind: command, scroll: 0}};
 			}
 
 			default: {
-				// Page keys work from the debug panel (to watch requests); the
-				// detail view and help would show a stale object, so they close.
+				// Page keys work from the debug panel (to watch requests) and the
+				// compare view (to compare page after page); the detail view and
+				// help would show a stale object, so they close.
 				const routed = routeKey({kind: 'table'}, name, input, context);
-				return screen.kind === 'debug' ? {...routed, screen: routed.screen ?? screen} : {...routed, screen: routed.screen ?? {kind: 'table'}};
+				const stays = screen.kind === 'debug' || screen.kind === 'compare';
+				return stays ? {...routed, screen: routed.screen ?? screen} : {...routed, screen: routed.screen ?? {kind: 'table'}};
 			}
 		}
 	}
@@ -202,6 +206,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 		case 'debug': {
 			return {screen: {kind: 'debug', scroll: 0}};
+		}
+
+		case 'compare': {
+			return {screen: {kind: 'compare', scroll: 0}};
 		}
 
 		case 'help': {

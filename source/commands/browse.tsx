@@ -1,7 +1,5 @@
 import process from 'node:process';
-import {parseArgs} from 'node:util';
-import {UsageError} from '../core/errors.js';
-import {inert} from '../core/inert.js';
+import {parseFlags} from '../core/parse-flags.js';
 import {resolveConfig, walkFlags, walkFlagsHelp, type WalkFlagValues} from '../core/options.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
@@ -67,39 +65,21 @@ const help = `
 	In a terminal, opens the browser (press ? inside for the keys). When stdout
 	is not a terminal, writes the first page as JSON instead, like 'dump'.
 ${walkFlagsHelp}
+	Compare
+	  --compare-env NAME       c shows which ids of the page on screen the credential in
+	                           environment variable NAME sees, against yours (with --demo:
+	                           the sandbox's other credential, without this flag)
+
 	Examples
 	  $ pagewalk --demo
 	  $ pagewalk checkouts --limit 50 --order asc
 `;
 
-const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+/** The walk flags, and the second credential of the compare view. */
+const browseFlags = {...walkFlags, compareEnv: {type: 'string'}} as const;
 
-/**
- * The shared walk flags parsed with node:util instead of meow: meow and its
- * dependencies cost ~18 ms to load, a tenth of the time to the first page.
- * meow still prints --help and --version (see run).
- */
-export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlagValues} {
-	const options: Record<string, {type: 'string' | 'boolean'; multiple: boolean}> = {};
-	const names: Record<string, keyof typeof walkFlags> = {};
-	for (const [name, spec] of Object.entries(walkFlags)) {
-		options[kebab(name)] = {type: spec.type, multiple: 'isMultiple' in spec && spec.isMultiple};
-		names[kebab(name)] = name as keyof typeof walkFlags;
-	}
-
-	try {
-		const {values, positionals} = parseArgs({args: argv, options, allowPositionals: true, strict: true});
-		const flags: WalkFlagValues = {};
-		for (const [option, value] of Object.entries(values)) {
-			flags[names[option]!] = value;
-		}
-
-		return {input: positionals, flags};
-	} catch (error: unknown) {
-		// Node's messages go on about positionals after '--'; the first sentence says it.
-		const message = (error instanceof Error ? error.message : String(error)).split(/\.\s/)[0]!.replace(/\.$/, '');
-		throw new UsageError(`${inert(message)}. Run 'pagewalk --help' for the options.`);
-	}
+export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlagValues & {compareEnv?: unknown}} {
+	return parseFlags(argv, browseFlags, 'pagewalk');
 }
 
 /**
@@ -111,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
 	if (argv.some(argument => ['--help', '-h', '--version'].includes(argument))) {
 		const {default: meow} = await import('meow');
 		// Prints and exits.
-		meow(help, {importMeta: import.meta, argv, flags: walkFlags});
+		meow(help, {importMeta: import.meta, argv, flags: browseFlags});
 	}
 
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
@@ -119,10 +99,15 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const {input, flags} = parseWalkArgs(argv);
+	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
+	// Checked before the demo sandbox starts: a wrong flag sends nothing.
+	const given = compareCredential(typeof flags.compareEnv === 'string' ? flags.compareEnv : undefined, process.env);
 	const config = await resolveConfig({input, flags});
 	try {
 		const {createClient} = await import('../core/http-client.js');
 		const client = createClient(config);
+		const second = given ?? config.demoCredentials?.other ?? null;
+		const compareClient = second ? createCompareClient(config, second) : null;
 		try {
 			// The first page is asked for before Ink and React are loaded: the
 			// request and the server's answer overlap the biggest chunk's load.
@@ -138,9 +123,16 @@ export async function run(argv: string[]): Promise<number> {
 				endpoint: config.endpoint,
 				// What the server does when the user gave neither (contract 4.2).
 				settings: {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25},
+				compare:
+					compareClient && second
+						? {
+								loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}),
+								labels: {a: config.demoCredentials?.using ?? config.credential.envName, b: second.envName},
+							}
+						: undefined,
 			});
 		} finally {
-			await client.close();
+			await Promise.all([client.close(), compareClient?.close()]);
 		}
 	} finally {
 		await config.close();

@@ -1,9 +1,9 @@
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {parseArgs} from 'node:util';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
+import {parseFlags} from '../core/parse-flags.js';
 import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
 import {describeError} from '../core/report-error.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
@@ -198,35 +198,6 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 type Parsed = {input: string[]; flags: Record<string, unknown>};
 
-const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
-
-/**
- * The flags parsed with node:util: meow costs about 20 ms to load, a few
- * percent of a whole walk, so it is loaded only for --help and --version.
- */
-function parseDumpArgs(argv: string[]): Parsed {
-	const spec: Record<string, {type: 'string' | 'boolean'; multiple: boolean}> = {};
-	const names: Record<string, string> = {};
-	for (const [name, flag] of Object.entries(dumpFlags)) {
-		spec[kebab(name)] = {type: flag.type, multiple: 'isMultiple' in flag && flag.isMultiple};
-		names[kebab(name)] = name;
-	}
-
-	try {
-		const {values, positionals} = parseArgs({args: argv, options: spec, allowPositionals: true, strict: true});
-		const flags: Record<string, unknown> = {};
-		for (const [option, value] of Object.entries(values)) {
-			flags[names[option]!] = value;
-		}
-
-		return {input: positionals, flags};
-	} catch (error: unknown) {
-		// Node's messages run on about '--' and positionals; the first sentence says it.
-		const message = (error instanceof Error ? error.message : String(error)).split(/\.\s/)[0]!.replace(/\.$/, '');
-		throw new UsageError(`${inert(message)}; see pagewalk dump --help.`);
-	}
-}
-
 /** meow: the help and version, and bare mode, where flags only the browser knows are ignored. */
 async function parseWithMeow(argv: string[], bare: boolean): Promise<Parsed> {
 	const {default: meow} = await import('meow');
@@ -249,7 +220,7 @@ async function parseWithMeow(argv: string[], bare: boolean): Promise<Parsed> {
 export async function runDump(argv: string[], io: DumpIo, options: {bare?: boolean; signal?: AbortSignal} = {}): Promise<number> {
 	const {input, flags} = options.bare === true || argv.some(argument => ['--help', '-h', '--version'].includes(argument))
 		? await parseWithMeow(argv, options.bare === true)
-		: parseDumpArgs(argv);
+		: parseFlags(argv, dumpFlags, 'pagewalk dump');
 	const format = typeof flags.format === 'string' ? flags.format : 'ndjson';
 	if (!(formats as readonly string[]).includes(format)) {
 		throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${inert(format)}'.`);

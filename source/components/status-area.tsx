@@ -24,19 +24,21 @@ function Line({segments}: {segments: readonly Segment[]}) {
 	);
 }
 
-/** Lines the status area always takes: location, page, message. */
-export const statusHeight = 3;
+/** Lines the status area always takes: location, page, fill strip, message. */
+export const statusHeight = 4;
 
 type Props = {
 	model: StatusModel;
 	/** Replaces the message line while the user types a filter or a limit. */
 	prompt?: string | undefined;
-	/** Extra rows (such as a fill strip) drawn between the page line and the message. */
-	children?: ReactNode;
+	/** The fill strip of the pages walked (one line, may be empty). */
+	fill: string;
+	/** Why the page may be short: shown on the message line when nothing else is. */
+	note?: string | null;
 };
 
 /** Always visible under the table; one line per part of the model. */
-export function StatusArea({model, prompt, children}: Props) {
+export function StatusArea({model, prompt, fill, note}: Props) {
 	let message: ReactNode;
 	if (prompt !== undefined) {
 		message = (
@@ -55,6 +57,12 @@ export function StatusArea({model, prompt, children}: Props) {
 				{model.message.text}
 			</Text>
 		);
+	} else if (note) {
+		message = (
+			<Text color="yellow" wrap="truncate-end">
+				{note}
+			</Text>
+		);
 	} else {
 		message = (
 			<Text dimColor wrap="truncate-end">
@@ -67,7 +75,9 @@ export function StatusArea({model, prompt, children}: Props) {
 		<Box flexDirection="column">
 			<Line segments={model.location} />
 			<Line segments={model.page} />
-			{children}
+			<Text dimColor wrap="truncate-end">
+				{fill === '' ? ' ' : fill}
+			</Text>
 			{message}
 		</Box>
 	);

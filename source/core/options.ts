@@ -98,6 +98,12 @@ export type WalkConfig = {
 	maxItems: number | null;
 	/** Set when --demo started a sandbox that close() stops. */
 	demo: boolean;
+	/**
+	 * With --demo, the names of the credential in use and of the sandbox's
+	 * other one (full against restricted), which the browser compares with
+	 * when no --compare-env is given.
+	 */
+	demoCredentials: {using: string; other: {envName: string; value: string}} | null;
 	/** Releases what the config owns (the --demo sandbox). Safe to call twice. */
 	close(): Promise<void>;
 };
@@ -465,12 +471,15 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 	}
 
 	let close = async () => {};
+	let demoCredentials: WalkConfig['demoCredentials'] = null;
 	if (demo) {
 		const sandbox = await startDemo();
 		const which = (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted';
 		bases.account = parseBase(sandbox.accountUrl);
 		bases.commerce = parseBase(sandbox.commerceUrl);
 		secret = sandbox.credentials[target.api][which];
+		const other = which === 'full' ? 'restricted' : 'full';
+		demoCredentials = {using: `demo ${which}`, other: {envName: `demo ${other}`, value: sandbox.credentials[target.api][other]}};
 		let closed = false;
 		close = async () => {
 			if (!closed) {
@@ -500,6 +509,7 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 		maxPages,
 		maxItems,
 		demo,
+		demoCredentials,
 		close,
 	};
 }

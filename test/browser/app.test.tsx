@@ -87,11 +87,13 @@ describe('<App> on the sandbox', () => {
 		const shown = lines(frame);
 		expect(shown[0]).toBe(`  id${' '.repeat(36)}name         primary  type`);
 		expect(shown[1]).toMatch(new RegExp(`^› ${idCell(page[0]!)}  `));
-		expect(rowIds(frame)).toEqual(page.slice(0, 11).map(idCell));
-		expect(shown.slice(-3)).toEqual([
+		expect(rowIds(frame)).toEqual(page.slice(0, 10).map(idCell));
+		expect(shown.slice(-4)).toEqual([
 			`account /v2/accounts · page 1 · desc · limit 25 · seen ${page.length} · N ms`,
 			`${page.length}/25 short · more pages follow · total/yielded not provided · 17 columns hidden`,
-			'? help · ←→ pages · Enter detail · d debug · q quit',
+			// The fill strip: one page so far, short; the note says why it may be short.
+			'fill ▆ · 1 short · 0 empty',
+			`${page.length} of 25: fewer than limit: permissions or access level; the list continues.`,
 		]);
 		// Never taller than the terminal, one line to spare.
 		expect(shown).toHaveLength(size.rows - 1);
@@ -106,7 +108,7 @@ describe('<App> on the sandbox', () => {
 		await app.press(keys.right);
 		frame = await app.waitFor(f => f.includes('page 2 '));
 		expect(rowIds(frame)[0]).toBe(idCell(pages[1]![0]!));
-		expect(lines(frame).at(-3)).toBe(
+		expect(lines(frame).at(-4)).toBe(
 			`account /v2/accounts · page 2 · desc · limit 25 · seen ${pages[0]!.length + pages[1]!.length} · N ms`,
 		);
 		await app.press('l');
@@ -138,7 +140,7 @@ describe('<App> on the sandbox', () => {
 		await app.press('o');
 		const frame = await app.waitFor(f => f.includes('page 1 · asc'));
 		const page = expectedPages(25, 'asc')[0]!;
-		expect(rowIds(frame)).toEqual(page.slice(0, 11).map(idCell));
+		expect(rowIds(frame)).toEqual(page.slice(0, 10).map(idCell));
 		expect(lines(frame).at(-1)).toBe('order asc: new walk from the first page');
 	});
 
@@ -155,7 +157,7 @@ describe('<App> on the sandbox', () => {
 		await app.press(keys.enter);
 		frame = await app.waitFor(f => f.includes('limit 7 ') && f.includes('/7'));
 		const page = expectedPages(7)[0]!;
-		expect(lines(frame).at(-2)).toMatch(new RegExp(`^${page.length}/7${page.length < 7 ? ' short' : ''} · more pages follow`));
+		expect(lines(frame).at(-3)).toMatch(new RegExp(`^${page.length}/7${page.length < 7 ? ' short' : ''} · more pages follow`));
 	});
 
 	it('Enter shows the selected object as JSON, scrollable; Esc returns to the table', async () => {
@@ -165,10 +167,10 @@ describe('<App> on the sandbox', () => {
 		await app.press('j', keys.enter);
 		let frame = await app.waitFor(f => f.includes('object 2 of'));
 		let shown = lines(frame);
-		expect(shown[0]).toMatch(/^object 2 of \d+ · lines 1–11 of \d+ · Esc closes$/);
+		expect(shown[0]).toMatch(/^object 2 of \d+ · lines 1–10 of \d+ · Esc closes$/);
 		expect(shown.slice(1, 3)).toEqual(['{', `  "id": "${id}",`]);
 		await app.press(keys.down, keys.down);
-		frame = await app.waitFor(f => f.includes('lines 3–13'));
+		frame = await app.waitFor(f => f.includes('lines 3–12'));
 		shown = lines(frame);
 		// The second row of the seed-1 sandbox's restricted first page.
 		expect(shown[1]).toBe('  "name": "BTC Wallet",');
@@ -210,7 +212,7 @@ describe('<App> on the sandbox', () => {
 		await app.press('/', 'B', 'T', 'C');
 		let frame = await app.waitFor(f => f.includes('/ filter rows: BTC'));
 		const btc = lines(frame)
-			.slice(1, -3)
+			.slice(1, -4)
 			.filter(line => line.trim() !== '');
 		expect(btc.length).toBeGreaterThan(0);
 		for (const line of btc) {
@@ -219,7 +221,7 @@ describe('<App> on the sandbox', () => {
 
 		await app.press(keys.enter);
 		frame = await app.waitFor(f => f.includes('filter "BTC": '));
-		expect(lines(frame).at(-2)).toMatch(new RegExp(`^\\d+/25 short · more pages follow · filter "BTC": ${btc.length} shown · `));
+		expect(lines(frame).at(-3)).toMatch(new RegExp(`^\\d+/25 short · more pages follow · filter "BTC": ${btc.length} shown · `));
 		await app.press(keys.escape);
 		frame = await app.waitFor(f => !f.includes('filter "BTC"'));
 		expect(frame).toContain('DOGE Wallet');
@@ -228,8 +230,8 @@ describe('<App> on the sandbox', () => {
 	it('shows commerce total and yielded', async () => {
 		const app = await browse({baseUrl: sandbox.commerceUrl, token: sandbox.credentials.commerce.full, api: 'commerce', endpoint: 'checkouts', limit: 10});
 		const frame = await app.waitFor(f => f.includes('page 1 '));
-		expect(lines(frame).at(-3)).toBe('commerce /checkouts · page 1 · desc · limit 10 · seen 10 · N ms');
-		expect(lines(frame).at(-2)).toMatch(/^10\/10 · more pages follow · total \d+ · yielded 10/);
+		expect(lines(frame).at(-4)).toBe('commerce /checkouts · page 1 · desc · limit 10 · seen 10 · N ms');
+		expect(lines(frame).at(-3)).toMatch(/^10\/10 · more pages follow · total \d+ · yielded 10/);
 	});
 
 	it('an error shows in a banner, the page stays, and r retries', async () => {
@@ -243,7 +245,7 @@ describe('<App> on the sandbox', () => {
 		expect(shown.at(-1)).toMatch(/^ error, r retries: /);
 		// The failure quoted server bytes: shown escaped, never raw.
 		expect(frame).not.toContain('\u001B[31m');
-		expect(shown.at(-3)).toMatch(/page 1 /);
+		expect(shown.at(-4)).toMatch(/page 1 /);
 		expect(frame).toContain('› hostile-1');
 		server.failing = false;
 		await app.press('r');
@@ -308,7 +310,7 @@ describe('<App> on the sandbox', () => {
 		const last = sandbox.store.ids('accounts')[99]!;
 		const frame = await app.waitFor(f => f.includes(`› ${idCell(last)}`));
 		expect(lines(frame)).toHaveLength(size.rows - 1);
-		expect(lines(frame)[size.rows - 1 - 4]).toContain(`› ${idCell(last)}`);
+		expect(lines(frame)[size.rows - 1 - 5]).toContain(`› ${idCell(last)}`);
 	});
 
 	it('re-fits columns and rows when the terminal is resized', async () => {
@@ -325,5 +327,65 @@ describe('<App> on the sandbox', () => {
 		app.resize({columns: 140, rows: 30});
 		frame = await app.waitFor(f => lines(f).length === 29);
 		expect(lines(frame)[0]!.length).toBeGreaterThan(100);
+	});
+});
+
+describe('<App> explains short pages (issue 4/4)', () => {
+	it('draws a fill strip of the pages walked, with short and empty pages counted', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		// The seed-1 restricted pages at limit 25: 17, 18, 20, then an empty one.
+		for (const page of [2, 3, 4]) {
+			// eslint-disable-next-line no-await-in-loop
+			await app.press(keys.right);
+			// eslint-disable-next-line no-await-in-loop
+			await app.waitFor(f => f.includes(`page ${page} `));
+		}
+
+		const frame = await app.waitFor(f => f.includes('fill ▆▆▇· · 3 short · 1 empty'));
+		expect(lines(frame).at(-1)).toBe('No objects: fewer than limit: permissions or access level; the list continues.');
+		await app.press(keys.left);
+		await app.waitFor(f => f.includes('fill ▆▆▇ · 3 short · 0 empty'));
+	});
+
+	it('the debug panel shows the cursor evidence: whether next_uri starts after the last object shown', async () => {
+		const app = await browse({size: {columns: 120, rows: 40}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('d');
+		let frame = await app.waitFor(f => f.includes('cursor evidence'));
+		const cursorOf = (text: string) => /next_uri starting_after {2}(\S+)/.exec(text)?.[1];
+		// Page 1's window ends on an object this credential sees.
+		expect(cursorOf(frame)).toBe(expectedPages(25)[0]!.at(-1));
+		expect(frame).toContain(', the last object shown.');
+		// Page 4 is empty: its whole window was hidden, and the cursor is one of those objects.
+		await app.press(keys.right, keys.right, keys.right);
+		frame = await app.waitFor(f => f.includes('– (empty page)'));
+		expect(sandbox.store.hiddenIds('accounts')).toContain(cursorOf(frame));
+		expect(frame).toContain('but this page shows no object: the server scanned past');
+	});
+
+	it('c compares the page with a second credential: the ids only it sees are exactly the hidden ones', async () => {
+		const app = await browse({compareToken: sandbox.credentials.account.full, size: {columns: 100, rows: 40}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('c');
+		const frame = await app.waitFor(f => f.includes('only COMPARE_TOKEN'));
+		expect(lines(frame)[0]).toMatch(/^compare: COINBASE_ACCESS_TOKEN against COMPARE_TOKEN/);
+		const onlyFull = [...frame.matchAll(/^· ✓ {2}(\S+) {2}only COMPARE_TOKEN$/gm)].map(match => match[1]);
+		const both = [...frame.matchAll(/^✓ ✓ {2}(\S+)$/gm)].map(match => match[1]);
+		const hidden = new Set(sandbox.store.hiddenIds('accounts'));
+		const page = expectedPages(25)[0]!;
+		expect(both).toEqual(page);
+		expect(onlyFull.length).toBe(25 - page.length);
+		expect(onlyFull.every(id => hidden.has(id!))).toBe(true);
+		// Page keys keep the compare view open and compare the next page.
+		await app.press(keys.right);
+		await app.waitFor(f => f.includes('page 2 ') && f.startsWith('compare:') && f.includes('only COMPARE_TOKEN'));
+	});
+
+	it('c without a second credential says how to give one', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('c');
+		await app.waitFor(f => f.includes('Start pagewalk with --compare-env NAME'));
 	});
 });

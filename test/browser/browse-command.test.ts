@@ -16,9 +16,13 @@ describe('browse flags', () => {
 		});
 	});
 
+	it('takes --compare-env for the compare view', () => {
+		expect(parseWalkArgs(['--demo', '--compare-env', 'OTHER_TOKEN'])).toEqual({input: [], flags: {demo: true, compareEnv: 'OTHER_TOKEN'}});
+	});
+
 	it('refuses unknown flags with one sentence and exit status 2', () => {
 		expect(() => parseWalkArgs(['--bogus'])).toThrow(UsageError);
-		expect(() => parseWalkArgs(['--bogus'])).toThrow("Unknown option '--bogus'. Run 'pagewalk --help' for the options.");
+		expect(() => parseWalkArgs(['--bogus'])).toThrow("Unknown option '--bogus'; see pagewalk --help.");
 	});
 });
 

@@ -2,6 +2,7 @@ import {render} from 'ink-testing-library';
 import {App} from '../../../source/app.js';
 import {resolveConfig} from '../../../source/core/options.js';
 import {createClient} from '../../../source/core/http-client.js';
+import {createCompareClient} from '../../../source/audit/second-credential.js';
 
 /** Key sequences as a terminal sends them. */
 export const keys = {
@@ -37,6 +38,8 @@ export async function renderApp(options: {
 	order?: 'asc' | 'desc';
 	startingAfter?: string;
 	size?: {columns: number; rows: number};
+	/** A second credential for the compare view (`c`), named COMPARE_TOKEN. */
+	compareToken?: string;
 }) {
 	const api = options.api ?? 'account';
 	const config = await resolveConfig({
@@ -53,8 +56,12 @@ export async function renderApp(options: {
 	const client = createClient(config);
 	const loadPage = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
+	const compareClient = options.compareToken === undefined ? null : createCompareClient(config, {envName: 'COMPARE_TOKEN', value: options.compareToken});
+	const compare = compareClient
+		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.envName, b: 'COMPARE_TOKEN'}}
+		: undefined;
 	const app = (size: {columns: number; rows: number}) => (
-		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} />
+		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 
@@ -97,6 +104,7 @@ export async function renderApp(options: {
 	async function close() {
 		instance.unmount();
 		await client.close();
+		await compareClient?.close();
 		await config.close();
 	}
 

@@ -1,0 +1,35 @@
+import {fillStrip, pageFill} from '../audit/fill.js';
+import {shortPageNote} from '../audit/view-text.js';
+import type {FillMark, PageStackState} from './page-stack.js';
+
+/**
+ * The status area's fill strip: one cell per page of this walk, oldest first,
+ * height by fill, `·` for an empty page. Pages evicted from memory still count
+ * through the mark they left, so a run of short pages stays visible however
+ * deep the walk goes.
+ */
+export function fillLine(state: PageStackState, width: number): string {
+	const fills: FillMark[] = [];
+	for (const [index, entry] of state.entries.entries()) {
+		const fill = entry.page ? pageFill(entry.page, index) : entry.fill;
+		if (fill) {
+			fills.push(fill);
+		}
+	}
+
+	if (fills.length === 0) {
+		return '';
+	}
+
+	const short = fills.filter(fill => fill.kind === 'short').length;
+	const empty = fills.filter(fill => fill.kind === 'empty').length;
+	const counts = ` · ${short} short · ${empty} empty`;
+	const room = Math.max(1, width - 'fill '.length - counts.length);
+	return `fill ${fillStrip(fills, room)}${counts}`;
+}
+
+/** Why the page on screen may be short, or null for a full page or the end of the list. */
+export function shortNote(state: PageStackState): string | null {
+	const page = state.entries.at(-1)?.page;
+	return page && page.nextUrl !== null ? shortPageNote(page) : null;
+}

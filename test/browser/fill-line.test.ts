@@ -1,0 +1,73 @@
+import {describe, expect, it} from 'vitest';
+import {fillLine, shortNote} from '../../source/browser/fill-line.js';
+import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {makePage, url} from './pages.js';
+
+const settings = {order: 'desc' as const, limit: 4};
+
+/** Walks pages holding `sizes[i]` objects each (limit 4), the last one ending the list. */
+function walk(sizes: number[], maxCachedPages?: number): PageStackState {
+	let state = initialState({startUrl: url(), settings, maxCachedPages});
+	let cursor: string | undefined;
+	for (const [index, size] of sizes.entries()) {
+		const ids = Array.from({length: size}, (_, i) => `p${index}-${i}`);
+		const next = index === sizes.length - 1 ? null : url(`c${index}`);
+		const page = makePage({url: url(cursor), ids, next, limit: 4});
+		for (const wanted of wantedRequests(state)) {
+			if (wanted.url === page.requestUrl) {
+				state = reduce(state, {type: 'loaded', requestId: wanted.requestId, page});
+			}
+		}
+
+		if (next !== null) {
+			state = reduce(state, {type: 'next'});
+		}
+
+		cursor = `c${index}`;
+	}
+
+	return state;
+}
+
+describe('fill strip', () => {
+	it('draws one cell per page walked, by fill, with short and empty pages counted', () => {
+		const state = walk([4, 2, 0, 3, 4]);
+		expect(fillLine(state, 80)).toBe('fill █▄·▆█ · 2 short · 1 empty');
+	});
+
+	it('keeps counting pages whose data was evicted from memory', () => {
+		const state = walk([4, 2, 0, 3, 4, 1], 2);
+		expect(state.entries.filter(entry => entry.page === null).length).toBeGreaterThan(0);
+		expect(fillLine(state, 80)).toBe('fill █▄·▆█▂ · 3 short · 1 empty');
+	});
+
+	it('keeps the newest pages when the strip is wider than the terminal', () => {
+		const state = walk([4, 4, 4, 4, 4, 4, 4, 4, 0, 1]);
+		const line = fillLine(state, 'fill '.length + 4 + ' · 1 short · 1 empty'.length);
+		expect(line).toBe('fill …█·▂ · 1 short · 1 empty');
+	});
+
+	it('is empty before the first page', () => {
+		expect(fillLine(initialState({startUrl: url(), settings}), 80)).toBe('');
+	});
+});
+
+/** A stack showing one page of `size` objects (limit 4), with or without a next_uri. */
+function showing(size: number, next: string | null): PageStackState {
+	const state = initialState({startUrl: url(), settings});
+	const [wanted] = wantedRequests(state);
+	const ids = Array.from({length: size}, (_, i) => `id-${i}`);
+	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage({url: url(), ids, next, limit: 4})});
+}
+
+describe('short-page note', () => {
+	it('explains a short or empty page that has a next_uri: the list continues', () => {
+		expect(shortNote(showing(2, url('x')))).toBe('2 of 4: fewer than limit: permissions or access level; the list continues.');
+		expect(shortNote(showing(0, url('x')))).toBe('No objects: fewer than limit: permissions or access level; the list continues.');
+	});
+
+	it('says nothing for a full page, or for a short page that ends the list (the status line says end of list)', () => {
+		expect(shortNote(showing(4, url('x')))).toBeNull();
+		expect(shortNote(showing(2, null))).toBeNull();
+	});
+});
