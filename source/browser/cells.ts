@@ -1,3 +1,4 @@
+import {columnsOf, flatten as flattenObject} from '../core/flatten.js';
 import {inert} from '../core/inert.js';
 
 /**
@@ -26,39 +27,15 @@ function display(value: unknown): string {
 	return inert(JSON.stringify(value) ?? '');
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const shown = {key: inert, value: display};
 
-export function flatten(object: Record<string, unknown>, prefix = '', into: FlatRow = new Map()): FlatRow {
-	for (const [key, value] of Object.entries(object)) {
-		// Keys come from the server too.
-		const path = prefix + inert(key);
-		if (isPlainObject(value) && Object.keys(value).length > 0) {
-			flatten(value, `${path}.`, into);
-		} else {
-			into.set(path, display(value));
-		}
-	}
-
-	return into;
+/** One object as table cells, keys and values made inert. */
+export function flatten(object: Record<string, unknown>): FlatRow {
+	return flattenObject(object, shown);
 }
 
 /** `id` first, then every path in order of first appearance across the page. */
-export function deriveColumns(rows: readonly FlatRow[]): string[] {
-	const seen = new Set<string>(['id']);
-	const paths = ['id'];
-	for (const row of rows) {
-		for (const path of row.keys()) {
-			if (!seen.has(path)) {
-				seen.add(path);
-				paths.push(path);
-			}
-		}
-	}
-
-	return paths;
-}
+export const deriveColumns = (rows: readonly FlatRow[]): string[] => columnsOf(rows);
 
 /** Rows whose text contains `query` (case-insensitive) in any cell. */
 export function filterRows<T extends {cells: FlatRow}>(rows: readonly T[], query: string): T[] {

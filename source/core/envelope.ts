@@ -73,24 +73,24 @@ type FieldRule = {check: Check; expected: string; required: boolean};
 
 // Required: what the walker and the views cannot do without. Optional fields
 // may be absent (real servers differ) but must have the right type if present.
+// Sections 2.2 and 2.3 share these six fields.
+const shared: Record<string, FieldRule> = {
+	limit: {check: count, expected: 'a whole number', required: true},
+	order: {check: orderValue, expected: '"asc" or "desc"', required: true},
+	next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
+	previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
+	starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
+	ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+};
+
 const rules: Record<Api, Record<string, FieldRule>> = {
 	account: {
-		limit: {check: count, expected: 'a whole number', required: true},
-		order: {check: orderValue, expected: '"asc" or "desc"', required: true},
-		next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
-		previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
-		starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
-		ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+		...shared,
 		next_starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
 		previous_ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
 	},
 	commerce: {
-		limit: {check: count, expected: 'a whole number', required: true},
-		order: {check: orderValue, expected: '"asc" or "desc"', required: true},
-		next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
-		previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
-		starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
-		ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
+		...shared,
 		total: {check: count, expected: 'a whole number', required: true},
 		yielded: {check: count, expected: 'a whole number', required: true},
 		cursor_range: {check: cursorRange, expected: 'two ids, an empty array or null', required: false},

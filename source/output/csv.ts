@@ -1,7 +1,9 @@
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {columnsOf, flatten} from './flatten.js';
+import {cell, columnsOf, flatten} from '../core/flatten.js';
 import type {Writer, WriterOptions} from './writer.js';
+
+const exact = {value: cell};
 
 function quote(value: string): string {
 	return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -23,7 +25,7 @@ export function csvWriter(options: WriterOptions): Writer {
 				return '';
 			}
 
-			const rows = objects.map(object => flatten(object));
+			const rows = objects.map(object => flatten(object, exact));
 			let text = '';
 			if (columns === undefined) {
 				columns = columnsOf(rows);

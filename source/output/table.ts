@@ -2,8 +2,10 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {columnsOf, flatten} from './flatten.js';
+import {cell, columnsOf, flatten} from '../core/flatten.js';
 import type {Writer, WriterOptions} from './writer.js';
+
+const exact = {value: cell};
 
 const maxColumnWidth = 36;
 
@@ -28,7 +30,7 @@ export function tableWriter(options: WriterOptions): Writer {
 				return '';
 			}
 
-			const rows = objects.map(object => flatten(object));
+			const rows = objects.map(object => flatten(object, exact));
 			let text = '';
 			if (columns === undefined) {
 				const all = columnsOf(rows).map(path => ({
