@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import {UsageError} from '../core/errors.js';
-import {defaultRecords, defaultSeed, startSandbox, type Sandbox} from '../sandbox/index.js';
+import {defaultRecords, defaultSeed, isScenario, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
 	Usage
@@ -16,12 +16,15 @@ const help = `
 	  --records N        objects per list, up to 1000000 (default ${defaultRecords})
 	  --seed S           seed of the generated data and credentials (default ${defaultSeed})
 	  --churn N          insert and remove about N objects per second (default 0)
+	  --scenario NAME    a preset (default restricted):
+${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenarioSummaries[name]}`).join('\n')}
 	  --json             print the URLs and credentials as one JSON line
 	  --verbose          log one line per request to stderr
 
 	Examples
 	  $ pagewalk serve
 	  $ pagewalk serve --json --port 0
+	  $ pagewalk serve --scenario duplicate   # then: pagewalk audit --base-url …
 `;
 
 const defaultPort = 4010;
@@ -51,11 +54,12 @@ export async function run(argv: string[]): Promise<number> {
 			records: {type: 'string'},
 			seed: {type: 'string'},
 			churn: {type: 'string'},
+			scenario: {type: 'string'},
 			json: {type: 'boolean', default: false},
 			verbose: {type: 'boolean', default: false},
 		},
 	});
-	const knownFlags = new Set(['port', 'commercePort', 'host', 'records', 'seed', 'churn', 'json', 'verbose', 'help', 'version']);
+	const knownFlags = new Set(['port', 'commercePort', 'host', 'records', 'seed', 'churn', 'scenario', 'json', 'verbose', 'help', 'version']);
 	const unknown = Object.keys(cli.flags).filter((flag) => !knownFlags.has(flag));
 	if (unknown.length > 0) {
 		throw new UsageError(`pagewalk serve does not know --${unknown[0]}; see pagewalk serve --help.`);
@@ -66,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const {flags} = cli;
-	for (const name of ['port', 'commercePort', 'records', 'seed', 'churn', 'host'] as const) {
+	for (const name of ['port', 'commercePort', 'records', 'seed', 'churn', 'host', 'scenario'] as const) {
 		if (Array.isArray(flags[name])) {
 			throw new UsageError(`--${name} is given more than once; give it once.`);
 		}
@@ -85,7 +89,13 @@ export async function run(argv: string[]): Promise<number> {
 		throw new UsageError('--host must name an interface, such as 127.0.0.1.');
 	}
 
+	const scenario = flags.scenario ?? 'restricted';
+	if (!isScenario(scenario)) {
+		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}; got "${scenario}".`);
+	}
+
 	const sandbox = await startSandbox({
+		scenario,
 		host: flags.host,
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),

@@ -3,6 +3,7 @@ import {inert} from './inert.js';
 import {parseBase, type LinkBase} from './links.js';
 import {Secret} from './secret.js';
 import type {Api, Order} from './types.js';
+import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios.js';
 
 /**
  * The flags every command that walks a list shares (dump, audit, the
@@ -28,6 +29,7 @@ export const walkFlags = {
 	maxItems: {type: 'string'},
 	demo: {type: 'boolean', default: false},
 	demoCredential: {type: 'string'},
+	scenario: {type: 'string'},
 } as const;
 
 export const walkFlagsHelp = `
@@ -54,6 +56,9 @@ export const walkFlagsHelp = `
 	  --demo                   walk the built-in sandbox on 127.0.0.1 (no network)
 	  --demo-credential full|restricted
 	                           sandbox credential, default restricted (short pages)
+	  --scenario NAME          sandbox preset with --demo: restricted (default), churn, or one
+	                           that breaks a rule on page 2: duplicate, wrong-limit, unordered,
+	                           yielded-mismatch, missing-param (see pagewalk serve --help)
 
 	Limits
 	  --timeout SECONDS        connect, headers and body timeout, default 30
@@ -346,12 +351,12 @@ export type ResolveInput = {
 	flags: WalkFlagValues;
 	env?: Record<string, string | undefined>;
 	/** Starts the --demo sandbox; tests may pass their own. */
-	startDemo?: () => Promise<DemoSandbox>;
+	startDemo?: (options: {scenario: ScenarioName}) => Promise<DemoSandbox>;
 };
 
-async function startDemoSandbox(): Promise<DemoSandbox> {
+async function startDemoSandbox(options: {scenario: ScenarioName}): Promise<DemoSandbox> {
 	const {startSandbox} = await import('../sandbox/index.js');
-	return startSandbox({port: 0}) as Promise<DemoSandbox>;
+	return startSandbox({port: 0, scenario: options.scenario}) as Promise<DemoSandbox>;
 }
 
 /**
@@ -379,6 +384,15 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 
 	if (demoCredentialRaw !== undefined && !demo) {
 		throw new UsageError('--demo-credential only applies with --demo.');
+	}
+
+	const scenarioRaw = text(flags.scenario);
+	if (scenarioRaw !== undefined && !isScenario(scenarioRaw)) {
+		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quote(scenarioRaw)}.`);
+	}
+
+	if (scenarioRaw !== undefined && !demo) {
+		throw new UsageError('--scenario only applies with --demo (or to pagewalk serve).');
 	}
 
 	if (demo && (text(flags.baseUrl) !== undefined || text(flags.commerceUrl) !== undefined)) {
@@ -473,7 +487,7 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 	let close = async () => {};
 	let demoCredentials: WalkConfig['demoCredentials'] = null;
 	if (demo) {
-		const sandbox = await startDemo();
+		const sandbox = await startDemo({scenario: (scenarioRaw ?? 'restricted') as ScenarioName});
 		const which = (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted';
 		bases.account = parseBase(sandbox.accountUrl);
 		bases.commerce = parseBase(sandbox.commerceUrl);

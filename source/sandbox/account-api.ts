@@ -10,6 +10,7 @@ import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} fr
 import type {Viewer} from './ordered-index.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
 import type {Collection, Lists} from './store.js';
+import type {Envelope, Fault} from './scenarios.js';
 import {selectWindow, type Link, type Window} from './window.js';
 
 export const accountVersionWarning = {
@@ -51,7 +52,7 @@ const listPath = '/v2/accounts';
 const transactionsPath = /^\/v2\/accounts\/([^/]+)\/transactions$/;
 
 /** Answers one account API request. Never throws for anything a client can send. */
-export function accountApi(lists: Lists, credentials: Credentials): (request: SandboxRequest) => SandboxResponse {
+export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault): (request: SandboxRequest) => SandboxResponse {
 	return (request) => {
 		const {path, query} = splitTarget(request.url);
 		const transactionsMatch = transactionsPath.exec(path);
@@ -98,7 +99,8 @@ export function accountApi(lists: Lists, credentials: Credentials): (request: Sa
 			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
 		}
 
-		return json(200, renderAccountEnvelope(result.window, path, version.value === 'missing'));
+		const envelope = renderAccountEnvelope(result.window, path, version.value === 'missing');
+		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection}) : envelope);
 	};
 }
 

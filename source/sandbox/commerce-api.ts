@@ -9,6 +9,7 @@ import {viewerOf, type Credentials} from './credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
 import type {CollectionName, Lists} from './store.js';
+import type {Envelope, Fault} from './scenarios.js';
 import {selectWindow, type Link, type Window} from './window.js';
 
 export const commerceVersionWarning = 'Missing X-CC-Version header; serving latest API version (2018-03-22)';
@@ -46,7 +47,7 @@ function failure(problem: ApiProblem): SandboxResponse {
 const routes: Record<string, CollectionName> = {'/checkouts': 'checkouts', '/charges': 'charges'};
 
 /** Answers one commerce API request. `origin` is read per request: the port is known only after listening. */
-export function commerceApi(lists: Lists, credentials: Credentials, origin: () => string): (request: SandboxRequest) => SandboxResponse {
+export function commerceApi(lists: Lists, credentials: Credentials, origin: () => string, fault?: Fault): (request: SandboxRequest) => SandboxResponse {
 	return (request) => {
 		const {path, query} = splitTarget(request.url);
 		const name = Object.hasOwn(routes, path) ? routes[path] : undefined;
@@ -79,11 +80,13 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 			return failure(page.problem);
 		}
 
-		const result = selectWindow(lists.collections[name], page.value, viewer);
+		const collection = lists.collections[name];
+		const result = selectWindow(collection, page.value, viewer);
 		if (!result.ok) {
 			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
 		}
 
-		return json(200, renderCommerceEnvelope(result.window, origin(), path, version.value === 'missing'));
+		const envelope = renderCommerceEnvelope(result.window, origin(), path, version.value === 'missing');
+		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection}) : envelope);
 	};
 }

@@ -7,11 +7,13 @@ import {startChurn} from './churn.js';
 import {commerceApi} from './commerce-api.js';
 import {credentialsFor, type Credentials} from './credentials.js';
 import {json} from './http-types.js';
+import {churnPerSecond, faultFor, type ScenarioName} from './scenarios.js';
 import {listen, type Listener} from './server.js';
 import {Lists, type SandboxStore} from './store.js';
 
 export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
 export type {Credentials} from './credentials.js';
+export {scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
 
 export type SandboxOptions = {
 	/** Interface to bind; default 127.0.0.1. */
@@ -28,6 +30,8 @@ export type SandboxOptions = {
 	churn?: number;
 	/** Called with one line per request. */
 	verbose?: (line: string) => void;
+	/** A preset (default `restricted`, the clean sandbox); faulty ones break one contract rule on page 2. */
+	scenario?: ScenarioName;
 };
 
 export type Sandbox = {
@@ -58,6 +62,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		throw new RangeError(`seed must be a whole number from 0 to 4294967295; got ${seed}.`);
 	}
 
+	const scenario = options.scenario ?? 'restricted';
+	const fault = faultFor(scenario);
 	const lists = new Lists(seed, records);
 	const credentials = credentialsFor(seed);
 	let commerceUrl = '';
@@ -66,7 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		host,
 		port,
 		name: 'account',
-		handler: accountApi(lists, credentials),
+		handler: accountApi(lists, credentials, fault),
 		failure: (status, code, message) => json(status, {errors: [{id: code, message}]}),
 		verbose: options.verbose,
 	});
@@ -76,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			host,
 			port: options.commercePort ?? (port === 0 ? 0 : port + 1),
 			name: 'commerce',
-			handler: commerceApi(lists, credentials, () => commerceUrl),
+			handler: commerceApi(lists, credentials, () => commerceUrl, fault),
 			failure: (status, code, message) => json(status, {error: {type: code, message}}),
 			verbose: options.verbose,
 		});
@@ -86,7 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 
 	commerceUrl = commerce.url;
-	const stopChurn = startChurn(lists, options.churn ?? 0, seed);
+	const stopChurn = startChurn(lists, options.churn ?? (scenario === 'churn' ? churnPerSecond : 0), seed);
 	return {
 		accountUrl: account.url,
 		commerceUrl,

@@ -1,0 +1,116 @@
+/**
+ * Scenario presets: the clean sandbox (`restricted`, the demo's default), one
+ * that changes while you walk (`churn`), and faulty ones that each break
+ * exactly one rule of the contract so that every audit check can be shown
+ * failing on purpose. A fault rewrites the rendered envelope of one page only
+ * (the second page of a walk from the start), so the rest of the walk stays
+ * clean and the check that catches it names that page.
+ */
+import type {ListObject} from '../core/types.js';
+import type {Collection} from './store.js';
+import type {Window} from './window.js';
+
+export const scenarioNames = ['restricted', 'churn', 'duplicate', 'wrong-limit', 'unordered', 'yielded-mismatch', 'missing-param'] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
+
+/** Changes a second made by the `churn` preset. */
+export const churnPerSecond = 5;
+
+/** One line each, for `--help` and the README. */
+export const scenarioSummaries: Record<ScenarioName, string> = {
+	restricted: 'clean; the restricted credential sees clumps of the list (the default)',
+	churn: `clean, with ${churnPerSecond} inserts and removals a second while you walk`,
+	duplicate: 'page 2 repeats the last object of page 1 (audit: unique-ids)',
+	'wrong-limit': 'page 2 reports a limit other than the one sent (audit: echo-limit)',
+	unordered: 'page 2 has two objects out of order (audit: order)',
+	'yielded-mismatch': 'commerce page 2 reports yielded one more than data holds (audit: yielded)',
+	'missing-param': 'next_uri of page 2 drops the limit in use (audit: next-uri-params)',
+};
+
+export type Envelope = {pagination: Record<string, unknown>; data: ListObject[]} & Record<string, unknown>;
+
+export type PageContext = {window: Window; collection: Collection};
+
+/** Rewrites one rendered envelope; the identity for clean scenarios. */
+export type Fault = (envelope: Envelope, page: PageContext) => Envelope;
+
+export function isScenario(name: string): name is ScenarioName {
+	return (scenarioNames as readonly string[]).includes(name);
+}
+
+/**
+ * Whether this page is the second of a walk from the start: its
+ * `starting_after` cursor is the `limit`-th object of the list in this order.
+ */
+function isSecondPage({window, collection}: PageContext): boolean {
+	const {startingAfter, limit, order} = window.query;
+	if (startingAfter === null) {
+		return false;
+	}
+
+	const {index} = collection;
+	const serial = index.serialOf(startingAfter);
+	if (serial === undefined) {
+		return false;
+	}
+
+	const position = index.positionOf(serial);
+	const rank = order === 'asc' ? position + 1 : index.length - position;
+	return rank === limit;
+}
+
+const faults: Partial<Record<ScenarioName, (envelope: Envelope, page: PageContext) => void>> = {
+	duplicate(envelope, {window, collection}) {
+		// The cursor is page 1's last object: showing it again repeats it across pages.
+		const serial = collection.index.serialOf(window.query.startingAfter!);
+		if (serial === undefined) {
+			return;
+		}
+
+		const {data, pagination} = envelope;
+		data.unshift(collection.render(serial));
+		// A commerce server that repeats an object still reports the page it sent:
+		// only uniqueness breaks, not yielded or cursor_range.
+		if ('yielded' in pagination) {
+			pagination.yielded = data.length;
+			pagination.cursor_range = [data[0]!.id, data.at(-1)!.id];
+		}
+	},
+	'wrong-limit'(envelope) {
+		envelope.pagination.limit = Number(envelope.pagination.limit) + 1;
+	},
+	unordered(envelope) {
+		// The middle two swap, so first and last (cursor_range, links) stay right.
+		const {data} = envelope;
+		if (data.length >= 4) {
+			[data[1], data[2]] = [data[2]!, data[1]!];
+		}
+	},
+	'yielded-mismatch'(envelope) {
+		if (typeof envelope.pagination.yielded === 'number') {
+			envelope.pagination.yielded += 1;
+		}
+	},
+	'missing-param'(envelope) {
+		const next = envelope.pagination.next_uri;
+		if (typeof next === 'string') {
+			envelope.pagination.next_uri = next.replace(/([?&])limit=\d+&?/, '$1').replace(/[?&]$/, '');
+		}
+	},
+};
+
+/** The envelope rewrite of a scenario: a fault on page 2, or nothing. */
+export function faultFor(scenario: ScenarioName): Fault {
+	const fault = faults[scenario];
+	if (!fault) {
+		return envelope => envelope;
+	}
+
+	return (envelope, page) => {
+		if (isSecondPage(page)) {
+			fault(envelope, page);
+		}
+
+		return envelope;
+	};
+}

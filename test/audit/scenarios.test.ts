@@ -1,0 +1,69 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {startSandbox, type Sandbox, type ScenarioName} from '../../source/sandbox/index.js';
+import {auditJson, sandboxTarget} from './run-audit.js';
+
+/** Each faulty preset and the one audit check it must fail. */
+const faulty: Array<{scenario: ScenarioName; check: string; evidence: RegExp; commerceOnly?: boolean}> = [
+	{scenario: 'duplicate', check: 'unique-ids', evidence: /page 1/},
+	{scenario: 'wrong-limit', check: 'echo-limit', evidence: /26|limit/},
+	{scenario: 'unordered', check: 'order', evidence: /order|before|after/},
+	{scenario: 'missing-param', check: 'next-uri-params', evidence: /limit=25 was sent but next_uri has no limit/},
+	{scenario: 'yielded-mismatch', check: 'yielded', evidence: /yielded is 26 but data holds 25 objects/, commerceOnly: true},
+];
+
+describe('scenario presets make exactly one audit check fail, on page 2', () => {
+	const sandboxes = new Map<ScenarioName, Sandbox>();
+
+	beforeAll(async () => {
+		for (const {scenario} of faulty) {
+			// eslint-disable-next-line no-await-in-loop
+			sandboxes.set(scenario, await startSandbox({port: 0, scenario}));
+		}
+	});
+
+	afterAll(async () => {
+		await Promise.all([...sandboxes.values()].map(async sandbox => sandbox.close()));
+	});
+
+	for (const {scenario, check, evidence, commerceOnly} of faulty) {
+		for (const endpoint of commerceOnly ? ['checkouts'] : ['accounts', 'checkouts']) {
+			for (const order of ['desc', 'asc'] as const) {
+				it(`${scenario}: ${endpoint} ${order} fails ${check} only`, async () => {
+					const target = sandboxTarget(sandboxes.get(scenario)!);
+					const {code, report} = await auditJson([endpoint, '--order', order, ...target.flags], target.env);
+					expect(code).toBe(1);
+					const [walk] = report.walks;
+					const failed = walk!.checks.filter(result => result.status === 'failed');
+					expect(failed.map(result => result.id)).toEqual([check]);
+					expect(failed[0]!.evidence[0]!.page).toBe(2);
+					expect(failed[0]!.evidence[0]!.message).toMatch(evidence);
+					// The walk itself still reaches the end of the list.
+					expect(walk!.end.complete).toBe(true);
+				});
+			}
+		}
+	}
+
+	it('yielded-mismatch leaves the account API clean (it has no yielded)', async () => {
+		const sandbox = await startSandbox({port: 0, scenario: 'yielded-mismatch'});
+		try {
+			const target = sandboxTarget(sandbox);
+			const {code} = await auditJson(['accounts', ...target.flags], target.env);
+			expect(code).toBe(0);
+		} finally {
+			await sandbox.close();
+		}
+	});
+
+	it('churn keeps every check passing while objects are inserted and removed', async () => {
+		const sandbox = await startSandbox({port: 0, scenario: 'churn', records: 300});
+		try {
+			const target = sandboxTarget(sandbox);
+			const {report} = await auditJson(['accounts', '--limit', '10', ...target.flags], target.env);
+			const failed = report.walks[0]!.checks.filter(result => result.status === 'failed');
+			expect(failed).toEqual([]);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
