@@ -12,6 +12,7 @@ import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
+import {parseFlags} from '../core/parse-flags.js';
 
 /** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
 export const defaultMaxPages = 10_000;
@@ -163,24 +164,25 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 }
 
 export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
-	const cli = meow(help, {
-		importMeta: import.meta,
-		argv,
-		flags: auditFlags,
-		allowUnknownFlags: false,
-		autoHelp: true,
-		autoVersion: true,
-	});
-	const compare = compareCredential(cli.flags.compareEnv, io.env);
+	if (argv.some(argument => ['--help', '-h', '--version'].includes(argument))) {
+		// Prints and exits.
+		meow(help, {importMeta: import.meta, argv, flags: auditFlags});
+	}
 
-	const config = await resolveConfig({input: cli.input, flags: cli.flags, env: io.env});
+	// The same parser as the browser and dump: an unknown flag is one sentence.
+	const {input, flags} = parseFlags(argv, auditFlags, 'pagewalk audit');
+	const compare = compareCredential(typeof flags.compareEnv === 'string' ? flags.compareEnv : undefined, io.env);
+	const json = flags.json === true;
+	const bothOrders = flags.bothOrders === true;
+
+	const config = await resolveConfig({input, flags, env: io.env});
 	try {
-		if (cli.flags.bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
+		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
 		}
 
-		const primaryLabel = config.demo ? `demo ${cli.flags.demoCredential ?? 'restricted'}` : config.credential.envName;
-		return await audit(config, {json: cli.flags.json, bothOrders: cli.flags.bothOrders, compare, primaryLabel}, io);
+		const primaryLabel = config.demoCredentials?.using ?? config.credential.envName;
+		return await audit(config, {json, bothOrders, compare, primaryLabel}, io);
 	} finally {
 		await config.close();
 	}

@@ -44,4 +44,29 @@ describe('the built entry, stdout piped', () => {
 			expect(stdout).toContain(`$ pagewalk ${command}`);
 		}
 	});
+
+	it('a wrong flag or scenario is one sentence with exit status 2 in every command, nothing else', async () => {
+		const cases: Array<[string[], RegExp]> = [
+			[['audit', '--bogus'], /^pagewalk: Unknown option '--bogus'; see pagewalk audit --help\.\n$/],
+			[['dump', '--bogus'], /^pagewalk: Unknown option '--bogus'; see pagewalk dump --help\.\n$/],
+			[['dump', '--scenario', 'duplicate'], /^pagewalk: --scenario only applies with --demo \(or to pagewalk serve\)\.\n$/],
+			[['audit', '--demo', '--scenario', 'bogus'], /^pagewalk: --scenario must be one of restricted, churn, duplicate, wrong-limit, unordered, yielded-mismatch, missing-param, not 'bogus'\.\n$/],
+			[['serve', '--scenario', 'nope'], /^pagewalk: --scenario must be one of .*; got "nope"\.\n$/],
+		];
+		for (const [args, message] of cases) {
+			// eslint-disable-next-line no-await-in-loop
+			const {code, stdout, stderr} = await pagewalk(...args);
+			expect(code).toBe(2);
+			expect(stdout).toBe('');
+			expect(stderr).toMatch(message);
+		}
+	});
+
+	it('audit --demo --scenario shows the one failing check and exits 1', async () => {
+		const {code, stdout} = await pagewalk('audit', 'checkouts', '--demo', '--demo-credential', 'full', '--scenario', 'yielded-mismatch');
+		expect(code).toBe(1);
+		expect(stdout).toContain('✗ commerce yielded equals the number of objects in data (2.3 yielded): 1 failure');
+		expect(stdout).toContain('page 2: yielded is 26 but data holds 25 objects');
+		expect(stdout.match(/✗/g)).toHaveLength(1);
+	});
 });
