@@ -1,16 +1,13 @@
 /** Exit statuses of the built bundle: `node dist/cli.js audit …`. */
-import {execFileSync} from 'node:child_process';
 import {createServer} from 'node:net';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {bundleExists, runCli, sandboxTarget} from './run-audit.js';
+import {prepareCli, runCli, sandboxTarget, spawnCli} from './run-audit.js';
 
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-	if (!bundleExists()) {
-		execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'ignore'});
-	}
+	prepareCli();
 
 	sandbox = await startSandbox({port: 0, records: 120});
 }, 60_000);
@@ -39,6 +36,40 @@ describe('pagewalk audit exit status', () => {
 		expect(result.code).toBe(0);
 		expect(result.stdout).toContain('Result: all checks passed (exit 0).');
 		expect(result.stderr).toBe('');
+	});
+
+	test('1: a contract check failed (the demo with a faulty scenario)', async () => {
+		const result = await runCli(['audit', 'checkouts', '--demo', '--demo-credential', 'full', '--scenario', 'yielded-mismatch'], {NO_COLOR: '1'});
+		expect(result.code).toBe(1);
+		expect(result.stdout).toContain('✗ commerce yielded equals the number of objects in data (2.3 yielded): 1 failure');
+		expect(result.stdout).toContain('page 2: yielded is 26 but data holds 25 objects');
+		expect(result.stdout).toContain('Result: a contract check failed: yielded (desc) (exit 1).');
+		expect(result.stderr).toBe('');
+	});
+
+	test('1: pagewalk serve --scenario, audited from another process', async () => {
+		const server = spawnCli(['serve', '--port', '0', '--json', '--scenario', 'duplicate'], {});
+		try {
+			const line = await new Promise<string>((resolve, reject) => {
+				let text = '';
+				server.stdout.on('data', (chunk: Buffer) => {
+					text += chunk.toString();
+					if (text.includes('\n')) {
+						resolve(text.split('\n')[0]!);
+					}
+				});
+				server.on('close', () => {
+					reject(new Error(`serve ended before printing its URLs: ${text}`));
+				});
+			});
+			const served = JSON.parse(line) as {accountUrl: string; commerceUrl: string; credentials: {account: {full: string}}};
+			const result = await runCli(['audit', 'accounts', '--base-url', served.accountUrl, '--commerce-url', served.commerceUrl, '--json'], {COINBASE_ACCESS_TOKEN: served.credentials.account.full});
+			expect(result.code).toBe(1);
+			const report = JSON.parse(result.stdout) as {walks: Array<{checks: Array<{id: string; status: string; evidence: Array<{page: number}>}>}>};
+			expect(report.walks[0]!.checks.filter((check) => check.status === 'failed').map((check) => [check.id, check.evidence[0]!.page])).toEqual([['unique-ids', 2]]);
+		} finally {
+			server.kill('SIGTERM');
+		}
 	});
 
 	test.each([

@@ -1,6 +1,7 @@
 /** Runs `pagewalk audit` in this process, or the built bundle as a subprocess for exit codes. */
-import {spawn} from 'node:child_process';
-import {existsSync, readFileSync} from 'node:fs';
+import {execFileSync, spawn} from 'node:child_process';
+import {cpSync, existsSync, mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
@@ -21,7 +22,8 @@ class Capture extends Writable {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const cliPath = path.join(root, 'dist/cli.js');
+const builtCli = path.join(root, 'dist/cli.js');
+let cliPath = builtCli;
 export const schema = JSON.parse(readFileSync(path.join(root, 'source/audit/report-schema.json'), 'utf8')) as Schema;
 
 /** Flags and environment that point pagewalk at a sandbox, with `viewer`'s credentials as the primary ones. */
@@ -60,12 +62,28 @@ export async function auditJson(argv: string[], env: Record<string, string | und
 	return {code: result.code, report: JSON.parse(result.stdout) as AuditReport, stdout: result.stdout};
 }
 
-export function bundleExists(): boolean {
-	return existsSync(cliPath);
+/**
+ * Builds the bundle when there is none, then runs a private copy of it, so a
+ * build started elsewhere (which empties dist/) cannot pull it from under us.
+ */
+export function prepareCli(): void {
+	if (!existsSync(builtCli)) {
+		execFileSync(process.execPath, ['scripts/build.mjs'], {cwd: root, stdio: 'ignore'});
+	}
+
+	const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-audit-cli-'));
+	cpSync(path.join(root, 'dist'), path.join(directory, 'dist'), {recursive: true});
+	cpSync(path.join(root, 'package.json'), path.join(directory, 'package.json'));
+	cliPath = path.join(directory, 'dist/cli.js');
+}
+
+/** Starts the built CLI; the caller reads its streams and ends it by its pid. */
+export function spawnCli(argv: string[], env: Record<string, string | undefined>) {
+	return spawn(process.execPath, [cliPath, ...argv], {env: {PATH: process.env.PATH, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
 }
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<Result> {
-	const child = spawn(process.execPath, [cliPath, ...argv], {env: {PATH: process.env.PATH, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	const child = spawnCli(argv, env);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => {

@@ -11,6 +11,32 @@ const faulty: Array<{scenario: ScenarioName; check: string; evidence: RegExp; co
 	{scenario: 'yielded-mismatch', check: 'yielded', evidence: /yielded is 26 but data holds 25 objects/, commerceOnly: true},
 ];
 
+/** The one evidence message each fault must produce with the default limit of 25; `ids` is the list in walk order. */
+function exactEvidence(scenario: ScenarioName, ids: string[]): string {
+	switch (scenario) {
+		case 'duplicate': {
+			return `id ${ids[24]} on page 2 was already on page 1`;
+		}
+
+		case 'wrong-limit': {
+			return 'sent limit=25 but pagination.limit is 26';
+		}
+
+		case 'unordered': {
+			// Page 2's second and third objects swap: the third now follows the second.
+			return expect.stringMatching(new RegExp(`^${ids[26]} \\(created_at [^)]+\\) on page 2 follows ${ids[27]} \\(created_at [^)]+\\) in (asc|desc) order$`)) as unknown as string;
+		}
+
+		case 'yielded-mismatch': {
+			return 'yielded is 26 but data holds 25 objects';
+		}
+
+		default: {
+			return expect.stringMatching(/^limit=25 was sent but next_uri has no limit \(http:\/\/127\.0\.0\.1:\d+\/[\w/]+\?order=(asc|desc)&starting_after=[\da-f-]+\)$/) as unknown as string;
+		}
+	}
+}
+
 describe('scenario presets make exactly one audit check fail, on page 2', () => {
 	const sandboxes = new Map<ScenarioName, Sandbox>();
 
@@ -37,6 +63,9 @@ describe('scenario presets make exactly one audit check fail, on page 2', () => 
 					expect(failed.map(result => result.id)).toEqual([check]);
 					expect(failed[0]!.evidence[0]!.page).toBe(2);
 					expect(failed[0]!.evidence[0]!.message).toMatch(evidence);
+					// Exactly one failure, and its evidence names the objects involved.
+					expect(failed[0]!.failures).toBe(1);
+					expect(failed[0]!.evidence).toEqual([{page: 2, message: exactEvidence(scenario, sandboxes.get(scenario)!.store.ids(endpoint as 'accounts' | 'checkouts', {order}))}]);
 					// The walk itself still reaches the end of the list.
 					expect(walk!.end.complete).toBe(true);
 				});
