@@ -240,6 +240,10 @@ export function renderText(report: AuditReport): string {
 		lines.push(...renderComparison(comparison), '');
 	}
 
+	if (report.comparisons.length > 0 && report.walks.some((walk) => !walk.end.complete)) {
+		lines.push('Note: not every walk reached the end of the list, so a difference may only show where a walk stopped.', '');
+	}
+
 	const failed = report.walks.flatMap((walk) => walk.checks.filter((check) => check.status === 'failed').map((check) => `${check.id} (${walk.label})`));
 	const which = failed.length > 0 ? `: ${failed.join(', ')}` : '';
 	lines.push(`Result: ${verdicts[report.result]}${which} (exit ${report.exitCode}).`);

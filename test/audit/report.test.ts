@@ -52,9 +52,12 @@ describe('audit report', () => {
 	});
 
 	test('a bound or an error makes the walk incomplete: exit 3', async () => {
-		const bounded = await auditWalk(generate(cleanWalk(30, 10).slice(0, 2), {kind: 'max-pages', limit: 2}), {label: 'desc', order: 'desc'});
+		const bounded = await auditWalk(generate(cleanWalk(30, 10).slice(0, 2), {kind: 'max-pages', limit: 2}), {label: 'desc', order: 'desc', keepIds: true});
 		expect(bounded.end).toMatchObject({kind: 'max-pages', complete: false});
 		expect(buildReport({endpoint: 'x', api: 'account', walks: [bounded], comparisons: []}).exitCode).toBe(3);
+		const whole = await auditWalk(generate(cleanWalk(30, 10)), {label: 'other', order: 'desc', keepIds: true});
+		const compared = buildReport({endpoint: 'x', api: 'account', walks: [bounded, whole], comparisons: [compareWalks(bounded.ids!, whole.ids!, {a: 'desc', b: 'other'})]});
+		expect(renderText(compared)).toContain('Note: not every walk reached the end of the list');
 		async function* failing(): AsyncGenerator<Page, WalkEnd> {
 			yield cleanWalk(30, 10)[0]!;
 			throw new Error('socket hang up');
