@@ -3,10 +3,11 @@
  * pages the walker read: the audit report and the browser's status area both
  * draw from here, so a short page is explained the same way everywhere.
  */
+import {defaults} from '../core/options.js';
 import type {Page} from '../core/types.js';
 
 /** Rule 1: the page size when none (or 0, which the sandbox serves as the default) is in effect. */
-export const defaultLimit = 25;
+export const defaultLimit = defaults.limit;
 
 export type FillKind = 'full' | 'short' | 'empty';
 

@@ -8,7 +8,7 @@ import {compareCredential, type SecondCredential, withCredential} from '../audit
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
-import {resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
+import {defaults, resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
@@ -87,7 +87,7 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
 export async function audit(config: WalkConfig, options: AuditOptions, io: AuditIo): Promise<number> {
-	const firstOrder: Order = config.query.order ?? 'desc';
+	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
 	const credentials: Array<{label: string; config: WalkConfig}> = [{label: options.primaryLabel ?? config.credential.envName, config}];
 	if (options.compare) {

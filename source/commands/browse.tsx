@@ -1,6 +1,6 @@
 import process from 'node:process';
 import {parseFlags} from '../core/parse-flags.js';
-import {resolveConfig, walkFlags, walkFlagsHelp, type WalkFlagValues} from '../core/options.js';
+import {defaults, resolveConfig, walkFlags, walkFlagsHelp, type WalkFlagValues} from '../core/options.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -122,7 +122,7 @@ export async function run(argv: string[]): Promise<number> {
 				api: config.api,
 				endpoint: config.endpoint,
 				// What the server does when the user gave neither (contract 4.2).
-				settings: {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25},
+				settings: {order: config.query.order ?? defaults.order, limit: config.query.limit ?? defaults.limit},
 				compare:
 					compareClient && second
 						? {

@@ -124,6 +124,9 @@ export const defaults = {
 	retries: 3,
 	maxWaitSeconds: 60,
 	retryBaseMs: 500,
+	/** What the server uses when the request leaves them out (contract rules 1 and 3). */
+	limit: 25,
+	order: 'desc',
 } as const;
 
 export const credentialEnv = {
