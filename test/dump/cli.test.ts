@@ -8,7 +8,7 @@ import {existsSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
-import {canary, canaryEnv, cliPath, runCli, usePrivateCli} from '../support/run-dump.js';
+import {canary, canaryEnv, cliPath, runCli, usePrivateCli, sandboxEnv} from '../support/run-dump.js';
 
 let sandbox: Sandbox;
 let faulty: FaultyServer;
@@ -23,12 +23,7 @@ beforeAll(async () => {
 	cli = usePrivateCli();
 
 	[sandbox, faulty] = await Promise.all([startSandbox({port: 0, records: 3000}), startFaultyServer()]);
-	env = {
-		PAGEWALK_BASE_URL: sandbox.accountUrl,
-		PAGEWALK_COMMERCE_URL: sandbox.commerceUrl,
-		COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full,
-		COINBASE_COMMERCE_API_KEY: sandbox.credentials.commerce.full,
-	};
+	env = sandboxEnv(sandbox);
 });
 
 afterAll(async () => {

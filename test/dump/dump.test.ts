@@ -5,19 +5,14 @@
  */
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {canary, dumpInProcess} from '../support/run-dump.js';
+import {canary, dumpInProcess, sandboxEnv} from '../support/run-dump.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({port: 0, records: 120});
-	env = {
-		PAGEWALK_BASE_URL: sandbox.accountUrl,
-		PAGEWALK_COMMERCE_URL: sandbox.commerceUrl,
-		COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full,
-		COINBASE_COMMERCE_API_KEY: sandbox.credentials.commerce.full,
-	};
+	env = sandboxEnv(sandbox);
 });
 
 afterAll(async () => {

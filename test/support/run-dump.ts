@@ -11,6 +11,7 @@ import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {runDump} from '../../source/commands/dump.js';
 import {describeError} from '../../source/core/report-error.js';
+import type {Sandbox} from '../../source/sandbox/index.js';
 
 export const canary = 'CANARY-5f1d2c9e-do-not-leak';
 
@@ -97,4 +98,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
 		});
 	});
 	return {code, stdout, stderr};
+}
+
+/** Environment that points pagewalk at `sandbox` with its full credentials. */
+export function sandboxEnv(sandbox: Sandbox): Record<string, string> {
+	return {
+		PAGEWALK_BASE_URL: sandbox.accountUrl,
+		PAGEWALK_COMMERCE_URL: sandbox.commerceUrl,
+		COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full,
+		COINBASE_COMMERCE_API_KEY: sandbox.credentials.commerce.full,
+	};
 }
