@@ -8,7 +8,8 @@ import {compareCredential, type SecondCredential, withCredential} from '../audit
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
-import {defaults, resolveConfig, walkFlags, walkFlagsHelp, type WalkConfig} from '../core/options.js';
+import {defaults, resolveConfig, type WalkConfig} from '../core/options.js';
+import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import {parseFlags} from '../core/parse-flags.js';
-import {defaults, resolveConfig, walkFlags, walkFlagsHelp, type WalkFlagValues} from '../core/options.js';
+import {defaults, resolveConfig, type WalkFlagValues} from '../core/options.js';
+import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
