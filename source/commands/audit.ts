@@ -157,7 +157,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 }
 
 export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.audit, help);
+	const parsed = await parseCommandLine(argv, commands.audit, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
 	}

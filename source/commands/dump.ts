@@ -193,8 +193,8 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 /**
  * A dump from parsed flags. With `bare`, this is the browser on a stdout
- * that is not a terminal (`pagewalk accounts | jq`): one page, the flags
- * parsed as the browser's (browse.tsx), those only the browser uses unused.
+ * that is not a terminal (`pagewalk accounts | jq`): one page, from the
+ * browser's flags (browse.tsx); --compare-env, a view of the screen, does nothing here.
  */
 async function dumpParsed(
 	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,
@@ -217,7 +217,7 @@ async function dumpParsed(
 
 /** `pagewalk dump`, with its streams passed in so tests can run it in process. */
 export async function runDump(argv: string[], io: DumpIo, options: {signal?: AbortSignal} = {}): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.dump, help);
+	const parsed = await parseCommandLine(argv, commands.dump, help, io.stdout);
 	return parsed === undefined ? 0 : dumpParsed(parsed, io, options);
 }
 

@@ -200,10 +200,15 @@ export async function printHelpOrVersion(what: 'help' | 'version', help: string,
  * Parses `argv` for `command`; for -h, --help and --version prints them and
  * returns undefined (the command then exits 0 without doing anything else).
  */
-export async function parseCommandLine<D extends FlagDeclarations>(argv: readonly string[], command: CommandFlags<D>, help: string): Promise<ParsedArgs<D> | undefined> {
+export async function parseCommandLine<D extends FlagDeclarations>(
+	argv: readonly string[],
+	command: CommandFlags<D>,
+	help: string,
+	stdout: {write(text: string): unknown} = process.stdout,
+): Promise<ParsedArgs<D> | undefined> {
 	const parsed = parseFlags(argv, command);
 	if (parsed === 'help' || parsed === 'version') {
-		await printHelpOrVersion(parsed, help);
+		await printHelpOrVersion(parsed, help, stdout);
 		return undefined;
 	}
 

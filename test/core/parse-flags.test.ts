@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest';
 import {UsageError} from '../../source/core/errors.js';
-import {commands} from '../../source/core/flags.js';
-import {editDistance, parseFlags} from '../../source/core/parse-flags.js';
+import {commands, type CommandFlags} from '../../source/core/flags.js';
+import {editDistance, parseCommandLine, parseFlags} from '../../source/core/parse-flags.js';
+
+const every: CommandFlags[] = Object.values(commands);
 
 const usage = (run: () => unknown): string => {
 	try {
@@ -31,7 +33,7 @@ describe('parseFlags', () => {
 	});
 
 	it('answers -h and --help with help and --version with version, wherever they stand and whatever else is wrong', () => {
-		for (const command of Object.values(commands)) {
+		for (const command of every) {
 			expect(parseFlags(['-h'], command)).toBe('help');
 			expect(parseFlags(['--bogus', '--limit', '--help'], command)).toBe('help');
 			expect(parseFlags(['--version', '--bogus'], command)).toBe('version');
@@ -75,12 +77,36 @@ describe('parseFlags', () => {
 	});
 
 	it('declares every command once, with kebab-case-able names and no defaults', () => {
-		for (const command of Object.values(commands)) {
+		for (const command of every) {
 			for (const [name, spec] of Object.entries(command.flags)) {
 				expect(name).toMatch(/^[a-z]+(?:[A-Z][a-z]+)*$/);
 				expect(Object.keys(spec).sort()).toEqual(spec.type === 'string' && 'isMultiple' in spec ? ['isMultiple', 'type'] : ['type']);
 			}
 		}
+	});
+});
+
+describe('parseCommandLine', () => {
+	const capture = () => {
+		const out = {text: '', write(chunk: string) {
+			out.text += chunk;
+		}};
+		return out;
+	};
+
+	it('prints the help (meow-rendered, with the package description) or the version to the given stdout, and returns nothing to run', async () => {
+		const help = capture();
+		expect(await parseCommandLine(['--limit', '-h'], commands.dump, '\n\tUsage\n\t  $ pagewalk dump\n', help)).toBeUndefined();
+		expect(help.text).toMatch(/^\n {2}Interactive terminal browser.*\n\n {2}Usage\n {4}\$ pagewalk dump\n\n$/s);
+		const version = capture();
+		expect(await parseCommandLine(['--version'], commands.serve, 'help', version)).toBeUndefined();
+		expect(version.text).toMatch(/^\d+\.\d+\.\d+\n$/);
+	});
+
+	it('returns the parsed flags otherwise, printing nothing', async () => {
+		const out = capture();
+		expect(await parseCommandLine(['--port=0'], commands.serve, 'help', out)).toEqual({input: [], flags: {port: '0'}});
+		expect(out.text).toBe('');
 	});
 });
 
