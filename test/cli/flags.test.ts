@@ -101,3 +101,9 @@ describe.each(table)('$name, stdout a pipe', command => {
 		}
 	});
 });
+
+describe('a command name one edit off', () => {
+	it('is a slip for that command, not an endpoint: one sentence, exit 2', async () => {
+		expect(await runCli(['dupm', '--demo'], env)).toEqual({code: 2, stdout: '', stderr: 'pagewalk: Unknown command \'dupm\' (did you mean pagewalk dump?); see pagewalk --help.\n'});
+	});
+});
