@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import process from 'node:process';
+import {UsageError} from './core/errors.js';
+import {editDistance, quoteValue} from './core/parse-flags.js';
 import {describeError} from './core/report-error.js';
 
 type Command = {run(argv: string[]): Promise<number>};
@@ -16,6 +18,13 @@ async function main(argv: string[]): Promise<number> {
 	const load = first === undefined ? undefined : subcommands[first];
 	if (load) {
 		return (await load()).run(rest);
+	}
+
+	// `pagewalk dupm` is a slip for a command, not an endpoint: no endpoint
+	// name is one edit from a command's name.
+	const meant = first === undefined || first.startsWith('-') || first.includes('/') ? undefined : Object.keys(subcommands).find(name => editDistance(first, name) === 1);
+	if (meant !== undefined) {
+		throw new UsageError(`Unknown command ${quoteValue(first!)} (did you mean pagewalk ${meant}?); see pagewalk --help.`);
 	}
 
 	return (await import('./commands/browse.js')).run(argv);

@@ -1,6 +1,5 @@
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import meow from 'meow';
 import {auditWalk, type WalkAudit} from '../audit/audit-walk.js';
 import {compareWalks, type Comparison} from '../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../audit/report.js';
@@ -9,11 +8,11 @@ import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
 import {defaults, resolveConfig, type WalkConfig} from '../core/options.js';
-import {walkFlags, walkFlagsHelp} from '../core/flags.js';
+import {commands, walkFlagsHelp} from '../core/flags.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
-import {parseFlags} from '../core/parse-flags.js';
+import {parseCommandLine} from '../core/parse-flags.js';
 
 /** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
 export const defaultMaxPages = 10_000;
@@ -58,13 +57,6 @@ ${walkFlagsHelp}
 	  $ pagewalk audit checkouts --both-orders --json > audit.json
 	  $ pagewalk audit --demo --demo-credential restricted
 `;
-
-const auditFlags = {
-	...walkFlags,
-	json: {type: 'boolean', default: false},
-	bothOrders: {type: 'boolean', default: false},
-	compareEnv: {type: 'string'},
-} as const;
 
 export type AuditIo = {
 	stdout: Writable;
@@ -165,14 +157,13 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 }
 
 export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
-	if (argv.some(argument => ['--help', '-h', '--version'].includes(argument))) {
-		// Prints and exits.
-		meow(help, {importMeta: import.meta, argv, flags: auditFlags});
+	const parsed = await parseCommandLine(argv, commands.audit, help, io.stdout);
+	if (parsed === undefined) {
+		return 0;
 	}
 
-	// The same parser as the browser and dump: an unknown flag is one sentence.
-	const {input, flags} = parseFlags(argv, auditFlags, 'pagewalk audit');
-	const compare = compareCredential(typeof flags.compareEnv === 'string' ? flags.compareEnv : undefined, io.env);
+	const {input, flags} = parsed;
+	const compare = compareCredential(flags.compareEnv, io.env);
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 

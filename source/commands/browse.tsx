@@ -1,7 +1,7 @@
 import process from 'node:process';
-import {parseFlags} from '../core/parse-flags.js';
-import {defaults, resolveConfig, type WalkFlagValues} from '../core/options.js';
-import {walkFlags, walkFlagsHelp} from '../core/flags.js';
+import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags.js';
+import {defaults, resolveConfig} from '../core/options.js';
+import {commands, walkFlagsHelp} from '../core/flags.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -71,16 +71,20 @@ ${walkFlagsHelp}
 	                           environment variable NAME sees, against yours (with --demo:
 	                           the sandbox's other credential, without this flag)
 
+	On a pipe
+	  --format ndjson|json|csv|table
+	                           how the first page is written (default ndjson, as in dump)
+
 	Examples
 	  $ pagewalk --demo
 	  $ pagewalk checkouts --limit 50 --order asc
 `;
 
-/** The walk flags, and the second credential of the compare view. */
-const browseFlags = {...walkFlags, compareEnv: {type: 'string'}} as const;
+type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
 
-export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlagValues & {compareEnv?: unknown}} {
-	return parseFlags(argv, browseFlags, 'pagewalk');
+/** The browser's flags, as the one parser reads them; 'help' and 'version' when asked for. */
+export function parseWalkArgs(argv: string[]): BrowseArgs | 'help' | 'version' {
+	return parseFlags(argv, commands.browse);
 }
 
 /**
@@ -88,21 +92,21 @@ export function parseWalkArgs(argv: string[]): {input: string[]; flags: WalkFlag
  * terminal: the bare dump, without ever loading React or Ink.
  */
 export async function run(argv: string[]): Promise<number> {
-	// Help comes first: `pagewalk --help | less` wants this help, not dump's.
-	if (argv.some(argument => ['--help', '-h', '--version'].includes(argument))) {
-		const {default: meow} = await import('meow');
-		// Prints and exits.
-		meow(help, {importMeta: import.meta, argv, flags: browseFlags});
+	// One parse for both modes: on a pipe the same flags, the same errors,
+	// and `pagewalk --help | less` gets this help, not dump's.
+	const parsed = await parseCommandLine(argv, commands.browse, help);
+	if (parsed === undefined) {
+		return 0;
 	}
 
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
-		return (await import('./dump.js')).run(argv, {bare: true});
+		return (await import('./dump.js')).runBare(parsed);
 	}
 
-	const {input, flags} = parseWalkArgs(argv);
+	const {input, flags} = parsed;
 	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
-	const given = compareCredential(typeof flags.compareEnv === 'string' ? flags.compareEnv : undefined, process.env);
+	const given = compareCredential(flags.compareEnv, process.env);
 	const config = await resolveConfig({input, flags});
 	try {
 		const {createClient} = await import('../core/http-client.js');

@@ -3,9 +3,9 @@ import type {Writable} from 'node:stream';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
-import {parseFlags} from '../core/parse-flags.js';
+import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
 import {resolveConfig, type WalkConfig} from '../core/options.js';
-import {walkFlags, walkFlagsHelp} from '../core/flags.js';
+import {commands, walkFlagsHelp} from '../core/flags.js';
 import {describeError} from '../core/report-error.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
@@ -38,12 +38,6 @@ ${walkFlagsHelp}
 	  $ pagewalk dump checkouts --all --format csv --limit 100 > checkouts.csv
 	  $ pagewalk dump --demo --all --format table
 `;
-
-const dumpFlags = {
-	...walkFlags,
-	all: {type: 'boolean', default: false},
-	format: {type: 'string', default: 'ndjson'},
-} as const;
 
 export type DumpIo = {
 	stdout: Writable & {isTTY?: boolean; columns?: number};
@@ -197,45 +191,38 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	return 0;
 }
 
-type Parsed = {input: string[]; flags: Record<string, unknown>};
-
-/** meow: the help and version, and bare mode, where flags only the browser knows are ignored. */
-async function parseWithMeow(argv: string[], bare: boolean): Promise<Parsed> {
-	const {default: meow} = await import('meow');
-	const cli = meow(help, {
-		importMeta: import.meta,
-		argv,
-		flags: dumpFlags,
-		allowUnknownFlags: bare,
-		autoHelp: true,
-		autoVersion: true,
-	});
-	return {input: cli.input, flags: cli.flags};
-}
-
 /**
- * `pagewalk dump`. With `bare`, this is the browser entry on a stdout that is
- * not a terminal (`pagewalk accounts | jq`): a dump of one page, and flags
- * only the browser knows are ignored rather than refused.
+ * A dump from parsed flags. With `bare`, this is the browser on a stdout
+ * that is not a terminal (`pagewalk accounts | jq`): one page, from the
+ * browser's flags (browse.tsx); --compare-env, a view of the screen, does nothing here.
  */
-export async function runDump(argv: string[], io: DumpIo, options: {bare?: boolean; signal?: AbortSignal} = {}): Promise<number> {
-	const {input, flags} = options.bare === true || argv.some(argument => ['--help', '-h', '--version'].includes(argument))
-		? await parseWithMeow(argv, options.bare === true)
-		: parseFlags(argv, dumpFlags, 'pagewalk dump');
-	const format = typeof flags.format === 'string' ? flags.format : 'ndjson';
+async function dumpParsed(
+	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,
+	io: DumpIo,
+	options: {bare?: boolean; signal?: AbortSignal},
+): Promise<number> {
+	const format = flags.format ?? 'ndjson';
 	if (!(formats as readonly string[]).includes(format)) {
-		throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${inert(format)}'.`);
+		throw new UsageError(`--format must be one of ${formats.join(', ')}, not ${quoteValue(format)}.`);
 	}
 
 	const config = await resolveConfig({input, flags, env: io.env});
 	try {
-		return await dump(config, {all: flags.all === true && options.bare !== true, format: format as Format, signal: options.signal}, io);
+		const all = 'all' in flags && flags.all === true && options.bare !== true;
+		return await dump(config, {all, format: format as Format, signal: options.signal}, io);
 	} finally {
 		await config.close();
 	}
 }
 
-export async function run(argv: string[], options: {bare?: boolean} = {}): Promise<number> {
+/** `pagewalk dump`, with its streams passed in so tests can run it in process. */
+export async function runDump(argv: string[], io: DumpIo, options: {signal?: AbortSignal} = {}): Promise<number> {
+	const parsed = await parseCommandLine(argv, commands.dump, help, io.stdout);
+	return parsed === undefined ? 0 : dumpParsed(parsed, io, options);
+}
+
+/** Runs `dump` on the process's streams; Ctrl-C stops the walk but still closes the output. */
+async function onProcess(dumpIt: (io: DumpIo, signal: AbortSignal) => Promise<number>): Promise<number> {
 	const interrupt = new AbortController();
 	const onSigint = () => {
 		// A second Ctrl-C while closing up ends the process the usual way.
@@ -245,8 +232,17 @@ export async function run(argv: string[], options: {bare?: boolean} = {}): Promi
 
 	process.on('SIGINT', onSigint);
 	try {
-		return await runDump(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {...options, signal: interrupt.signal});
+		return await dumpIt({stdout: process.stdout, stderr: process.stderr, env: process.env}, interrupt.signal);
 	} finally {
 		process.off('SIGINT', onSigint);
 	}
+}
+
+export async function run(argv: string[]): Promise<number> {
+	return onProcess(async (io, signal) => runDump(argv, io, {signal}));
+}
+
+/** The browser's bare mode: the first page of `pagewalk [endpoint]` on a pipe, from the browser's parsed flags. */
+export async function runBare(parsed: ParsedArgs<typeof commands.browse.flags>): Promise<number> {
+	return onProcess(async (io, signal) => dumpParsed(parsed, io, {bare: true, signal}));
 }

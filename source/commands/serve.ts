@@ -1,6 +1,7 @@
 import process from 'node:process';
-import meow from 'meow';
 import {UsageError} from '../core/errors.js';
+import {commands} from '../core/flags.js';
+import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
 import {defaultRecords, defaultSeed, isScenario, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
@@ -36,46 +37,20 @@ function wholeNumber(flag: string, value: string | undefined, maximum: number): 
 	}
 
 	if (!/^\d+$/.test(value) || Number(value) > maximum) {
-		throw new UsageError(`--${flag} must be a whole number from 0 to ${maximum}; got "${value}".`);
+		throw new UsageError(`--${flag} must be a whole number from 0 to ${maximum}, not ${quoteValue(value)}.`);
 	}
 
 	return Number(value);
 }
 
 export async function run(argv: string[]): Promise<number> {
-	const cli = meow(help, {
-		importMeta: import.meta,
-		argv,
-		allowUnknownFlags: true,
-		flags: {
-			port: {type: 'string'},
-			commercePort: {type: 'string'},
-			host: {type: 'string', default: '127.0.0.1'},
-			records: {type: 'string'},
-			seed: {type: 'string'},
-			churn: {type: 'string'},
-			scenario: {type: 'string'},
-			json: {type: 'boolean', default: false},
-			verbose: {type: 'boolean', default: false},
-		},
-	});
-	const knownFlags = new Set(['port', 'commercePort', 'host', 'records', 'seed', 'churn', 'scenario', 'json', 'verbose', 'help', 'version']);
-	const unknown = Object.keys(cli.flags).filter((flag) => !knownFlags.has(flag));
-	if (unknown.length > 0) {
-		throw new UsageError(`pagewalk serve does not know --${unknown[0]}; see pagewalk serve --help.`);
+	const parsed = await parseCommandLine(argv, commands.serve, help);
+	if (parsed === undefined) {
+		return 0;
 	}
 
-	if (cli.input.length > 0) {
-		throw new UsageError(`pagewalk serve takes no arguments, only options; got "${cli.input[0]}".`);
-	}
-
-	const {flags} = cli;
-	for (const name of ['port', 'commercePort', 'records', 'seed', 'churn', 'host', 'scenario'] as const) {
-		if (Array.isArray(flags[name])) {
-			throw new UsageError(`--${name} is given more than once; give it once.`);
-		}
-	}
-
+	const {flags} = parsed;
+	const host = flags.host ?? '127.0.0.1';
 	const port = wholeNumber('port', flags.port, 65_535) ?? defaultPort;
 	const commercePort = wholeNumber('commerce-port', flags.commercePort, 65_535);
 	if (commercePort === undefined && port === 65_535) {
@@ -85,18 +60,18 @@ export async function run(argv: string[]): Promise<number> {
 	const records = wholeNumber('records', flags.records, maximumRecords);
 	const seed = wholeNumber('seed', flags.seed, 4_294_967_295);
 	const churn = wholeNumber('churn', flags.churn, 100_000);
-	if (flags.host.trim() === '') {
+	if (host.trim() === '') {
 		throw new UsageError('--host must name an interface, such as 127.0.0.1.');
 	}
 
 	const scenario = flags.scenario ?? 'restricted';
 	if (!isScenario(scenario)) {
-		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}; got "${scenario}".`);
+		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quoteValue(scenario)}.`);
 	}
 
 	const sandbox = await startSandbox({
 		scenario,
-		host: flags.host,
+		host,
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),
 		...(records === undefined ? {} : {records}),

@@ -1,8 +1,30 @@
 /**
- * The flag declarations every command that walks a list shares (dump, audit,
- * the browser), and their help text. Values are checked in options.ts.
+ * Every command's flags, declared once: the parser (parse-flags.ts) reads
+ * these tables and nothing else, in every command and mode (the piped bare
+ * mode and serve included). The help texts live with their commands; the
+ * walk flags' help is here because three commands share it. Values are
+ * checked where they are used (options.ts for the walk flags).
+ *
+ * No defaults here: a flag left out is absent from the parsed values, and
+ * the code that reads a value owns its default (and its help says it).
  */
 
+export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean};
+export type FlagDeclarations = Readonly<Record<string, FlagSpec>>;
+
+/** What the parser gives for a table: a switch is true, a repeatable flag a list, any other a string. */
+export type FlagValues<D extends FlagDeclarations> = {
+	-readonly [K in keyof D]?: D[K] extends {type: 'boolean'} ? boolean : D[K] extends {isMultiple: true} ? string[] : string;
+};
+
+/** A command as the parser sees it: its name in messages, its flags, and whether it takes an argument (the endpoint). */
+export type CommandFlags<D extends FlagDeclarations = FlagDeclarations> = {
+	readonly name: string;
+	readonly flags: D;
+	readonly takesArguments: boolean;
+};
+
+/** Shared by the browser, dump and audit. */
 export const walkFlags = {
 	api: {type: 'string'},
 	baseUrl: {type: 'string'},
@@ -18,10 +40,53 @@ export const walkFlags = {
 	maxWait: {type: 'string'},
 	maxPages: {type: 'string'},
 	maxItems: {type: 'string'},
-	demo: {type: 'boolean', default: false},
+	demo: {type: 'boolean'},
 	demoCredential: {type: 'string'},
 	scenario: {type: 'string'},
 } as const;
+
+/**
+ * `pagewalk [endpoint]`: on a terminal the browser, on a pipe the first page
+ * (bare mode), so --format is here too: both modes take the same flags.
+ */
+export const browseFlags = {
+	...walkFlags,
+	compareEnv: {type: 'string'},
+	format: {type: 'string'},
+} as const;
+
+export const dumpFlags = {
+	...walkFlags,
+	all: {type: 'boolean'},
+	format: {type: 'string'},
+} as const;
+
+export const auditFlags = {
+	...walkFlags,
+	json: {type: 'boolean'},
+	bothOrders: {type: 'boolean'},
+	compareEnv: {type: 'string'},
+} as const;
+
+export const serveFlags = {
+	port: {type: 'string'},
+	commercePort: {type: 'string'},
+	host: {type: 'string'},
+	records: {type: 'string'},
+	seed: {type: 'string'},
+	churn: {type: 'string'},
+	scenario: {type: 'string'},
+	json: {type: 'boolean'},
+	verbose: {type: 'boolean'},
+} as const;
+
+/** Every command, so an unknown flag can be told apart from one that belongs to another command. */
+export const commands = {
+	browse: {name: 'pagewalk', flags: browseFlags, takesArguments: true},
+	dump: {name: 'pagewalk dump', flags: dumpFlags, takesArguments: true},
+	audit: {name: 'pagewalk audit', flags: auditFlags, takesArguments: true},
+	serve: {name: 'pagewalk serve', flags: serveFlags, takesArguments: false},
+} as const satisfies Record<string, CommandFlags>;
 
 export const walkFlagsHelp = `
 	Endpoint

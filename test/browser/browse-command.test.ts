@@ -22,7 +22,7 @@ describe('browse flags', () => {
 
 	it('refuses unknown flags with one sentence and exit status 2', () => {
 		expect(() => parseWalkArgs(['--bogus'])).toThrow(UsageError);
-		expect(() => parseWalkArgs(['--bogus'])).toThrow("Unknown option '--bogus'; see pagewalk --help.");
+		expect(() => parseWalkArgs(['--bogus'])).toThrow('Unknown flag --bogus; see pagewalk --help.');
 	});
 });
 

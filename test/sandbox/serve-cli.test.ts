@@ -111,7 +111,7 @@ describe('pagewalk serve', () => {
 		[['--port', 'abc'], /--port/],
 		[['--records', '2000000'], /--records/],
 		[['--bogus'], /--bogus/],
-		[['extra'], /no arguments/],
+		[['extra'], /^pagewalk: pagewalk serve takes flags only, not the argument 'extra'; see pagewalk serve --help\.\n$/],
 	])('bad flags %j: one sentence, exit 2', async (args, mention) => {
 		const {code, stderr} = await run(args);
 		expect(code).toBe(2);
