@@ -6,7 +6,7 @@
  * wrong with it, and never quotes the key's text.
  */
 import {createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
-import {readFileSync, statSync} from 'node:fs';
+import {closeSync, fstatSync, openSync, readFileSync} from 'node:fs';
 import process from 'node:process';
 import {inspect} from 'node:util';
 import {UsageError} from './errors.js';
@@ -257,29 +257,32 @@ function shellWord(text: string): string {
  */
 export function readKeyFile(path: string): {key: CdpKey; warning: string | undefined} {
 	const where = `The key file ${quotePath(path)}`;
-	let size: number;
+	let descriptor: number;
+	try {
+		descriptor = openSync(path, 'r');
+	} catch (error: unknown) {
+		throw fileError(where, error);
+	}
+
+	let text: string;
 	let mode: number;
 	try {
-		const stat = statSync(path);
+		// Size and mode from the open file itself, so what is checked is what is read.
+		const stat = fstatSync(descriptor);
 		if (stat.isDirectory()) {
 			throw new CdpKeyError(`${where} is a directory; give the path of the JSON key file itself.`);
 		}
 
-		size = stat.size;
+		if (stat.size > maximumKeyFileBytes) {
+			throw new CdpKeyError(`${where} is ${stat.size} bytes, too large to be a key file (they are under 1 KiB); check the path.`);
+		}
+
 		mode = stat.mode;
+		text = readFileSync(descriptor, 'utf8');
 	} catch (error: unknown) {
 		throw error instanceof CdpKeyError ? error : fileError(where, error);
-	}
-
-	if (size > maximumKeyFileBytes) {
-		throw new CdpKeyError(`${where} is ${size} bytes, too large to be a key file (they are under 1 KiB); check the path.`);
-	}
-
-	let text: string;
-	try {
-		text = readFileSync(path, 'utf8');
-	} catch (error: unknown) {
-		throw fileError(where, error);
+	} finally {
+		closeSync(descriptor);
 	}
 
 	return {key: parseKeyFile(text, path), warning: keyFileModeWarning(path, mode)};
@@ -289,6 +292,10 @@ function fileError(where: string, error: unknown): CdpKeyError {
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	if (code === 'ENOENT' || code === 'ENOTDIR') {
 		return new CdpKeyError(`${where} does not exist; check --key-file or ${keyEnvironment.file}.`);
+	}
+
+	if (code === 'EISDIR') {
+		return new CdpKeyError(`${where} is a directory; give the path of the JSON key file itself.`);
 	}
 
 	if (code === 'EACCES' || code === 'EPERM') {

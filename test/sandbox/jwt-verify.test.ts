@@ -52,3 +52,15 @@ describe('rate limit settings', () => {
 		expect(() => new RateLimiter({count: 0, perMs: 1000})).toThrow(RangeError);
 	});
 });
+
+describe('hostile tokens', () => {
+	it('any three-part token is answered with a 401, never a throw', async () => {
+		const fc = await import('fast-check');
+		const verifier = new JwtVerifier([{name: 'k', algorithm: 'EdDSA', publicKey: pair.publicKey}, {name: 'e', algorithm: 'ES256', publicKey: generateKeyPairSync('ec', {namedCurve: 'P-256'}).publicKey}]);
+		const part = fc.oneof(fc.base64String().map((text) => text.replaceAll('=', '').replaceAll('+', '-').replaceAll('/', '_')), fc.json().map((text) => Buffer.from(text).toString('base64url')), fc.constantFrom('eyJhbGciOiJFUzI1NiIsImtpZCI6ImUifQ', 'eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ'));
+		fc.assert(fc.property(part, part, part, (header, payload, signature) => {
+			const result = verifier.verify(`${header}.${payload}.${signature}`, target);
+			return !result.ok && result.problem.status === 401;
+		}), {numRuns: 300});
+	});
+});
