@@ -19,7 +19,7 @@ const help = `
 	  --churn N          insert and remove about N objects per second (default 0)
 	  --scenario NAME    a preset (default restricted):
 ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenarioSummaries[name]}`).join('\n')}
-	  --json             print the URLs and credentials as one JSON line
+	  --json             print the URLs, credentials and CDP key files as one JSON line
 	  --verbose          log one line per request to stderr
 
 	Examples
@@ -79,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
 		...(churn === undefined ? {} : {churn}),
 		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
 	});
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials})}\n` : banner(sandbox));
+	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox));
 
 	await new Promise<void>((resolve) => {
 		const stop = () => {
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
 	return 0;
 }
 
-function banner({accountUrl, commerceUrl, credentials}: Sandbox): string {
+function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox): string {
 	const today = new Date().toISOString().slice(0, 10);
 	return `pagewalk sandbox is serving both list APIs.
 
@@ -107,6 +107,9 @@ Credentials (the restricted ones see part of each list, so pages come back short
   account   restricted  ${credentials.account.restricted}
   commerce  full        ${credentials.commerce.full}
   commerce  restricted  ${credentials.commerce.restricted}
+
+CDP keys of the account API, made for this run (sign a fresh JWT for every request; the files go when this stops):
+${keys.map((key) => `  ${key.viewer.padEnd(11)} ${key.algorithm.padEnd(6)} ${key.name}\n              key file  ${key.path ?? '(not written)'}`).join('\n')}
 
 Try:
   curl -H 'Authorization: Bearer ${credentials.account.full}' -H 'CB-VERSION: ${today}' '${accountUrl}/v2/accounts?limit=5'

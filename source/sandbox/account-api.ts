@@ -1,14 +1,19 @@
 /**
  * The account API ({accountUrl}/v2): `GET /v2/accounts` and
  * `GET /v2/accounts/:id/transactions`, bearer-token auth (or the
- * `access_token` query parameter older SDKs send), the `CB-VERSION` header,
+ * `access_token` query parameter older SDKs send) with an OAuth-style token
+ * or a CDP key's JWT made for this very request, an optional per-credential
+ * rate limit, the `CB-VERSION` header,
  * relative `next_uri`/`previous_uri`, and `{"errors": [...]}` on failure.
  */
 import type {AccountPagination} from '../core/types.js';
 import {viewerOf, type Credentials} from './credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
+import type {IssuedKey} from './cdp-keys.js';
+import {looksLikeJwt, type JwtVerifier} from './jwt-verify.js';
 import type {Viewer} from './ordered-index.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
+import type {RateLimiter} from './rate-limit.js';
 import type {Collection, Lists} from './store.js';
 import type {Envelope, Fault} from './scenarios.js';
 import {selectWindow, type Link, type Window} from './window.js';
@@ -51,8 +56,18 @@ function failure(problem: ApiProblem): SandboxResponse {
 const listPath = '/v2/accounts';
 const transactionsPath = /^\/v2\/accounts\/([^/]+)\/transactions$/;
 
+/** How the account API checks callers beyond its static tokens. */
+export type AccountAuth = {
+	/** Accepts the JWTs of the sandbox's CDP keys. */
+	keys?: JwtVerifier<IssuedKey>;
+	/** Limits each credential (key name or token) once it is authenticated. */
+	rateLimiter?: RateLimiter;
+};
+
+export const rateLimitError = {id: 'rate_limit_exceeded', message: 'Too many requests'};
+
 /** Answers one account API request. Never throws for anything a client can send. */
-export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault): (request: SandboxRequest) => SandboxResponse {
+export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault, auth: AccountAuth = {}): (request: SandboxRequest) => SandboxResponse {
 	return (request) => {
 		const {path, query} = splitTarget(request.url);
 		const transactionsMatch = transactionsPath.exec(path);
@@ -69,9 +84,15 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 			return failure(parameters.problem);
 		}
 
-		const viewer = authenticate(request, parameters.value.get('access_token'), credentials);
-		if (typeof viewer !== 'string') {
-			return failure(viewer);
+		const caller = authenticate(request, path, parameters.value.get('access_token'), credentials, auth.keys);
+		if (!('viewer' in caller)) {
+			return failure(caller);
+		}
+
+		const {viewer} = caller;
+		const allowed = auth.rateLimiter?.take(caller.credential);
+		if (allowed && !allowed.ok) {
+			return json(429, {errors: [rateLimitError]}, {'retry-after': String(allowed.retryAfterSeconds)});
 		}
 
 		const version = checkVersion('CB-VERSION', request.headers['cb-version']);
@@ -112,7 +133,10 @@ function decodeSegment(segment: string): string | undefined {
 	}
 }
 
-function authenticate(request: SandboxRequest, accessToken: string | undefined, credentials: Credentials): Viewer | ApiProblem {
+/** The caller's viewer and the credential it is counted under (a key's name, or the token itself). */
+type Caller = {viewer: Viewer; credential: string};
+
+function authenticate(request: SandboxRequest, path: string, accessToken: string | undefined, credentials: Credentials, keys: JwtVerifier<IssuedKey> | undefined): Caller | ApiProblem {
 	const authorization = header(request, 'authorization');
 	let token = accessToken;
 	if (authorization !== undefined) {
@@ -128,5 +152,16 @@ function authenticate(request: SandboxRequest, accessToken: string | undefined, 
 		return {status: 401, code: 'authentication_error', message: 'No access token was sent; send "Authorization: Bearer <access token>".'};
 	}
 
-	return viewerOf(credentials.account, token) ?? {status: 401, code: 'invalid_token', message: 'The access token is invalid'};
+	const viewer = viewerOf(credentials.account, token);
+	if (viewer !== undefined) {
+		return {viewer, credential: `token:${viewer}`};
+	}
+
+	// A JWT is only ever taken from the Authorization header: one in a URL would be logged everywhere.
+	if (keys && authorization !== undefined && looksLikeJwt(token)) {
+		const verified = keys.verify(token, {method: request.method, host: header(request, 'host'), path});
+		return verified.ok ? {viewer: verified.key.viewer, credential: `key:${verified.key.name}`} : verified.problem;
+	}
+
+	return {status: 401, code: 'invalid_token', message: 'The access token is invalid'};
 }

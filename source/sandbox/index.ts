@@ -3,16 +3,21 @@
  * and `pagewalk serve`.
  */
 import {accountApi} from './account-api.js';
+import {issueKeys, writeKeyFiles, type SandboxKey} from './cdp-keys.js';
 import {startChurn} from './churn.js';
 import {commerceApi} from './commerce-api.js';
 import {credentialsFor, type Credentials} from './credentials.js';
 import {json} from './http-types.js';
+import {JwtVerifier} from './jwt-verify.js';
+import {RateLimiter, type RateLimit} from './rate-limit.js';
 import {churnPerSecond, faultFor, type ScenarioName} from './scenarios.js';
 import {listen, type Listener} from './server.js';
 import {Lists, type SandboxStore} from './store.js';
 
 export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
 export type {Credentials} from './credentials.js';
+export type {KeyFile, SandboxKey} from './cdp-keys.js';
+export {parseRateLimit, type RateLimit} from './rate-limit.js';
 export {scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
 
 export type SandboxOptions = {
@@ -32,6 +37,12 @@ export type SandboxOptions = {
 	verbose?: (line: string) => void;
 	/** A preset (default `restricted`, the clean sandbox); faulty ones break one contract rule on page 2. */
 	scenario?: ScenarioName;
+	/** Per-credential limit of the account API, answered with 429 and Retry-After; off by default. */
+	rateLimit?: RateLimit;
+	/** Write the CDP key files (0600, in a private temporary directory removed at close); default true. */
+	keyFiles?: boolean;
+	/** The clock of JWT checks and the rate limit, in milliseconds since the epoch; for tests. Default Date.now. */
+	now?: () => number;
 };
 
 export type Sandbox = {
@@ -40,6 +51,8 @@ export type Sandbox = {
 	/** Origin of the commerce API, no trailing slash; lists at /checkouts and /charges. */
 	commerceUrl: string;
 	credentials: Credentials;
+	/** CDP keys of the account API, accepted beside its tokens: ES256 and EdDSA for each of full and restricted. */
+	keys: SandboxKey[];
 	store: SandboxStore;
 	close(): Promise<void>;
 };
@@ -66,16 +79,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const fault = faultFor(scenario);
 	const lists = new Lists(seed, records);
 	const credentials = credentialsFor(seed);
+	const now = options.now ?? Date.now;
+	const {keys, verifiable} = issueKeys(seed);
+	const auth = {keys: new JwtVerifier(verifiable, now), ...(options.rateLimit ? {rateLimiter: new RateLimiter(options.rateLimit, now)} : {})};
+	const removeKeyFiles = options.keyFiles === false ? () => undefined : writeKeyFiles(keys);
 	let commerceUrl = '';
 
-	const account = await listen({
-		host,
-		port,
-		name: 'account',
-		handler: accountApi(lists, credentials, fault),
-		failure: (status, code, message) => json(status, {errors: [{id: code, message}]}),
-		verbose: options.verbose,
-	});
+	let account: Listener;
+	try {
+		account = await listen({
+			host,
+			port,
+			name: 'account',
+			handler: accountApi(lists, credentials, fault, auth),
+			failure: (status, code, message) => json(status, {errors: [{id: code, message}]}),
+			verbose: options.verbose,
+		});
+	} catch (error: unknown) {
+		removeKeyFiles();
+		throw error;
+	}
+
 	let commerce: Listener;
 	try {
 		commerce = await listen({
@@ -88,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		});
 	} catch (error: unknown) {
 		await account.close();
+		removeKeyFiles();
 		throw error;
 	}
 
@@ -97,10 +122,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		accountUrl: account.url,
 		commerceUrl,
 		credentials,
+		keys,
 		store: lists,
 		async close() {
 			stopChurn();
 			await Promise.all([account.close(), commerce.close()]);
+			removeKeyFiles();
 		},
 	};
 }

@@ -1,8 +1,11 @@
 /** `pagewalk serve` as users and scripts run it: the built bundle in a subprocess. */
 import {spawn, type ChildProcess} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync, statSync} from 'node:fs';
+import path from 'node:path';
 import {createInterface} from 'node:readline';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {parseKeyFile} from '../../source/core/cdp-key.js';
+import {signRequestJwt} from '../../source/core/jwt-sign.js';
 import {startSandbox} from '../../source/sandbox/index.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -74,7 +77,7 @@ describe('pagewalk serve', () => {
 	it('--json --port 0 prints one JSON line, serves, and exits 0 on SIGTERM', async () => {
 		const server = start(['--json', '--port', '0', '--records', '40']);
 		const info = JSON.parse(await server.firstLine);
-		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials']);
+		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials', 'keys']);
 		expect(Object.keys(info.credentials.account)).toEqual(['full', 'restricted']);
 		const account = await fetch(`${info.accountUrl}/v2/accounts?limit=3`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
 		expect(account.status).toBe(200);
@@ -88,6 +91,25 @@ describe('pagewalk serve', () => {
 		expect(server.stderr()).toBe('');
 	});
 
+	it('--json gives each CDP key file\'s JSON and a private path to it, usable to sign, removed at exit', async () => {
+		const server = start(['--json', '--port', '0', '--records', '10']);
+		const info = JSON.parse(await server.firstLine) as {accountUrl: string; keys: Array<{name: string; algorithm: string; viewer: string; path: string; keyFile: unknown}>};
+		expect(info.keys.map(({viewer, algorithm}) => `${viewer} ${algorithm}`).sort()).toEqual(['full ES256', 'full EdDSA', 'restricted ES256', 'restricted EdDSA']);
+		for (const key of info.keys) {
+			expect(statSync(key.path).mode & 0o777).toBe(0o600);
+			expect(statSync(path.dirname(key.path)).mode & 0o777).toBe(0o700);
+			expect(JSON.parse(readFileSync(key.path, 'utf8'))).toEqual(key.keyFile);
+			const url = `${info.accountUrl}/v2/accounts?limit=2`;
+			const response = await fetch(url, {headers: {authorization: `Bearer ${signRequestJwt(parseKeyFile(JSON.stringify(key.keyFile), key.path), {method: 'GET', url})}`}});
+			await response.text();
+			expect(response.status).toBe(200);
+		}
+
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(existsSync(path.dirname(info.keys[0]!.path))).toBe(false);
+	});
+
 	it('prints both URLs, the four credentials and a curl line; --verbose logs requests without tokens', async () => {
 		const server = start(['--port', '0', '--verbose']);
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
@@ -98,6 +120,11 @@ describe('pagewalk serve', () => {
 		}
 
 		expect(text).toContain('curl ');
+		const keyFiles = [...text.matchAll(/key file {2}(\S+\.json)/g)].map((match) => match[1]!);
+		expect(keyFiles).toHaveLength(4);
+		expect(keyFiles.every((file) => existsSync(file))).toBe(true);
+		expect(text).toMatch(/full +ES256 +organizations\/sandbox-00000001\/apiKeys\/account-full-es256/);
+		expect(text).not.toContain('PRIVATE KEY');
 		const token = /sandbox-account-full-[\da-f]+/.exec(text)![0];
 		const response = await fetch(`${urls[0]}/v2/accounts?limit=1&access_token=${token}`);
 		await response.text();

@@ -1,0 +1,238 @@
+/**
+ * The sandbox's CDP keys over real HTTP: JWTs from core/jwt-sign for both key
+ * types are accepted on every page; each broken JWT is a 401 naming the check
+ * that failed; key files are private and go away; the rate limit answers 429.
+ */
+import {generateKeyPairSync, sign} from 'node:crypto';
+import {existsSync, statSync} from 'node:fs';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {CdpKey, parseKeyFile, readKeyFile} from '../../source/core/cdp-key.js';
+import {signRequestJwt} from '../../source/core/jwt-sign.js';
+import {startSandbox, type Sandbox, type SandboxKey} from '../../source/sandbox/index.js';
+import {authHeaders, get, walk, type Reply} from './helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({records: 120});
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+
+const version = {'cb-version': '2024-05-01'};
+
+function clientKey(key: SandboxKey): CdpKey {
+	return readKeyFile(key.path!).key;
+}
+
+async function signedGet(key: CdpKey, url: string, options: {now?: number; nonce?: string} = {}): Promise<Reply> {
+	return get(url, {authorization: `Bearer ${signRequestJwt(key, {method: 'GET', url, ...options})}`, ...version});
+}
+
+/** Signs any header and payload: for JWTs our signer would never make. */
+function forge(key: CdpKey, header: Record<string, unknown>, payload: Record<string, unknown>): string {
+	const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+	const signature = key.algorithm === 'ES256'
+		? sign('sha256', Buffer.from(input), {key: key.reveal(), dsaEncoding: 'ieee-p1363'})
+		: sign(null, Buffer.from(input), key.reveal());
+	return `${input}.${signature.toString('base64url')}`;
+}
+
+function claims(key: CdpKey, url: string, now = Math.floor(Date.now() / 1000)) {
+	const {host, pathname} = new URL(url);
+	return {
+		header: {alg: key.algorithm, kid: key.name, typ: 'JWT', nonce: Math.random().toString(16).slice(2).padEnd(32, '0')},
+		payload: {sub: key.name, iss: 'cdp', nbf: now, exp: now + 120, uri: `GET ${host}${pathname}`},
+	};
+}
+
+async function rejected(reply: Reply): Promise<{id: string; message: string}> {
+	expect(reply.status).toBe(401);
+	expect(reply.body.errors).toHaveLength(1);
+	return reply.body.errors[0];
+}
+
+describe('issued keys', () => {
+	it('are ES256 and EdDSA for each account credential, in both key-file shapes', () => {
+		expect(sandbox.keys.map(({algorithm, viewer}) => `${viewer} ${algorithm}`).sort()).toEqual(['full ES256', 'full EdDSA', 'restricted ES256', 'restricted EdDSA']);
+		for (const key of sandbox.keys) {
+			const parsed = parseKeyFile(JSON.stringify(key.keyFile), 'sandbox');
+			expect(parsed.name).toBe(key.name);
+			expect(parsed.algorithm).toBe(key.algorithm);
+			expect('name' in key.keyFile ? 'name' : 'id').toBe(key.algorithm === 'ES256' ? 'name' : 'id');
+		}
+	});
+
+	it('are written mode 0600 into a private directory (0700) that is removed at close', async () => {
+		const other = await startSandbox({records: 1});
+		const directory = path.dirname(other.keys[0]!.path!);
+		expect(statSync(directory).mode & 0o777).toBe(0o700);
+		for (const key of other.keys) {
+			expect(path.dirname(key.path!)).toBe(directory);
+			expect(statSync(key.path!).mode & 0o777).toBe(0o600);
+			expect(readKeyFile(key.path!).warning).toBeUndefined();
+		}
+
+		await other.close();
+		expect(existsSync(directory)).toBe(false);
+	});
+
+	it('can be left unwritten', async () => {
+		const other = await startSandbox({records: 1, keyFiles: false});
+		expect(other.keys.every((key) => key.path === undefined)).toBe(true);
+		await other.close();
+	});
+});
+
+describe('JWTs signed by core/jwt-sign', () => {
+	for (const algorithm of ['ES256', 'EdDSA'] as const) {
+		it(`${algorithm}: every page of a walk in both orders is accepted with its own JWT, and the restricted key sees what the restricted token sees`, async () => {
+			for (const viewer of ['full', 'restricted'] as const) {
+				const key = clientKey(sandbox.keys.find((candidate) => candidate.algorithm === algorithm && candidate.viewer === viewer)!);
+				for (const order of ['desc', 'asc']) {
+					let url: string | null = `${sandbox.accountUrl}/v2/accounts?limit=25&order=${order}`;
+					const ids: string[] = [];
+					while (url !== null) {
+						const reply = await signedGet(key, url);
+						expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+						ids.push(...reply.body.data.map((object: {id: string}) => object.id));
+						const next: string | null = reply.body.pagination.next_uri;
+						url = next === null ? null : new URL(next, sandbox.accountUrl).href;
+					}
+
+					const expected = (await walk(sandbox, 'account', {viewer, query: `limit=25&order=${order}`})).flatMap((page) => page.ids);
+					expect(ids).toEqual(expected);
+				}
+			}
+		});
+	}
+
+	it('static tokens still work beside keys, and a JWT in the access_token query is not taken', async () => {
+		expect((await get(`${sandbox.accountUrl}/v2/accounts`, authHeaders(sandbox, 'account'))).status).toBe(200);
+		const key = clientKey(sandbox.keys[0]!);
+		const url = `${sandbox.accountUrl}/v2/accounts`;
+		const reply = await get(`${url}?access_token=${signRequestJwt(key, {method: 'GET', url})}`, version);
+		expect(await rejected(reply)).toEqual({id: 'invalid_token', message: 'The access token is invalid'});
+	});
+});
+
+describe('each broken JWT is a 401 naming the check', () => {
+	const url = () => `${sandbox.accountUrl}/v2/accounts?limit=5`;
+	const key = () => clientKey(sandbox.keys.find((candidate) => candidate.algorithm === 'ES256' && candidate.viewer === 'full')!);
+	const edKey = () => clientKey(sandbox.keys.find((candidate) => candidate.algorithm === 'EdDSA' && candidate.viewer === 'full')!);
+	const now = () => Math.floor(Date.now() / 1000);
+	const send = async (jwt: string) => get(url(), {authorization: `Bearer ${jwt}`, ...version});
+
+	it('expired', async () => {
+		const error = await rejected(await signedGet(edKey(), url(), {now: now() - 600}));
+		expect(error.id).toBe('expired_token');
+		expect(error.message).toMatch(/^exp check failed: the JWT expired 4[78]\d s ago; sign a fresh JWT for every request, and check the clock\.$/);
+	});
+
+	it('not yet valid', async () => {
+		const error = await rejected(await signedGet(key(), url(), {now: now() + 300}));
+		expect(error.id).toBe('invalid_token');
+		expect(error.message).toMatch(/^nbf check failed: the JWT is not yet valid for another (299|300|301) s; check the clock\.$/);
+	});
+
+	it('wrong key: signed by another private key under a known name', async () => {
+		const impostor = new CdpKey(key().name, 'ES256', generateKeyPairSync('ec', {namedCurve: 'P-256'}).privateKey);
+		const error = await rejected(await signedGet(impostor, url()));
+		expect(error.message).toBe(`signature check failed: the JWT is not signed by the private key of "${key().name}".`);
+		const edImpostor = new CdpKey(edKey().name, 'EdDSA', generateKeyPairSync('ed25519').privateKey);
+		expect((await rejected(await signedGet(edImpostor, url()))).message).toMatch(/^signature check failed/);
+	});
+
+	it('a query in uri (the classic page-2 mistake)', async () => {
+		const {header, payload} = claims(key(), url());
+		const {host} = new URL(url());
+		const error = await rejected(await send(forge(key(), header, {...payload, uri: `GET ${host}/v2/accounts?limit=5`})));
+		expect(error.message).toBe(`uri check failed: uri must not carry the query string; sign "GET ${host}/v2/accounts".`);
+	});
+
+	it('a uri for another path or host', async () => {
+		const {header, payload} = claims(key(), url());
+		const {host} = new URL(url());
+		const error = await rejected(await send(forge(key(), header, {...payload, uri: 'GET api.coinbase.com/v2/accounts'})));
+		expect(error.message).toBe(`uri check failed: the JWT is for "GET api.coinbase.com/v2/accounts", but this request is "GET ${host}/v2/accounts".`);
+	});
+
+	it('a replayed nonce, whether the same JWT or a new one', async () => {
+		const jwt = signRequestJwt(key(), {method: 'GET', url: url()});
+		expect((await send(jwt)).status).toBe(200);
+		const again = await rejected(await send(jwt));
+		expect(again.message).toBe('nonce check failed: this nonce was already used; sign a fresh JWT for every request.');
+		const nonce = 'f'.repeat(32);
+		expect((await signedGet(edKey(), url(), {nonce})).status).toBe(200);
+		expect((await rejected(await signedGet(edKey(), url(), {nonce, now: now() + 1}))).message).toMatch(/^nonce check failed/);
+	});
+
+	it('wrong iss', async () => {
+		const {header, payload} = claims(key(), url());
+		const error = await rejected(await send(forge(key(), header, {...payload, iss: 'coinbase-cloud'})));
+		expect(error.message).toBe('iss check failed: iss must be "cdp"; got "coinbase-cloud".');
+	});
+
+	it('kid not equal to sub', async () => {
+		const {header, payload} = claims(key(), url());
+		const error = await rejected(await send(forge(key(), header, {...payload, sub: 'someone-else'})));
+		expect(error.message).toBe(`sub check failed: sub must equal kid "${key().name}"; got "someone-else".`);
+	});
+
+	it('unknown kid', async () => {
+		const stranger = new CdpKey('organizations/x/apiKeys/unknown', 'EdDSA', generateKeyPairSync('ed25519').privateKey);
+		const error = await rejected(await signedGet(stranger, url()));
+		expect(error.message).toBe('kid check failed: no key is named "organizations/x/apiKeys/unknown".');
+	});
+
+	it('a lifetime over 120 s', async () => {
+		const {header, payload} = claims(key(), url());
+		const error = await rejected(await send(forge(key(), header, {...payload, exp: payload.nbf + 300})));
+		expect(error.message).toBe('lifetime check failed: exp is 300 s after nbf; it must be after nbf and at most 120 s.');
+	});
+
+	it('alg that does not match the key, and a malformed token', async () => {
+		const {header, payload} = claims(key(), url());
+		expect((await rejected(await send(forge(key(), {...header, alg: 'EdDSA'}, payload)))).message).toMatch(/^alg check failed: key ".+" signs with ES256, but the JWT says EdDSA\.$/);
+		expect((await rejected(await send('eyJhbGciOiJub25lIn0.e30.'))).id).toBe('invalid_token');
+		expect((await rejected(await send('bm90IGpzb24.e30.c2ln'))).message).toBe('The JWT is malformed: its header is not base64url of a JSON object.');
+	});
+});
+
+describe('rate limit', () => {
+	it('answers 429 with Retry-After per credential once over the limit, until the window ends (injected clock)', async () => {
+		let clock = Date.UTC(2026, 0, 1, 12);
+		const limited = await startSandbox({records: 10, keyFiles: false, rateLimit: {count: 3, perMs: 3_600_000}, now: () => clock});
+		try {
+			const key = parseKeyFile(JSON.stringify(limited.keys[0]!.keyFile), 'sandbox');
+			const other = parseKeyFile(JSON.stringify(limited.keys[1]!.keyFile), 'sandbox');
+			const url = `${limited.accountUrl}/v2/accounts`;
+			const at = () => ({now: Math.floor(clock / 1000)});
+			for (let index = 0; index < 3; index++) {
+				expect((await signedGet(key, url, at())).status).toBe(200);
+			}
+
+			clock += 600_000;
+			const over = await signedGet(key, url, at());
+			expect(over.status).toBe(429);
+			expect(over.headers.get('retry-after')).toBe('3000');
+			expect(over.body).toEqual({errors: [{id: 'rate_limit_exceeded', message: 'Too many requests'}]});
+			// Another key, and the static token, are counted apart.
+			expect((await signedGet(other, url, at())).status).toBe(200);
+			expect((await get(url, authHeaders(limited, 'account'))).status).toBe(200);
+
+			clock += 3_000_000;
+			expect((await signedGet(key, url, at())).status).toBe(200);
+		} finally {
+			await limited.close();
+		}
+	});
+
+	it('is off by default', async () => {
+		const key = clientKey(sandbox.keys[1]!);
+		const url = `${sandbox.accountUrl}/v2/accounts?limit=1`;
+		const statuses = await Promise.all(Array.from({length: 30}, async () => (await signedGet(key, url)).status));
+		expect(new Set(statuses)).toEqual(new Set([200]));
+	});
+});
