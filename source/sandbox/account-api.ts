@@ -61,7 +61,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 		}
 
 		if (request.method !== 'GET') {
-			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET.`, headers: {allow: 'GET'}});
+			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET or HEAD.`, headers: {allow: 'GET, HEAD'}});
 		}
 
 		const parameters = parseQueryString(query);

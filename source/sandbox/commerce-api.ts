@@ -56,7 +56,7 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 		}
 
 		if (request.method !== 'GET') {
-			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET.`, headers: {allow: 'GET'}});
+			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET or HEAD.`, headers: {allow: 'GET, HEAD'}});
 		}
 
 		const key = header(request, 'x-cc-api-key');
