@@ -96,7 +96,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 
 		const result = selectWindow(collection, page.value, viewer);
 		if (!result.ok) {
-			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
+			return failure({status: 400, code: 'validation_error', message: result.message});
 		}
 
 		const envelope = renderAccountEnvelope(result.window, path, version.value === 'missing');

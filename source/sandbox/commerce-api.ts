@@ -83,7 +83,7 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 		const collection = lists.collections[name];
 		const result = selectWindow(collection, page.value, viewer);
 		if (!result.ok) {
-			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
+			return failure({status: 400, code: 'validation_error', message: result.message});
 		}
 
 		const envelope = renderCommerceEnvelope(result.window, origin(), path, version.value === 'missing');
