@@ -55,7 +55,7 @@ export class OrderedIndex {
 	constructor(readonly key: number, createdAscending: Float64Array, hiddenByRank: Uint8Array, readonly keepRemoved = defaultKeepRemoved) {
 		const count = createdAscending.length;
 		this.base = count;
-		this.created = Float64Array.from(createdAscending);
+		this.created = createdAscending.slice();
 		this.flags = new Uint8Array(count);
 		this.sorted = new Uint32Array(count + 64);
 		for (let serial = 0; serial < count; serial++) {
