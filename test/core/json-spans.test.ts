@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
 import {JsonSyntaxError, pageTexts, scanPage} from '../../source/core/json-spans.js';
 import {isUnsafeCodePoint, unsafePattern} from '../../source/core/unsafe-chars.js';
+import {safeJsonText} from '../../source/output/safe-json.js';
 
 const one = (object: string) => scanPage(`{"pagination": {"next_uri": null}, "data": [ ${object} ]}`).objectTexts[0];
 
@@ -118,6 +119,15 @@ describe('json-spans: property', () => {
 			if (!unsafe.test(pagination[1])) {
 				expect(spans.paginationText).toBe(pagination[1]);
 			}
+		}), {numRuns: 300});
+	});
+
+	test('fc.jsonValue pretty-printed: each object comes out as its minified text, escaped as the writers escape', () => {
+		fc.assert(fc.property(fc.array(fc.jsonValue(), {maxLength: 6}), fc.jsonValue(), fc.integer({min: 0, max: 4}), (data, pagination, indent) => {
+			const body = JSON.stringify({pagination, data}, null, indent);
+			const spans = scanPage(body);
+			expect(spans.objectTexts).toEqual(data.map(item => safeJsonText(JSON.stringify(item))));
+			expect(spans.paginationText).toBe(safeJsonText(JSON.stringify(pagination)));
 		}), {numRuns: 300});
 	});
 
