@@ -120,7 +120,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 			}
 
 			// eslint-disable-next-line no-await-in-loop
-			await sink.write(writer.page(objects));
+			await sink.write(writer.page(objects, page.objectTexts));
 			if (sink.gone || sink.failure) {
 				break;
 			}

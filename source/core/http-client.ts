@@ -7,6 +7,7 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, parseJson, validateEnvelope} from './envelope.js';
+import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {Secret} from './secret.js';
@@ -254,6 +255,7 @@ export function createClient(config: WalkConfig): PageClient {
 						requestHeaders: {...redactedHeaders},
 						status: raw.status,
 						objects: envelope.objects,
+						objectTexts: pageTexts(raw.body, envelope.objects.length),
 						pagination: envelope.pagination,
 						rawPagination: envelope.rawPagination,
 						nextUrl: resolveLink(envelope.pagination.next_uri, base),

@@ -10,13 +10,11 @@
  * server sent, and users debugging a list need to see it.
  */
 
-// C0 controls, DEL, C1 controls (0x80-0x9f, which include 8-bit CSI/OSC/ST).
-// Bidi: ALM, LRM, RLM, LRE..RLO, LRI..PDI. Invisible: soft hyphen, CGJ, Hangul
-// fillers, Mongolian vowel separator, ZWSP/ZWNJ/ZWJ, word joiner and invisible
-// operators, line/paragraph separators, BOM/ZWNBSP, interlinear annotations,
-// tag characters, and lone surrogates (which terminals render unpredictably).
-const unsafe =
-	/[\u0000-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+import {unsafePattern} from './unsafe-chars.js';
+
+// The table of unsafe code points is shared with the JSON writers (see
+// unsafe-chars.ts); here each becomes a visible escape.
+const unsafe = unsafePattern();
 
 const named: Record<string, string> = {
 	'\n': '\\n',

@@ -46,6 +46,11 @@ export type Page = {
 	requestHeaders: Record<string, string>;
 	status: number;
 	objects: ListObject[];
+	/**
+	 * Each object's exact text from the body, parallel to `objects`: what the
+	 * dump writes (see json-spans.ts). Absent on pages not read from a body.
+	 */
+	objectTexts?: string[];
 	/** The validated pagination object. */
 	pagination: Pagination;
 	/** The pagination object exactly as the server sent it (for the debug view). */

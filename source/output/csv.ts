@@ -1,35 +1,47 @@
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {cell, columnsOf, flatten} from '../core/flatten.js';
+import {columnsOf} from '../core/flatten.js';
+import {exactCells} from './exact-cells.js';
 import type {Writer, WriterOptions} from './writer.js';
 
-const exact = {value: cell};
+/**
+ * A text a spreadsheet would run as a formula (or whose leading tab or CR
+ * could hide one) gets a leading `'`, which spreadsheets show as text. Only
+ * strings: a JSON number such as -5 stays a number.
+ */
+export function guardFormula(text: string): string {
+	return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
 
 function quote(value: string): string {
 	return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /**
- * RFC 4180 CSV with flattened columns. The header must come first and the
- * dump streams, so the columns are those of the first page with objects;
- * paths first seen later are left out and named in a note at the end
- * (NDJSON keeps everything).
+ * RFC 4180 CSV with flattened columns (see exact-cells.ts: values as sent,
+ * paths that never collide). The header must come first and the dump
+ * streams, so the columns are those of the first page with objects; paths
+ * first seen later are left out and named in a note at the end (NDJSON keeps
+ * everything). Text cells and column names are guarded against formula
+ * injection unless `formulaGuard` is false.
  */
 export function csvWriter(options: WriterOptions): Writer {
 	let columns: string[] | undefined;
 	const dropped = new Set<string>();
 	const show = options.tty ? inert : (value: string) => value;
+	const guard = options.formulaGuard === false ? undefined : guardFormula;
+	const cellOptions = {string: guard};
 	return {
-		page(objects: ListObject[]) {
+		page(objects: ListObject[], texts?: readonly string[]) {
 			if (objects.length === 0) {
 				return '';
 			}
 
-			const rows = objects.map(object => flatten(object, exact));
+			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions));
 			let text = '';
 			if (columns === undefined) {
 				columns = columnsOf(rows);
-				text += `${columns.map(column => quote(show(column))).join(',')}\r\n`;
+				text += `${columns.map(column => quote(show(guard ? guard(column) : column))).join(',')}\r\n`;
 			}
 
 			const known = new Set(columns);

@@ -1,23 +1,24 @@
 import type {ListObject} from '../core/types.js';
-import {safeJsonText} from './safe-json.js';
+import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';
 
 /**
  * One JSON array for the whole walk, streamed: `[` before the first object,
  * `]` from end(), which the dump calls on failure too, so a walk that fails
- * midway still leaves one valid document of what was read.
+ * midway still leaves one valid document of what was read. Each element is
+ * the object's exact text, as in NDJSON.
  */
 export function jsonWriter(): Writer {
 	let started = false;
 	return {
-		page(objects: ListObject[]) {
+		page(objects: ListObject[], texts?: readonly string[]) {
 			let text = '';
-			for (const object of objects) {
-				text += `${started ? ',\n' : '[\n'}${JSON.stringify(object)}`;
+			for (const [index, object] of objects.entries()) {
+				text += `${started ? ',\n' : '[\n'}${texts?.[index] ?? safeJson(object)}`;
 				started = true;
 			}
 
-			return safeJsonText(text);
+			return text;
 		},
 		end: () => (started ? '\n]\n' : '[]\n'),
 		notes: () => [],

@@ -1,18 +1,22 @@
 import type {ListObject} from '../core/types.js';
-import {safeJsonText} from './safe-json.js';
+import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';
 
-/** One API object per line, exactly as received. */
+/**
+ * One API object per line, exactly as received: the object's own text from
+ * the body (see core/json-spans.ts), whitespace removed and terminal-unsafe
+ * characters escaped. Objects that came without their text (built in tests)
+ * are serialized, with the same escaping.
+ */
 export function ndjsonWriter(): Writer {
 	return {
-		page(objects: ListObject[]) {
+		page(objects: ListObject[], texts?: readonly string[]) {
 			let text = '';
-			for (const object of objects) {
-				text += `${JSON.stringify(object)}\n`;
+			for (const [index, object] of objects.entries()) {
+				text += `${texts?.[index] ?? safeJson(object)}\n`;
 			}
 
-			// One scan per page rather than per object.
-			return safeJsonText(text);
+			return text;
 		},
 		end: () => '',
 		notes: () => [],

@@ -2,10 +2,9 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {cell, columnsOf, flatten} from '../core/flatten.js';
+import {columnsOf} from '../core/flatten.js';
+import {exactCells} from './exact-cells.js';
 import type {Writer, WriterOptions} from './writer.js';
-
-const exact = {value: cell};
 
 const maxColumnWidth = 36;
 
@@ -25,12 +24,13 @@ export function tableWriter(options: WriterOptions): Writer {
 	let hidden: string[] = [];
 	const bold = (text: string) => (options.color ? `\u001B[1m${text}\u001B[22m` : text);
 	return {
-		page(objects: ListObject[]) {
+		page(objects: ListObject[], texts?: readonly string[]) {
 			if (objects.length === 0) {
 				return '';
 			}
 
-			const rows = objects.map(object => flatten(object, exact));
+			// Values as sent: the exact texts, as in csv.
+			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object)));
 			let text = '';
 			if (columns === undefined) {
 				const all = columnsOf(rows).map(path => ({

@@ -6,8 +6,12 @@ import type {ListObject} from '../core/types.js';
  * behaves the same when stdout goes away.
  */
 export type Writer = {
-	/** Text for one page of objects ('' for nothing). */
-	page(objects: ListObject[]): string;
+	/**
+	 * Text for one page of objects ('' for nothing). `texts`, parallel to
+	 * `objects`, are their exact texts from the body (Page.objectTexts); the
+	 * writers fall back to serializing the values where they are absent.
+	 */
+	page(objects: ListObject[], texts?: readonly string[]): string;
 	/** Text that closes the document; called on success and on failure alike. */
 	end(): string;
 	/** Things the user should know once the dump ends (stderr). */
@@ -19,6 +23,11 @@ export type WriterOptions = {
 	tty: boolean;
 	columns?: number;
 	color: boolean;
+	/**
+	 * csv only: prefix `'` to text cells a spreadsheet would run as a formula
+	 * (starting with =, +, -, @, tab or CR). On unless turned off.
+	 */
+	formulaGuard?: boolean;
 };
 
 export const formats = ['ndjson', 'json', 'csv', 'table'] as const;

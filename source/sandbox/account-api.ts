@@ -76,7 +76,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 		}
 
 		if (request.method !== 'GET') {
-			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET.`, headers: {allow: 'GET'}});
+			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET or HEAD.`, headers: {allow: 'GET, HEAD'}});
 		}
 
 		const parameters = parseQueryString(query);
@@ -117,7 +117,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 
 		const result = selectWindow(collection, page.value, viewer);
 		if (!result.ok) {
-			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
+			return failure({status: 400, code: 'validation_error', message: result.message});
 		}
 
 		const envelope = renderAccountEnvelope(result.window, path, version.value === 'missing');

@@ -56,7 +56,7 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 		}
 
 		if (request.method !== 'GET') {
-			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET.`, headers: {allow: 'GET'}});
+			return failure({status: 405, code: 'invalid_request', message: `${request.method} is not allowed on ${path}; use GET or HEAD.`, headers: {allow: 'GET, HEAD'}});
 		}
 
 		const key = header(request, 'x-cc-api-key');
@@ -83,7 +83,7 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 		const collection = lists.collections[name];
 		const result = selectWindow(collection, page.value, viewer);
 		if (!result.ok) {
-			return failure({status: 400, code: 'validation_error', message: `${result.parameter} ${result.cursor} is not the id of an object in this list.`});
+			return failure({status: 400, code: 'validation_error', message: result.message});
 		}
 
 		const envelope = renderCommerceEnvelope(result.window, origin(), path, version.value === 'missing');

@@ -31,6 +31,8 @@ export type SandboxOptions = {
 	records?: number;
 	/** Seed of the generated data and credentials; default 1. */
 	seed?: number;
+	/** Removed objects each list keeps as valid cursors; older removals are forgotten. Default 10,000. */
+	keepRemoved?: number;
 	/** Changes per second made in the background; default 0. */
 	churn?: number;
 	/** Called with one line per request. */
@@ -77,7 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	const scenario = options.scenario ?? 'restricted';
 	const fault = faultFor(scenario);
-	const lists = new Lists(seed, records);
+	const lists = new Lists(seed, records, options.keepRemoved);
 	const credentials = credentialsFor(seed);
 	const now = options.now ?? Date.now;
 	const {keys, verifiable} = issueKeys(seed);

@@ -34,13 +34,19 @@ export function formatOrigin(host: string, port: number): string {
 
 export async function listen(options: ListenOptions): Promise<Listener> {
 	const {handler, verbose, name} = options;
-	const server = http.createServer((request, response) => {
+	// Node's own check of Host answers an empty 400; ours answers in the API's shape.
+	const server = http.createServer({requireHostHeader: false}, (request, response) => {
 		const started = performance.now();
 		// The APIs take no body; drain one if sent so the connection stays usable.
 		request.resume();
 		let answer: SandboxResponse;
 		try {
-			answer = handler({method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers});
+			const method = request.method ?? 'GET';
+			answer = request.headers.host === undefined
+				? options.failure(400, 'invalid_request', 'The request has no Host header; send one (HTTP/1.1 requires it).')
+				// HEAD is GET without the body: same status and headers, and
+				// Node's response sends no body for a HEAD request.
+				: handler({method: method === 'HEAD' ? 'GET' : method, url: request.url ?? '/', headers: request.headers});
 		} catch (error: unknown) {
 			// A bug, not the client's fault: still JSON in the API's shape, and the process lives on.
 			answer = options.failure(500, 'internal_server_error', `The sandbox failed on this request (${error instanceof Error ? error.message : String(error)}); please report it.`);

@@ -31,7 +31,7 @@ export type ListOptions = {order?: Order; viewer?: Viewer};
 export type SandboxStore = {
 	/** Adds an object; returns its id. */
 	insert(collection: CollectionName, options?: InsertOptions): string;
-	/** Removes a live object; it stays a valid cursor. False when the id is not a live object of the list. */
+	/** Removes a live object; it stays a valid cursor until it is among the oldest removals past `keepRemoved`. False when the id is not a live object of the list. */
 	remove(collection: CollectionName, id: string): boolean;
 	/** Ids of the live objects in list order (default `desc`, newest first) that `viewer` (default `full`) sees. */
 	ids(collection: CollectionName, options?: ListOptions): string[];
@@ -39,7 +39,7 @@ export type SandboxStore = {
 	hiddenIds(collection: CollectionName): string[];
 	/** Number of live objects `viewer` (default `full`) sees. */
 	count(collection: CollectionName, viewer?: Viewer): number;
-	/** The full object, live or removed, or undefined for an unknown id. */
+	/** The full object, live or removed (and not yet forgotten), or undefined for an unknown id. */
 	get(collection: CollectionName, id: string): ListObject | undefined;
 	/** Ids of one account's transactions in list order; undefined for an id that is not a live account. */
 	transactionIds(accountId: string, options?: ListOptions): string[] | undefined;
@@ -55,10 +55,11 @@ export class Lists implements SandboxStore {
 	private readonly transactionLists = new Map<number, Collection>();
 	private insertCount = 0;
 
-	constructor(readonly seed: number, records: number) {
+	/** `keepRemoved`: removed objects each list keeps as valid cursors (see ordered-index.ts). */
+	constructor(readonly seed: number, records: number, keepRemoved?: number) {
 		const make = (name: CollectionName, render: (key: RecordKey) => ListObject): Collection => {
 			const key = hash32(seed, nameCode(name));
-			const index = new OrderedIndex(key, createdTimes(records, hash32(key, 1), dataEnd, spans[name]), hiddenClumps(records, hash32(key, 2), true));
+			const index = new OrderedIndex(key, createdTimes(records, hash32(key, 1), dataEnd, spans[name]), hiddenClumps(records, hash32(key, 2), true), keepRemoved);
 			const salt = hash32(seed, nameCode(name), 3);
 			return {index, render: (serial) => render({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)})};
 		};

@@ -30,7 +30,14 @@ export type Window = {
 	total: number;
 };
 
-export type WindowResult = {ok: true; window: Window} | {ok: false; parameter: 'starting_after' | 'ending_before'; cursor: string};
+export type WindowResult = {ok: true; window: Window} | {ok: false; parameter: 'starting_after' | 'ending_before'; cursor: string; message: string};
+
+function unknownCursor(index: OrderedIndex, parameter: 'starting_after' | 'ending_before', cursor: string): WindowResult {
+	const message = index.isForgotten(cursor)
+		? `${parameter} ${cursor} names an object removed so long ago that the sandbox no longer keeps its place (it keeps the last ${index.keepRemoved} removed); start the walk again from the first page.`
+		: `${parameter} ${cursor} is not the id of an object in this list.`;
+	return {ok: false, parameter, cursor, message};
+}
 
 /**
  * Selects the page for `query`. `starting_after=X` takes the next `limit` live
@@ -54,7 +61,7 @@ export function selectWindow(collection: Collection, query: PageQuery, viewer: V
 		} else {
 			const serial = index.serialOf(query.startingAfter);
 			if (serial === undefined) {
-				return {ok: false, parameter: 'starting_after', cursor: query.startingAfter};
+				return unknownCursor(index, 'starting_after', query.startingAfter);
 			}
 
 			from = index.positionOf(serial);
@@ -77,7 +84,7 @@ export function selectWindow(collection: Collection, query: PageQuery, viewer: V
 	} else {
 		const serial = index.serialOf(query.endingBefore);
 		if (serial === undefined) {
-			return {ok: false, parameter: 'ending_before', cursor: query.endingBefore};
+			return unknownCursor(index, 'ending_before', query.endingBefore);
 		}
 
 		const at = index.positionOf(serial);

@@ -57,4 +57,38 @@ describe('writers', () => {
 		expect(text.split('\n')[0]).toBe('id      name');
 		expect(writer.notes()).toEqual(['1 column did not fit the terminal width and was left out; use --format csv or ndjson to see every field.']);
 	});
+
+	test('ndjson and json write the exact texts when given, the values otherwise', () => {
+		const texts = ['{"id":"a","n":9007199254740993}', '{"10":1,"id":"b"}'];
+		const objects = texts.map(text => JSON.parse(text) as {id: string});
+		expect(createWriter('ndjson', plain).page(objects, texts)).toBe(`${texts.join('\n')}\n`);
+		const json = createWriter('json', plain);
+		expect(json.page(objects.slice(0, 1), texts) + json.page(objects.slice(1), texts.slice(1)) + json.end()).toBe(`[\n${texts.join(',\n')}\n]\n`);
+	});
+
+	test('csv: formula-like text cells and column names get a leading quote; JSON numbers stay numbers', () => {
+		const texts = ['{"id":"=HYPERLINK(1)","a":"+1","b":"-1","c":"@x","d":"\\tx","e":"\\rx","n":-5,"f":1.50,"ok":"a=b","=k":1}'];
+		const objects = texts.map(text => JSON.parse(text) as {id: string});
+		expect(createWriter('csv', plain).page(objects, texts).split('\r\n').slice(0, 2)).toEqual([
+			'id,a,b,c,d,e,n,f,ok,\'=k',
+			'\'=HYPERLINK(1),\'+1,\'-1,\'@x,\'\tx,"\'\rx",-5,1.50,a=b,1',
+		]);
+		expect(createWriter('csv', {...plain, formulaGuard: false}).page(objects, texts).split('\r\n')[1]).toBe('=HYPERLINK(1),+1,-1,@x,"\tx","\rx",-5,1.50,a=b,1');
+	});
+
+	test('csv: colliding paths keep every value (bracketed literal keys, #2 for a repeated key)', () => {
+		const texts = ['{"id":"a","a.b":1,"a":{"b":2,"c[0]":3},"#":4,"":5,"x":1,"x":2,"x":3}'];
+		const text = createWriter('csv', plain).page([{id: 'a'}], texts);
+		expect(text.split('\r\n')[0]).toBe('id,"[""a.b""]",a.b,"a[""c[0]""]","[""#""]","[""""]",x,x#2,x#3');
+		expect(text.split('\r\n')[1]).toBe('a,1,2,3,4,5,1,2,3');
+	});
+
+	test('csv and table flatten deep and wide objects in linear work', () => {
+		const deep = `{"id":"d",${'"a":{'.repeat(50_000)}"z":1${'}'.repeat(50_000)}}`;
+		const csv = createWriter('csv', plain).page([{id: 'd'}], [deep]);
+		expect(csv.split('\r\n')[0]).toBe(`id,${Array.from({length: 32}, () => 'a').join('.')}`);
+		expect(csv.split('\r\n')[1]).toMatch(/^d,"{""a"":{""a"":/);
+		const wide = `{"id":"w",${Array.from({length: 100_000}, (_, index) => `"k${index}":${index}`).join(',')}}`;
+		expect(createWriter('csv', plain).page([{id: 'w'}], [wide]).split('\r\n')[1]!.startsWith('w,0,1,2,')).toBe(true);
+	});
 });

@@ -2,6 +2,7 @@
  * The contract's rules 1-9 (section 4.3) for both APIs, both orders, forward
  * and backward, plus the sandbox's documented answers where the contract is silent.
  */
+import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {authHeaders, get, listUrl, resolve, walk, type Api} from './helpers.js';
@@ -277,7 +278,46 @@ describe.each(apis)('%s API', (api) => {
 		expect(reply.body.pagination.next_uri).not.toContain('expand');
 	});
 
-	it('unknown path 404, wrong method 405 with Allow: GET', async () => {
+	it('HEAD answers like GET without a body', async () => {
+		const url = `${listUrl(sandbox, api)}?limit=3`;
+		const got = await fetch(url, {headers: headers()});
+		const body = await got.text();
+		const head = await fetch(url, {method: 'HEAD', headers: headers()});
+		expect(head.status).toBe(200);
+		expect(await head.text()).toBe('');
+		expect(head.headers.get('content-type')).toBe(got.headers.get('content-type'));
+		expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+		const unauthorized = await fetch(url, {method: 'HEAD'});
+		expect(unauthorized.status).toBe(401);
+		expect(await unauthorized.text()).toBe('');
+	});
+
+	it('a request without a Host header gets a 400 in the API shape', async () => {
+		const {hostname, port} = new URL(listUrl(sandbox, api));
+		for (const version of ['1.1', '1.0']) {
+			// eslint-disable-next-line no-await-in-loop
+			const raw = await new Promise<string>((resolve, reject) => {
+				let text = '';
+				const socket = net.connect(Number(port), hostname, () => {
+					socket.end(`GET ${new URL(listUrl(sandbox, api)).pathname} HTTP/${version}\r\nConnection: close\r\n\r\n`);
+				});
+				socket.setEncoding('utf8');
+				socket.on('data', (chunk: string) => {
+					text += chunk;
+				});
+				socket.on('end', () => {
+					resolve(text);
+				});
+				socket.on('error', reject);
+			});
+			expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+			expect(raw).toMatch(/content-type: application\/json/i);
+			const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as unknown;
+			expectError(api, {status: 400, headers: new Headers({'content-type': 'application/json'}), body}, 400, ['Host'], 'invalid_request');
+		}
+	});
+
+	it('unknown path 404, wrong method 405 with Allow: GET, HEAD', async () => {
 		const base = api === 'account' ? sandbox.accountUrl : sandbox.commerceUrl;
 		expectError(api, await get(`${base}/v2/nothing`, headers()), 404, [], 'not_found');
 		expectError(api, await get(`${base}/`, headers()), 404, []);
@@ -286,7 +326,7 @@ describe.each(apis)('%s API', (api) => {
 			const response = await fetch(`${base}${path}`, {method, headers: headers(), body: method === 'DELETE' ? null : '{}'});
 			const body = await response.json();
 			expectError(api, {status: response.status, headers: response.headers, body}, 405, [method]);
-			expect(response.headers.get('allow')).toBe('GET');
+			expect(response.headers.get('allow')).toBe('GET, HEAD');
 		}
 	});
 

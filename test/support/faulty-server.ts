@@ -90,6 +90,32 @@ function errorBody(api: Api, id: string, message: string): unknown {
 }
 
 /**
+ * A body whose objects JSON.parse + JSON.stringify would change: digits past
+ * 2^53, long decimals, 1.0, 1e400, an integer-like key before id, duplicate
+ * keys, a literal dotted key beside a nested one, an ideographic variation
+ * selector (U+E0100), a subdivision flag (tag characters), a literal bidi
+ * override and C1 control, an escaped ESC, a formula and a negative number.
+ */
+export const exactBody = `{
+  "pagination": {"ending_before": null, "starting_after": null, "limit": 3, "order": "desc",
+                 "previous_uri": null, "next_uri": null},
+  "data": [
+    {"id": "big", "n": 9007199254740993, "d": 0.1000000000000000055511151231257827, "f": 1.0, "e": 1e400, "neg": -0.0},
+    {"10": "ten", "id": "keys", "dup": 1, "dup": 2, "a.b": "literal", "a": {"b": "nested"}},
+    {
+      "id": "text",
+      "name": "\u845b\u{E0100}\u98fe",
+      "flag": "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+      "esc": "\\u001b[2J",
+      "bidi": "\u202Eabc",
+      "c1": "\u0085x",
+      "formula": "=1+1",
+      "minus": -5
+    }
+  ]
+}`;
+
+/**
  * The faults. Each entry: the API it speaks and what it does. The expected
  * outcome of each is asserted in test/walker/faults.test.ts.
  */
@@ -245,6 +271,8 @@ const faults = {
 			goodPage(c, 5);
 		}
 	}},
+	// Objects that JSON.parse + JSON.stringify would change, pretty-printed.
+	exact: {api: 'account', handle: c => send(c, 200, exactBody, {'content-type': 'application/json'})},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;

@@ -103,6 +103,7 @@ describe('faulty server', () => {
 		'fail-midway': {code: 1, stderr: /6 objects were written before the failure; to resume, run the same command with --starting-after obj-2-2\./, objects: 6},
 		warnings: {code: 0, stderr: /the server warns: missing_version: Please supply API version \(YYYY-MM-DD\) as CB-VERSION header \\x1b\[5m/, objects: 2},
 		quirks: {code: 0, objects: 4},
+		exact: {code: 0, objects: 3},
 		'hang-after-first': {code: 1, stderr: /sent no response headers within 0\.5 s[^]*3 objects were written before the failure; to resume, run the same command with --starting-after obj-1-2\./, objects: 3},
 		'good-account': {code: 0, objects: 12},
 		'good-commerce': {code: 0, objects: 12},

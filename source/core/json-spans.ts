@@ -1,0 +1,405 @@
+import {isUnsafeCodePoint, jsonEscape} from './unsafe-chars.js';
+
+/**
+ * The API's own text of each listed object. JSON.parse followed by
+ * JSON.stringify is not the identity: integers above 2^53 lose digits, long
+ * decimals are rounded, `1.0` becomes `1`, integer-like keys move to the
+ * front, duplicate keys collapse. So the writers take each object's text from
+ * the body itself: this scanner validates the body and cuts out every element
+ * of the top-level `data` array (and the `pagination` value), with the
+ * insignificant whitespace removed and every token unchanged. The one change:
+ * characters unsafe on a terminal (the table in unsafe-chars.ts) that appear
+ * literally inside a string are written as `\uXXXX` escapes, one per UTF-16
+ * unit, so a surrogate pair stays a pair and the value stays the same. Escapes
+ * the server wrote (`\u001b`, even a lone `\ud800`) are kept as written.
+ *
+ * Iterative with an explicit stack, never recursive: a body of objects nested
+ * 100,000 deep must not overflow the call stack. One pass, linear in the body.
+ *
+ * Written here rather than taken from a streaming JSON library: those hand
+ * out parsed values (numbers already rounded) or events without the source
+ * offsets that cutting exact spans needs.
+ */
+
+export class JsonSyntaxError extends Error {
+	constructor(readonly problem: string, readonly offset: number) {
+		super(`${problem} at offset ${offset}`);
+		this.name = 'JsonSyntaxError';
+	}
+}
+
+export type PageSpans = {
+	/** The exact text of each element of the top-level `data` array, in order. */
+	objectTexts: string[];
+	/** The exact text of the top-level `pagination` value, when there is one. */
+	paginationText: string | undefined;
+};
+
+const object = 1;
+const array = 2;
+
+// What the scanner expects next.
+const value = 0;
+const afterValue = 1;
+const firstKey = 2;
+const key = 3;
+const firstItem = 4;
+
+function isWhitespace(code: number): boolean {
+	return code === 0x20 || code === 0x0A || code === 0x0D || code === 0x09;
+}
+
+function isDigit(code: number): boolean {
+	return code >= 0x30 && code <= 0x39;
+}
+
+function isHex(code: number): boolean {
+	return isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
+}
+
+const escapable = new Set([0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74]);
+
+/** A key's value as JSON.parse reads it (a key may be written with escapes). */
+function keyOf(body: string, start: number, end: number): string {
+	const raw = body.slice(start + 1, end - 1);
+	return raw.includes('\\') ? JSON.parse(body.slice(start, end)) as string : raw;
+}
+
+/**
+ * Validates `body` as one JSON text and returns the exact texts of the
+ * elements of its top-level `data` array and of its `pagination` value. As
+ * JSON.parse does, a key given twice counts by its last occurrence. Throws a
+ * JsonSyntaxError on invalid JSON.
+ */
+export function scanPage(body: string): PageSpans {
+	const {length} = body;
+	const stack: number[] = [];
+	let objectTexts: string[] = [];
+	let paginationText: string | undefined;
+	let state = value;
+	let index = 0;
+	// The top-level key whose value comes next, and whether `data` is open.
+	let topKey: string | undefined;
+	let inData = false;
+	// The value being cut out: its depth, pieces and the start of the current piece.
+	let captureDepth = -1;
+	let captureStart = 0;
+	let pieces: string[] = [];
+	let pieceStart = 0;
+
+	const fail = (problem: string, at: number): never => {
+		throw new JsonSyntaxError(at >= length ? 'unexpected end of JSON' : problem, at);
+	};
+
+	const startValue = (at: number) => {
+		const depth = stack.length;
+		if (captureDepth === -1 && ((depth === 2 && inData) || (depth === 1 && topKey === 'pagination'))) {
+			captureDepth = depth;
+			captureStart = at;
+			pieceStart = at;
+			pieces = [];
+		}
+	};
+
+	const endValue = (at: number) => {
+		if (captureDepth !== stack.length) {
+			return;
+		}
+
+		let text: string;
+		if (pieces.length === 0) {
+			text = body.slice(captureStart, at);
+		} else {
+			pieces.push(body.slice(pieceStart, at));
+			text = pieces.join('');
+			pieces = [];
+		}
+
+		if (captureDepth === 2) {
+			objectTexts.push(text);
+		} else {
+			paginationText = text;
+		}
+
+		captureDepth = -1;
+	};
+
+	const scanString = (start: number): number => {
+		let at = start + 1;
+		for (;;) {
+			if (at >= length) {
+				fail('unterminated string', at);
+			}
+
+			const code = body.charCodeAt(at);
+			if (code === 0x22) {
+				return at + 1;
+			}
+
+			if (code === 0x5C) {
+				const next = body.charCodeAt(at + 1);
+				if (next === 0x75) {
+					for (let digit = 2; digit < 6; digit++) {
+						if (!isHex(body.charCodeAt(at + digit))) {
+							fail('bad \\u escape in a string', at);
+						}
+					}
+
+					at += 6;
+				} else if (escapable.has(next)) {
+					at += 2;
+				} else {
+					fail('bad escape in a string', at);
+				}
+
+				continue;
+			}
+
+			if (code < 0x20) {
+				fail('control character in a string', at);
+			}
+
+			if (code < 0x7F) {
+				at++;
+				continue;
+			}
+
+			// A pair is looked up as one code point; a surrogate alone is unsafe.
+			let units = 1;
+			let point = code;
+			if (code >= 0xD8_00 && code <= 0xDB_FF) {
+				const low = body.charCodeAt(at + 1);
+				if (low >= 0xDC_00 && low <= 0xDF_FF) {
+					units = 2;
+					point = ((code - 0xD8_00) * 0x4_00) + (low - 0xDC_00) + 0x1_00_00;
+				}
+			}
+
+			if (captureDepth !== -1 && isUnsafeCodePoint(point)) {
+				pieces.push(body.slice(pieceStart, at), jsonEscape(body.slice(at, at + units)));
+				pieceStart = at + units;
+			}
+
+			at += units;
+		}
+	};
+
+	const scanNumber = (start: number): number => {
+		let at = start;
+		if (body.charCodeAt(at) === 0x2D) {
+			at++;
+		}
+
+		if (body.charCodeAt(at) === 0x30) {
+			at++;
+		} else if (isDigit(body.charCodeAt(at))) {
+			while (isDigit(body.charCodeAt(at))) {
+				at++;
+			}
+		} else {
+			fail('bad number', at);
+		}
+
+		if (body.charCodeAt(at) === 0x2E) {
+			at++;
+			if (!isDigit(body.charCodeAt(at))) {
+				fail('bad number', at);
+			}
+
+			while (isDigit(body.charCodeAt(at))) {
+				at++;
+			}
+		}
+
+		const exponent = body.charCodeAt(at);
+		if (exponent === 0x65 || exponent === 0x45) {
+			at++;
+			const sign = body.charCodeAt(at);
+			if (sign === 0x2B || sign === 0x2D) {
+				at++;
+			}
+
+			if (!isDigit(body.charCodeAt(at))) {
+				fail('bad number', at);
+			}
+
+			while (isDigit(body.charCodeAt(at))) {
+				at++;
+			}
+		}
+
+		return at;
+	};
+
+	const literal = (word: string) => {
+		if (!body.startsWith(word, index)) {
+			fail('unexpected character', index);
+		}
+
+		startValue(index);
+		index += word.length;
+		endValue(index);
+		state = afterValue;
+	};
+
+	for (;;) {
+		// Whitespace: skipped, and cut out of the value being captured.
+		if (index < length && isWhitespace(body.charCodeAt(index))) {
+			if (captureDepth !== -1 && index > pieceStart) {
+				pieces.push(body.slice(pieceStart, index));
+			}
+
+			while (index < length && isWhitespace(body.charCodeAt(index))) {
+				index++;
+			}
+
+			pieceStart = index;
+		}
+
+		if (state === afterValue && stack.length === 0) {
+			if (index < length) {
+				fail('unexpected text after the JSON value', index);
+			}
+
+			break;
+		}
+
+		const code = body.charCodeAt(index);
+		switch (state) {
+			case firstItem: {
+				if (code === 0x5D) {
+					stack.pop();
+					index++;
+					if (inData && stack.length === 1) {
+						inData = false;
+					}
+
+					endValue(index);
+					state = afterValue;
+					break;
+				}
+
+				state = value;
+				break;
+			}
+
+			case firstKey:
+			case key: {
+				if (state === firstKey && code === 0x7D) {
+					stack.pop();
+					index++;
+					endValue(index);
+					state = afterValue;
+					break;
+				}
+
+				if (code !== 0x22) {
+					fail('expected a key in double quotes', index);
+				}
+
+				const start = index;
+				index = scanString(index);
+				if (stack.length === 1) {
+					topKey = keyOf(body, start, index);
+				}
+
+				if (captureDepth !== -1 && index < length && isWhitespace(body.charCodeAt(index))) {
+					pieces.push(body.slice(pieceStart, index));
+					while (index < length && isWhitespace(body.charCodeAt(index))) {
+						index++;
+					}
+
+					pieceStart = index;
+				} else {
+					while (index < length && isWhitespace(body.charCodeAt(index))) {
+						index++;
+					}
+				}
+
+				if (body.charCodeAt(index) !== 0x3A) {
+					fail('expected a colon after a key', index);
+				}
+
+				index++;
+				state = value;
+				break;
+			}
+
+			case value: {
+				if (stack.length === 1 && topKey === 'data') {
+					// A later `data` replaces an earlier one, as in JSON.parse.
+					objectTexts = [];
+					inData = code === 0x5B;
+				}
+
+				if (code === 0x7B) {
+					startValue(index);
+					stack.push(object);
+					index++;
+					state = firstKey;
+				} else if (code === 0x5B) {
+					startValue(index);
+					stack.push(array);
+					index++;
+					state = firstItem;
+				} else if (code === 0x22) {
+					startValue(index);
+					index = scanString(index);
+					endValue(index);
+					state = afterValue;
+				} else if (code === 0x2D || isDigit(code)) {
+					startValue(index);
+					index = scanNumber(index);
+					endValue(index);
+					state = afterValue;
+				} else if (code === 0x74) {
+					literal('true');
+				} else if (code === 0x66) {
+					literal('false');
+				} else if (code === 0x6E) {
+					literal('null');
+				} else {
+					fail('expected a value', index);
+				}
+
+				break;
+			}
+
+			default: {
+				const top = stack.at(-1);
+				if (code === 0x2C) {
+					index++;
+					state = top === object ? key : value;
+				} else if ((top === object && code === 0x7D) || (top === array && code === 0x5D)) {
+					stack.pop();
+					index++;
+					if (inData && stack.length === 1) {
+						inData = false;
+					}
+
+					endValue(index);
+					state = afterValue;
+				} else {
+					fail(top === object ? 'expected a comma or }' : 'expected a comma or ]', index);
+				}
+			}
+		}
+	}
+
+	return {objectTexts, paginationText};
+}
+
+/**
+ * The exact texts of a body's `data` objects, for a body JSON.parse already
+ * read into `count` objects. Both read the same text, so the counts agree;
+ * should they not, the texts are left out (undefined) and the writers fall
+ * back to the parsed values rather than write a wrong text.
+ */
+export function pageTexts(body: string, count: number): string[] | undefined {
+	try {
+		const {objectTexts} = scanPage(body);
+		return objectTexts.length === count ? objectTexts : undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,156 @@
+/**
+ * Flattens one object's exact JSON text (see core/json-spans.ts) into
+ * `path → cell` pairs for the csv and table formats, so cells show values as
+ * the server sent them: a number keeps its token (`1.0`, `9007199254740993`,
+ * `1e400`), keys keep their order, arrays and empty objects are their own
+ * exact text. Strings are decoded; null is an empty cell.
+ *
+ * Paths never collide, so no value is dropped silently:
+ * - a key holding `.`, `[`, `]` or `#` (or an empty key) is written as a
+ *   bracketed JSON string, `a["b.c"]`, so the literal key "a.b" (`["a.b"]`)
+ *   stays apart from the nested a → b (`a.b`);
+ * - a key given twice in one object keeps both values, the second as `key#2`.
+ *
+ * Iterative over the text, and nesting deeper than `maxDepth` levels stays
+ * one cell holding its exact text: a deeply nested object costs linear work,
+ * not one ever longer path per level.
+ */
+
+export type CellOptions = {
+	/** How a string value is shown (the csv formula guard); the decoded string when absent. */
+	string?: (text: string) => string;
+	/** Object levels flattened into paths; deeper objects are one cell. */
+	maxDepth?: number;
+};
+
+const bare = /^[^.[\]#]+$/;
+
+function segment(prefix: string, key: string): string {
+	if (bare.test(key)) {
+		return prefix === '' ? key : `${prefix}.${key}`;
+	}
+
+	return `${prefix}[${JSON.stringify(key)}]`;
+}
+
+function stringEnd(text: string, start: number): number {
+	let at = start + 1;
+	for (;;) {
+		const code = text.charCodeAt(at);
+		if (code === 0x22) {
+			return at + 1;
+		}
+
+		at += code === 0x5C ? 2 : 1;
+		if (Number.isNaN(code)) {
+			throw new SyntaxError('unterminated string');
+		}
+	}
+}
+
+/** End of the value starting at `start` of minified, valid JSON. */
+function valueEnd(text: string, start: number): number {
+	const first = text.charCodeAt(start);
+	if (first === 0x22) {
+		return stringEnd(text, start);
+	}
+
+	let at = start;
+	if (first === 0x7B || first === 0x5B) {
+		let depth = 0;
+		do {
+			const code = text.charCodeAt(at);
+			if (code === 0x22) {
+				at = stringEnd(text, at);
+				continue;
+			}
+
+			if (code === 0x7B || code === 0x5B) {
+				depth++;
+			} else if (code === 0x7D || code === 0x5D) {
+				depth--;
+			} else if (Number.isNaN(code)) {
+				throw new SyntaxError('unterminated value');
+			}
+
+			at++;
+		} while (depth > 0);
+		return at;
+	}
+
+	// A number or a literal: up to the next delimiter.
+	while (at < text.length) {
+		const code = text.charCodeAt(at);
+		if (code === 0x2C || code === 0x7D || code === 0x5D) {
+			break;
+		}
+
+		at++;
+	}
+
+	return at;
+}
+
+function decode(token: string): string {
+	return token.includes('\\') ? JSON.parse(token) as string : token.slice(1, -1);
+}
+
+/**
+ * The cells of one object's minified JSON text, in the order of the text.
+ * A text that is not an object gives no cells.
+ */
+export function exactCells(text: string, options: CellOptions = {}): Map<string, string> {
+	const cells = new Map<string, string>();
+	const repeats = new Map<string, number>();
+	const maxDepth = options.maxDepth ?? 32;
+	if (text.charCodeAt(0) !== 0x7B) {
+		return cells;
+	}
+
+	const prefixes: string[] = [''];
+	let at = 1;
+	while (prefixes.length > 0) {
+		const code = text.charCodeAt(at);
+		if (code === 0x7D) {
+			prefixes.pop();
+			at++;
+			continue;
+		}
+
+		if (code === 0x2C) {
+			at++;
+			continue;
+		}
+
+		const keyEnd = stringEnd(text, at);
+		const path = segment(prefixes.at(-1)!, decode(text.slice(at, keyEnd)));
+		at = keyEnd + 1;
+		const first = text.charCodeAt(at);
+		if (first === 0x7B && text.charCodeAt(at + 1) !== 0x7D && prefixes.length < maxDepth) {
+			prefixes.push(path);
+			at++;
+			continue;
+		}
+
+		const end = valueEnd(text, at);
+		const token = text.slice(at, end);
+		at = end;
+		let cell: string;
+		if (first === 0x22) {
+			const decoded = decode(token);
+			cell = options.string ? options.string(decoded) : decoded;
+		} else {
+			cell = token === 'null' ? '' : token;
+		}
+
+		if (cells.has(path)) {
+			const count = (repeats.get(path) ?? 1) + 1;
+			repeats.set(path, count);
+			cells.set(`${path}#${count}`, cell);
+		} else {
+			cells.set(path, cell);
+		}
+	}
+
+	return cells;
+}

@@ -1,0 +1,59 @@
+/**
+ * `pagewalk dump` over a body whose objects JSON.parse + JSON.stringify would
+ * change (the faulty server's `exact` fault): every format writes the
+ * values as sent.
+ */
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
+import {canaryEnv, dumpInProcess} from '../support/run-dump.js';
+
+let faulty: FaultyServer;
+
+beforeAll(async () => {
+	faulty = await startFaultyServer();
+});
+
+afterAll(async () => {
+	await faulty?.close();
+});
+
+const flag = '\u{1F3F4}\\udb40\\udc67\\udb40\\udc62\\udb40\\udc73\\udb40\\udc63\\udb40\\udc74\\udb40\\udc7f';
+const lines = [
+	'{"id":"big","n":9007199254740993,"d":0.1000000000000000055511151231257827,"f":1.0,"e":1e400,"neg":-0.0}',
+	'{"10":"ten","id":"keys","dup":1,"dup":2,"a.b":"literal","a":{"b":"nested"}}',
+	`{"id":"text","name":"葛\u{E0100}飾","flag":"${flag}","esc":"\\u001b[2J","bidi":"\\u202eabc","c1":"\\u0085x","formula":"=1+1","minus":-5}`,
+];
+
+describe('dump writes objects exactly as sent', () => {
+	test('ndjson: each object\'s own text, minified, unsafe characters escaped', async () => {
+		const result = await dumpInProcess(['accounts', `--base-url=${faulty.base('exact')}`], canaryEnv);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe(`${lines.join('\n')}\n`);
+		expect(result.stdout).not.toContain('\uFFFD');
+	});
+
+	test('json: one valid document holding the same texts', async () => {
+		const result = await dumpInProcess(['accounts', '--format', 'json', `--base-url=${faulty.base('exact')}`], canaryEnv);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe(`[\n${lines.join(',\n')}\n]\n`);
+		expect((JSON.parse(result.stdout) as Array<{id: string}>).map(object => object.id)).toEqual(['big', 'keys', 'text']);
+	});
+
+	test('csv: numbers as sent, colliding paths kept apart, formulas guarded', async () => {
+		const result = await dumpInProcess(['accounts', '--format', 'csv', `--base-url=${faulty.base('exact')}`], canaryEnv);
+		expect(result.code).toBe(0);
+		const [header, big, keys, text] = result.stdout.split('\r\n');
+		expect(header).toBe('id,n,d,f,e,neg,10,dup,dup#2,"[""a.b""]",a.b,name,flag,esc,bidi,c1,formula,minus');
+		expect(big).toBe('big,9007199254740993,0.1000000000000000055511151231257827,1.0,1e400,-0.0,,,,,,,,,,,,');
+		expect(keys).toBe('keys,,,,,,ten,1,2,literal,nested,,,,,,,');
+		expect(text).toBe('text,,,,,,,,,,,葛\u{E0100}飾,\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F},\u001B[2J,\u202Eabc,\u0085x,\'=1+1,-5');
+	});
+
+	test('table: numbers as sent', async () => {
+		const result = await dumpInProcess(['accounts', '--format', 'table', `--base-url=${faulty.base('exact')}`], canaryEnv);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain('9007199254740993');
+		expect(result.stdout).toContain('1e400');
+		expect(result.stdout).toMatch(/big +9007199254740993 +0\.1000000000000000055511151231257827 +1\.0 +1e400 +-0\.0/);
+	});
+});
