@@ -29,9 +29,11 @@ const help = `
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
-	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after ID)
+	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID)
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
-	  130  interrupted (Ctrl-C); what was read is written, and stderr says how to resume
+	  130, 143, 129
+	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the document is closed, what
+	     was read is written, and stderr says how to resume
 
 	Examples
 	  $ COINBASE_ACCESS_TOKEN=… pagewalk dump accounts --all > accounts.ndjson
@@ -53,10 +55,25 @@ export type DumpIo = {
 
 const number = new Intl.NumberFormat('en-US');
 
-/** Quotes an id for a shell command line when it is not plainly safe. */
-function shellWord(id: string): string {
+/**
+ * The resume flag for an id, in a form a POSIX shell passes through
+ * unchanged: joined with '=' so an id starting with '-' is not read as a
+ * flag, and single-quoted (a quote inside written '\\'') unless plainly safe.
+ */
+export function resumeFlag(id: string): string {
 	const shown = inert(id);
-	return /^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`;
+	return `--starting-after=${/^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`}`;
+}
+
+/** Exit status for each signal that interrupts a dump: 128 + its number, as shells report it. */
+export const signalExitCodes = {SIGINT: 130, SIGTERM: 143, SIGHUP: 129} as const;
+export type StopSignal = keyof typeof signalExitCodes;
+
+/** The reason an interrupted dump's signal is aborted with. */
+export class Interrupted extends Error {
+	constructor(readonly signal: StopSignal) {
+		super(`interrupted (${signal})`);
+	}
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
@@ -64,7 +81,7 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
 		return undefined;
 	}
 
-	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with --starting-after ${shellWord(lastId)}` : '';
+	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
@@ -84,6 +101,19 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
 	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: color && io.stdout.isTTY === true});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
+	// With stdout on a terminal too (most often the same one), the progress
+	// line would sit where the next data lands and a \r redraw would overwrite
+	// it: take the line down before every write of data; page() redraws it
+	// below the data afterwards.
+	const dataOnTerminal = io.stdout.isTTY === true;
+	const writeData = async (text: string) => {
+		if (dataOnTerminal && text !== '') {
+			progress.clear();
+		}
+
+		await sink.write(text);
+	};
+
 	const say = (line: string) => {
 		progress.clear();
 		io.stderr.write(`pagewalk: ${line}\n`);
@@ -126,7 +156,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 			}
 
 			// eslint-disable-next-line no-await-in-loop
-			await sink.write(writer.page(objects));
+			await writeData(writer.page(objects));
 			if (sink.gone || sink.failure) {
 				break;
 			}
@@ -147,7 +177,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		return 0;
 	}
 
-	await sink.write(writer.end());
+	await writeData(writer.end());
 	if (sink.failure) {
 		say(`could not write the output (${inert(sink.failure.message)}).`);
 		return 1;
@@ -163,11 +193,12 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
-		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with --starting-after ${shellWord(lastId)}.`
+		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
 		: undefined);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
-		return 130;
+		const reason: unknown = options.signal.reason;
+		return reason instanceof Interrupted ? signalExitCodes[reason.signal] : signalExitCodes.SIGINT;
 	}
 
 	if (failure !== undefined) {
@@ -180,7 +211,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
 			if (morePages) {
-				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or --starting-after ${shellWord(lastId)} for the next page`}.`);
+				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
 			}
 		} else {
 			const note = endNote(end, lastId);
@@ -237,16 +268,25 @@ export async function runDump(argv: string[], io: DumpIo, options: {bare?: boole
 
 export async function run(argv: string[], options: {bare?: boolean} = {}): Promise<number> {
 	const interrupt = new AbortController();
-	const onSigint = () => {
-		// A second Ctrl-C while closing up ends the process the usual way.
-		process.off('SIGINT', onSigint);
-		interrupt.abort(new Error('interrupted'));
+	const handlers = new Map<StopSignal, () => void>();
+	const release = () => {
+		for (const [signal, handler] of handlers) {
+			process.off(signal, handler);
+		}
 	};
 
-	process.on('SIGINT', onSigint);
+	for (const signal of Object.keys(signalExitCodes) as StopSignal[]) {
+		handlers.set(signal, () => {
+			// A second signal while closing up ends the process the usual way.
+			release();
+			interrupt.abort(new Interrupted(signal));
+		});
+		process.on(signal, handlers.get(signal)!);
+	}
+
 	try {
 		return await runDump(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {...options, signal: interrupt.signal});
 	} finally {
-		process.off('SIGINT', onSigint);
+		release();
 	}
 }

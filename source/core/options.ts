@@ -125,9 +125,12 @@ function cursor(name: string, value: unknown): string | undefined {
 		return undefined;
 	}
 
+	// Any id a server can produce is accepted (a leading '-', spaces, quotes,
+	// long ids), so the resume hint always works; only control characters,
+	// which no id holds and a terminal would act on, and absurd lengths are refused.
 	// eslint-disable-next-line no-control-regex
-	if (raw === '' || raw.length > 200 || /[\u0000-\u0020\u007F]/.test(raw)) {
-		throw new UsageError(`--${name} must be an object id (no spaces or control characters), not ${quote(raw)}.`);
+	if (raw === '' || raw.length > 4096 || /[\u0000-\u001F\u007F-\u009F]/.test(raw)) {
+		throw new UsageError(`--${name} must be an object id (up to 4096 characters, no control characters), not ${quote(raw.slice(0, 200))}.`);
 	}
 
 	return raw;
@@ -412,6 +415,13 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 		// eslint-disable-next-line no-control-regex
 		if (/[\u0000-\u001F\u007F]/.test(secret)) {
 			throw new UsageError(`${envName} contains a line break or control character; set it to the bare credential.`);
+		}
+
+		// An HTTP header carries only visible ASCII, spaces and tabs, and bytes
+		// 0x80-0xFF; anything else would fail later inside undici with a stack.
+		const unfit = /[^\t\u0020-\u007E\u0080-\u00FF]/.exec(secret);
+		if (unfit !== null) {
+			throw new UsageError(`${envName} holds a character an HTTP header cannot carry (at position ${unfit.index + 1}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
 		}
 	}
 
