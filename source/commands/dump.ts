@@ -7,6 +7,7 @@ import {parseFlags} from '../core/parse-flags.js';
 import {resolveConfig, type WalkConfig} from '../core/options.js';
 import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import {describeError} from '../core/report-error.js';
+import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
 import {createWriter, formats, type Format} from '../output/index.js';
@@ -58,22 +59,11 @@ const number = new Intl.NumberFormat('en-US');
 /**
  * The resume flag for an id, in a form a POSIX shell passes through
  * unchanged: joined with '=' so an id starting with '-' is not read as a
- * flag, and single-quoted (a quote inside written '\\'') unless plainly safe.
+ * flag, and single-quoted (a quote inside written '\'') unless plainly safe.
  */
 export function resumeFlag(id: string): string {
 	const shown = inert(id);
 	return `--starting-after=${/^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`}`;
-}
-
-/** Exit status for each signal that interrupts a dump: 128 + its number, as shells report it. */
-export const signalExitCodes = {SIGINT: 130, SIGTERM: 143, SIGHUP: 129} as const;
-export type StopSignal = keyof typeof signalExitCodes;
-
-/** The reason an interrupted dump's signal is aborted with. */
-export class Interrupted extends Error {
-	constructor(readonly signal: StopSignal) {
-		super(`interrupted (${signal})`);
-	}
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
@@ -197,8 +187,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		: undefined);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
-		const reason: unknown = options.signal.reason;
-		return reason instanceof Interrupted ? signalExitCodes[reason.signal] : signalExitCodes.SIGINT;
+		return interruptedExitCode(options.signal.reason);
 	}
 
 	if (failure !== undefined) {
@@ -268,22 +257,7 @@ export async function runDump(argv: string[], io: DumpIo, options: {bare?: boole
 
 export async function run(argv: string[], options: {bare?: boolean} = {}): Promise<number> {
 	const interrupt = new AbortController();
-	const handlers = new Map<StopSignal, () => void>();
-	const release = () => {
-		for (const [signal, handler] of handlers) {
-			process.off(signal, handler);
-		}
-	};
-
-	for (const signal of Object.keys(signalExitCodes) as StopSignal[]) {
-		handlers.set(signal, () => {
-			// A second signal while closing up ends the process the usual way.
-			release();
-			interrupt.abort(new Interrupted(signal));
-		});
-		process.on(signal, handlers.get(signal)!);
-	}
-
+	const release = abortOnStopSignals(interrupt);
 	try {
 		return await runDump(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {...options, signal: interrupt.signal});
 	} finally {
