@@ -251,7 +251,9 @@ export function renderText(report: AuditReport): string {
 
 	const failed = report.walks.flatMap((walk) => walk.checks.filter((check) => check.status === 'failed').map((check) => `${check.id} (${walk.label})`));
 	const which = failed.length > 0 ? `: ${failed.join(', ')}` : '';
-	const verdict = report.interrupted ? verdicts.interrupted.replace('interrupted', `interrupted by ${report.interrupted}`) : verdicts[report.result];
-	lines.push(`Result: ${verdict}${which} (exit ${report.exitCode}).`);
+	const verdict = report.interrupted
+		? `${verdicts.interrupted.replace('interrupted', `interrupted by ${report.interrupted}`)}${failed.length > 0 ? `; in it a contract check failed${which}` : ''}`
+		: `${verdicts[report.result]}${which}`;
+	lines.push(`Result: ${verdict} (exit ${report.exitCode}).`);
 	return `${lines.join('\n')}\n`;
 }
