@@ -7,6 +7,7 @@ import {parseFlags} from '../core/parse-flags.js';
 import {resolveConfig, type WalkConfig} from '../core/options.js';
 import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import {describeError} from '../core/report-error.js';
+import {redact} from '../core/secret.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
@@ -106,7 +107,8 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 	const say = (line: string) => {
 		progress.clear();
-		io.stderr.write(`pagewalk: ${line}\n`);
+		// The one way to stderr: no credential a server echoed survives it.
+		io.stderr.write(`pagewalk: ${redact(line)}\n`);
 	};
 
 	const client = createClient(config);
