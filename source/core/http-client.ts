@@ -228,19 +228,29 @@ export function createClient(config: WalkConfig): PageClient {
 		// that trickles a byte at a time, dribbles headers or sends 1xx after
 		// 1xx would hold the walk forever: --timeout also bounds the request as
 		// a whole. Our own timer (not AbortSignal.timeout) so its abort can be
-		// told apart from the caller's.
+		// told apart from the caller's, and one controller for both rather
+		// than AbortSignal.any, whose followers pile up on a walk-long caller
+		// signal in Node 20: here the listener goes when the request ends.
 		const deadline = new AbortController();
 		const timer = setTimeout(() => {
 			deadline.abort(new DeadlineExceeded());
 		}, config.timeoutMs);
-		timer.unref?.();
+		const forward = () => {
+			deadline.abort(signal!.reason);
+		};
+
+		if (signal?.aborted) {
+			forward();
+		}
+
+		signal?.addEventListener('abort', forward, {once: true});
 		let phase: DeadlineExceeded['phase'] = 'headers';
 		try {
 			const response = await request.call(pool, {
 				path: `${url.pathname}${url.search}`,
 				method: 'GET',
 				headers,
-				signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
+				signal: deadline.signal,
 			});
 			phase = 'body';
 			// Always read the body to its end (or the cap), whatever the status, so
@@ -259,8 +269,8 @@ export function createClient(config: WalkConfig): PageClient {
 
 			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes};
 		} catch (error: unknown) {
-			if (deadline.signal.aborted && !signal?.aborted) {
-				const exceeded = deadline.signal.reason as DeadlineExceeded;
+			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
+				const exceeded = deadline.signal.reason;
 				exceeded.phase = phase;
 				throw exceeded;
 			}
@@ -268,6 +278,7 @@ export function createClient(config: WalkConfig): PageClient {
 			throw error;
 		} finally {
 			clearTimeout(timer);
+			signal?.removeEventListener('abort', forward);
 		}
 	}
 
