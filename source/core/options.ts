@@ -1,7 +1,7 @@
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
 import {parseBase, type LinkBase} from './links.js';
-import {Secret} from './secret.js';
+import {Secret, unfitForHeader} from './secret.js';
 import type {Api, Order} from './types.js';
 import type {walkFlags} from './flags.js';
 import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios.js';
@@ -417,11 +417,9 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 			throw new UsageError(`${envName} contains a line break or control character; set it to the bare credential.`);
 		}
 
-		// An HTTP header carries only visible ASCII, spaces and tabs, and bytes
-		// 0x80-0xFF; anything else would fail later inside undici with a stack.
-		const unfit = /[^\t\u0020-\u007E\u0080-\u00FF]/.exec(secret);
-		if (unfit !== null) {
-			throw new UsageError(`${envName} holds a character an HTTP header cannot carry (at position ${unfit.index + 1}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
+		const unfit = unfitForHeader(secret);
+		if (unfit > 0) {
+			throw new UsageError(`${envName} holds a character an HTTP header cannot carry (at position ${unfit}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
 		}
 	}
 

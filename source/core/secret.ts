@@ -90,3 +90,14 @@ export function redact(text: string): string {
 
 	return result;
 }
+
+/**
+ * Where `value` holds a character an HTTP header value cannot carry (1-based),
+ * or 0 when it fits: only tab, visible ASCII, space and bytes 0x80-0xFF do,
+ * as undici checks. Checked when a credential is read, so a bad one is a
+ * sentence at start rather than an error from inside undici at the first request.
+ */
+export function unfitForHeader(value: string): number {
+	const unfit = /[^\t\u0020-\u007E\u0080-\u00FF]/.exec(value);
+	return unfit === null ? 0 : unfit.index + 1;
+}

@@ -11,6 +11,7 @@ import {resumeFlag} from '../../source/commands/dump.js';
 import {decodeBody, firstInvalidUtf8} from '../../source/core/body-bytes.js';
 import {checkSameOrigin, credentialParameter, ForeignLinkError, parseBase, resolveLink} from '../../source/core/links.js';
 import {resolveConfig} from '../../source/core/options.js';
+import {compareCredential} from '../../source/audit/second-credential.js';
 import {redact, Secret} from '../../source/core/secret.js';
 
 describe('relative links resolve against the request they came from', () => {
@@ -102,6 +103,11 @@ describe('cursors: any id a server can produce is accepted', () => {
 	test('a credential a header cannot carry is one sentence at config time, without the value', async () => {
 		const promise = resolveConfig({input: ['accounts'], flags: {}, env: {COINBASE_ACCESS_TOKEN: 'tok€n-secret'}});
 		await expect(promise).rejects.toThrow('COINBASE_ACCESS_TOKEN holds a character an HTTP header cannot carry (at position 4; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.');
+	});
+
+	test('so is a --compare-env credential', () => {
+		expect(() => compareCredential('OTHER', {OTHER: 'ok-🎉'})).toThrow('OTHER holds a character an HTTP header cannot carry (at position 4; only ASCII and Latin-1 fit)');
+		expect(compareCredential('OTHER', {OTHER: 'ok-é'})).toEqual({envName: 'OTHER', value: 'ok-é'});
 	});
 });
 
