@@ -12,7 +12,7 @@ import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
 import {schema} from '../audit/run-audit.js';
 import {validate} from '../audit/json-schema.js';
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
-import {canaryEnv, cliPath, usePrivateCli} from '../support/run-dump.js';
+import {canary, canaryEnv, cliPath, usePrivateCli} from '../support/run-dump.js';
 
 let faulty: FaultyServer;
 let cli: string;
@@ -61,6 +61,7 @@ async function interrupt(argv: string[], signal: NodeJS.Signals, ready: (stdout:
 		child.on('close', resolve);
 	});
 	clearInterval(watch);
+	expect(`${stdout}${stderr}`).not.toContain(canary);
 	return {code, stdout, stderr};
 }
 
