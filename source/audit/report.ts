@@ -12,7 +12,7 @@ import {fillChart, summarizeFill} from './fill.js';
 
 export const reportSchemaId = 'pagewalk-audit/1';
 
-export type AuditResult = 'passed' | 'failed' | 'incomplete';
+export type AuditResult = 'passed' | 'failed' | 'incomplete' | 'interrupted';
 
 export type WalkReport = {
 	label: string;
@@ -45,7 +45,10 @@ export type AuditReport = {
 	endpoint: string;
 	api: Api;
 	result: AuditResult;
-	exitCode: 0 | 1 | 3;
+	/** 129, 130, 143: interrupted by SIGHUP, SIGINT or SIGTERM. */
+	exitCode: 0 | 1 | 3 | 129 | 130 | 143;
+	/** Present when a signal stopped the audit: the report covers what was read until then. */
+	interrupted?: 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 	walks: WalkReport[];
 	comparisons: Comparison[];
 };
@@ -100,14 +103,15 @@ export function walkReport(walk: WalkAudit): WalkReport {
 	};
 }
 
-export function buildReport(input: {endpoint: string; api: Api; walks: WalkAudit[]; comparisons: Comparison[]}): AuditReport {
-	const {result, exitCode} = auditResult(input.walks);
+export function buildReport(input: {endpoint: string; api: Api; walks: WalkAudit[]; comparisons: Comparison[]; interrupted?: {signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP'; exitCode: 129 | 130 | 143}}): AuditReport {
+	const {result, exitCode} = input.interrupted ? {result: 'interrupted' as const, exitCode: input.interrupted.exitCode} : auditResult(input.walks);
 	return {
 		schema: reportSchemaId,
 		endpoint: input.endpoint,
 		api: input.api,
 		result,
 		exitCode,
+		...(input.interrupted ? {interrupted: input.interrupted.signal} : {}),
 		walks: input.walks.map((walk) => walkReport(walk)),
 		comparisons: input.comparisons,
 	};
@@ -228,10 +232,11 @@ const verdicts: Record<AuditResult, string> = {
 	passed: 'all checks passed',
 	failed: 'a contract check failed',
 	incomplete: 'the walk could not finish, so the list was not fully checked',
+	interrupted: 'interrupted before the audit finished; this report covers only what was read until then',
 };
 
 export function renderText(report: AuditReport): string {
-	const lines = [`pagewalk audit of ${inert(report.endpoint)} (${report.api} API)`, ''];
+	const lines = [`pagewalk audit of ${inert(report.endpoint)} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`, ''];
 	for (const walk of report.walks) {
 		lines.push(...renderWalk(walk, report.api), '');
 	}
@@ -246,6 +251,9 @@ export function renderText(report: AuditReport): string {
 
 	const failed = report.walks.flatMap((walk) => walk.checks.filter((check) => check.status === 'failed').map((check) => `${check.id} (${walk.label})`));
 	const which = failed.length > 0 ? `: ${failed.join(', ')}` : '';
-	lines.push(`Result: ${verdicts[report.result]}${which} (exit ${report.exitCode}).`);
+	const verdict = report.interrupted
+		? `${verdicts.interrupted.replace('interrupted', `interrupted by ${report.interrupted}`)}${failed.length > 0 ? `; in it a contract check failed${which}` : ''}`
+		: `${verdicts[report.result]}${which}`;
+	lines.push(`Result: ${verdict} (exit ${report.exitCode}).`);
 	return `${lines.join('\n')}\n`;
 }

@@ -6,7 +6,7 @@
 import {UsageError} from '../core/errors.js';
 import {createClient, type PageClient} from '../core/http-client.js';
 import type {WalkConfig} from '../core/options.js';
-import {Secret} from '../core/secret.js';
+import {Secret, unfitForHeader} from '../core/secret.js';
 
 export type SecondCredential = {envName: string; value: string};
 
@@ -28,6 +28,11 @@ export function compareCredential(name: string | undefined, env: Record<string, 
 	// eslint-disable-next-line no-control-regex
 	if (/[\u0000-\u001F\u007F]/.test(value)) {
 		throw new UsageError(`${name} contains a line break or control character; set it to the bare credential.`);
+	}
+
+	const unfit = unfitForHeader(value);
+	if (unfit > 0) {
+		throw new UsageError(`${name} holds a character an HTTP header cannot carry (at position ${unfit}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
 	}
 
 	return {envName: name, value};

@@ -1,5 +1,6 @@
 import {cursorEvidenceLines} from '../audit/view-text.js';
 import {inert} from '../core/inert.js';
+import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
 
@@ -22,7 +23,7 @@ export function debugLines(state: PageStackState): string[] {
 	const page = top(state)?.page;
 	if (!page) {
 		lines.push('no page loaded yet');
-		return lines;
+		return lines.map(line => redact(line));
 	}
 
 	lines.push(`GET ${inert(page.requestUrl)}`);
@@ -43,5 +44,6 @@ export function debugLines(state: PageStackState): string[] {
 	lines.push(...cursorEvidenceLines(page));
 	lines.push(`prefetch: ${state.prefetch ? `${state.prefetch.page ? 'ready' : 'loading'} ${inert(state.prefetch.url)}` : 'none'}`);
 	lines.push('', 'pagination (raw):', ...jsonLines(page.rawPagination));
-	return lines;
+	// A server may echo the credential in a link or a pagination field.
+	return lines.map(line => redact(line));
 }

@@ -13,6 +13,12 @@ import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
 import {parseCommandLine} from '../core/parse-flags.js';
+import {redact} from '../core/secret.js';
+import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from '../core/stop-signals.js';
+
+function signalName(reason: unknown): StopSignal {
+	return reason instanceof Interrupted ? reason.signal : 'SIGINT';
+}
 
 /** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
 export const defaultMaxPages = 10_000;
@@ -50,6 +56,9 @@ ${walkFlagsHelp}
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  3  a walk could not finish (an HTTP or network error, or --max-pages/--max-items
 	     reached before the end); what was read is still reported
+	  130, 143, 129
+	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the partial report is
+	     written, marked as interrupted
 
 	Examples
 	  $ COINBASE_ACCESS_TOKEN=… pagewalk audit accounts --limit 100
@@ -71,6 +80,8 @@ export type AuditOptions = {
 	compare: SecondCredential | null;
 	/** How the report names the first credential: its environment variable, or the demo's. */
 	primaryLabel?: string;
+	/** Aborted (with an Interrupted) by SIGINT, SIGTERM or SIGHUP: stop and report what was read. */
+	signal?: AbortSignal;
 };
 
 type Plan = {label: string; order: Order; config: WalkConfig; credential: string};
@@ -100,6 +111,10 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 	const walks: WalkAudit[] = [];
 	let endpoint = '';
 	for (const plan of plans) {
+		if (options.signal?.aborted) {
+			break;
+		}
+
 		const client = createClient(plan.config);
 		const query = {...plan.config.query, ...(options.bothOrders || plan.config.query.order !== undefined ? {order: plan.order} : {})};
 		const startUrl = client.urlFor(query);
@@ -107,20 +122,26 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 		try {
 			const pages = walk(client, plan.config, {
 				startUrl,
+				signal: options.signal,
 				maxPages: plan.config.maxPages ?? defaultMaxPages,
 				onRetry(notice: RetryNotice) {
 					progress.retry(notice);
 				},
 			});
 			// eslint-disable-next-line no-await-in-loop
-			walks.push(await auditWalk(pages, {
+			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
 				keepIds,
 				onPage(page) {
 					progress.page(page, page.objects.length);
 				},
-			}));
+			});
+			if (options.signal?.aborted) {
+				walked.end = {kind: 'error', detail: `interrupted by ${signalName(options.signal.reason)} before the end of the list.`, complete: false, lastPageShort: false};
+			}
+
+			walks.push(walked);
 		} finally {
 			// eslint-disable-next-line no-await-in-loop
 			await client.close().catch(() => {});
@@ -129,23 +150,34 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 
 	progress.clear();
 	const comparisons: Comparison[] = [];
-	const walkOf = (credential: string, order: Order) => walks[plans.findIndex((plan) => plan.credential === credential && plan.order === order)]!;
+	const walkOf = (credential: string, order: Order) => walks[plans.findIndex((plan) => plan.credential === credential && plan.order === order)];
+	// An interrupted audit may lack the second walk of a pair: compare only pairs both walked.
+	const compare = (a: WalkAudit | undefined, b: WalkAudit | undefined) => {
+		if (a !== undefined && b !== undefined) {
+			comparisons.push(compareWalks(a.ids!, b.ids!, {a: a.label, b: b.label}));
+		}
+	};
+
 	if (options.bothOrders) {
 		for (const credential of credentials) {
 			const [a, b] = orders.map((order) => walkOf(credential.label, order));
-			comparisons.push(compareWalks(a!.ids!, b!.ids!, {a: a!.label, b: b!.label}));
+			compare(a, b);
 		}
 	}
 
 	if (credentials.length > 1) {
 		for (const order of orders) {
 			const [a, b] = credentials.map((credential) => walkOf(credential.label, order));
-			comparisons.push(compareWalks(a!.ids!, b!.ids!, {a: a!.label, b: b!.label}));
+			compare(a, b);
 		}
 	}
 
-	const report = buildReport({endpoint, api: config.api, walks, comparisons});
-	io.stdout.write(options.json ? renderJson(report) : renderText(report));
+	const interrupted = options.signal?.aborted
+		? {signal: signalName(options.signal.reason), exitCode: interruptedExitCode(options.signal.reason) as 129 | 130 | 143}
+		: undefined;
+	const report = buildReport({endpoint, api: config.api, walks, comparisons, interrupted});
+	// The report can quote server text (ids, links, messages): no credential a server echoed survives.
+	io.stdout.write(redact(options.json ? renderJson(report) : renderText(report)));
 	// Also on stderr, so a CI log that keeps only stderr (or reads --json) still says why.
 	for (const walk of walks) {
 		if (walk.end.kind === 'error') {
@@ -156,7 +188,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 	return report.exitCode;
 }
 
-export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
+export async function runAudit(argv: string[], io: AuditIo, options: {signal?: AbortSignal} = {}): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.audit, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
@@ -174,12 +206,18 @@ export async function runAudit(argv: string[], io: AuditIo): Promise<number> {
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? config.credential.envName;
-		return await audit(config, {json, bothOrders, compare, primaryLabel}, io);
+		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal}, io);
 	} finally {
 		await config.close();
 	}
 }
 
 export async function run(argv: string[]): Promise<number> {
-	return runAudit(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
+	const interrupt = new AbortController();
+	const release = abortOnStopSignals(interrupt);
+	try {
+		return await runAudit(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {signal: interrupt.signal});
+	} finally {
+		release();
+	}
 }

@@ -7,6 +7,8 @@ import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags
 import {resolveConfig, type WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {describeError} from '../core/report-error.js';
+import {redact} from '../core/secret.js';
+import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
 import {createWriter, formats, type Format} from '../output/index.js';
@@ -29,9 +31,11 @@ const help = `
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
-	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after ID)
+	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID)
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
-	  130  interrupted (Ctrl-C); what was read is written, and stderr says how to resume
+	  130, 143, 129
+	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the document is closed, what
+	     was read is written, and stderr says how to resume
 
 	Examples
 	  $ COINBASE_ACCESS_TOKEN=… pagewalk dump accounts --all > accounts.ndjson
@@ -47,10 +51,14 @@ export type DumpIo = {
 
 const number = new Intl.NumberFormat('en-US');
 
-/** Quotes an id for a shell command line when it is not plainly safe. */
-function shellWord(id: string): string {
+/**
+ * The resume flag for an id, in a form a POSIX shell passes through
+ * unchanged: joined with '=' so an id starting with '-' is not read as a
+ * flag, and single-quoted (a quote inside written '\'') unless plainly safe.
+ */
+export function resumeFlag(id: string): string {
 	const shown = inert(id);
-	return /^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`;
+	return `--starting-after=${/^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`}`;
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
@@ -58,7 +66,7 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
 		return undefined;
 	}
 
-	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with --starting-after ${shellWord(lastId)}` : '';
+	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
@@ -78,9 +86,23 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
 	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: color && io.stdout.isTTY === true});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
+	// With stdout on a terminal too (most often the same one), the progress
+	// line would sit where the next data lands and a \r redraw would overwrite
+	// it: take the line down before every write of data; page() redraws it
+	// below the data afterwards.
+	const dataOnTerminal = io.stdout.isTTY === true;
+	const writeData = async (text: string) => {
+		if (dataOnTerminal && text !== '') {
+			progress.clear();
+		}
+
+		await sink.write(text);
+	};
+
 	const say = (line: string) => {
 		progress.clear();
-		io.stderr.write(`pagewalk: ${line}\n`);
+		// The one way to stderr: no credential a server echoed survives it.
+		io.stderr.write(`pagewalk: ${redact(line)}\n`);
 	};
 
 	const client = createClient(config);
@@ -120,7 +142,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 			}
 
 			// eslint-disable-next-line no-await-in-loop
-			await sink.write(writer.page(objects, page.objectTexts));
+			await writeData(writer.page(objects, page.objectTexts));
 			if (sink.gone || sink.failure) {
 				break;
 			}
@@ -141,7 +163,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		return 0;
 	}
 
-	await sink.write(writer.end());
+	await writeData(writer.end());
 	if (sink.failure) {
 		say(`could not write the output (${inert(sink.failure.message)}).`);
 		return 1;
@@ -157,11 +179,11 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
-		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with --starting-after ${shellWord(lastId)}.`
+		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
 		: undefined);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
-		return 130;
+		return interruptedExitCode(options.signal.reason);
 	}
 
 	if (failure !== undefined) {
@@ -174,7 +196,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
 			if (morePages) {
-				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or --starting-after ${shellWord(lastId)} for the next page`}.`);
+				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
 			}
 		} else {
 			const note = endNote(end, lastId);
@@ -224,17 +246,11 @@ export async function runDump(argv: string[], io: DumpIo, options: {signal?: Abo
 /** Runs `dump` on the process's streams; Ctrl-C stops the walk but still closes the output. */
 async function onProcess(dumpIt: (io: DumpIo, signal: AbortSignal) => Promise<number>): Promise<number> {
 	const interrupt = new AbortController();
-	const onSigint = () => {
-		// A second Ctrl-C while closing up ends the process the usual way.
-		process.off('SIGINT', onSigint);
-		interrupt.abort(new Error('interrupted'));
-	};
-
-	process.on('SIGINT', onSigint);
+	const release = abortOnStopSignals(interrupt);
 	try {
 		return await dumpIt({stdout: process.stdout, stderr: process.stderr, env: process.env}, interrupt.signal);
 	} finally {
-		process.off('SIGINT', onSigint);
+		release();
 	}
 }
 

@@ -1,4 +1,5 @@
 import {PagewalkError} from './errors.js';
+import {redact} from './secret.js';
 import type {AccountPagination, Api, CommercePagination, ListObject, Pagination} from './types.js';
 
 /**
@@ -17,7 +18,8 @@ export type Envelope = {
 
 /** A short one-line excerpt of a body, for error messages. */
 export function excerpt(body: string, max = 80): string {
-	const line = body.replace(/\s+/g, ' ').trim();
+	// Redacted before the cut, so no prefix of a credential is left behind.
+	const line = redact(body).replace(/\s+/g, ' ').trim();
 	if (line === '') {
 		return 'an empty body';
 	}
@@ -163,12 +165,12 @@ export function validateEnvelope(api: Api, value: unknown, body: string): Envelo
 		}
 
 		if (!rule.check(fieldValue)) {
-			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${JSON.stringify(fieldValue)?.slice(0, 40) ?? ''}, not ${rule.expected}`.replace('  ', ' '), body);
+			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${redact(JSON.stringify(fieldValue) ?? '').slice(0, 40)}, not ${rule.expected}`.replace('  ', ' '), body);
 		}
 	}
 
 	const warnings = Array.isArray(value.warnings)
-		? value.warnings.map(item => warningText(item)).filter((item): item is string => item !== undefined)
+		? value.warnings.map(item => warningText(item)).filter((item): item is string => item !== undefined).map(item => redact(item))
 		: [];
 
 	return {

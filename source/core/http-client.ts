@@ -11,6 +11,7 @@ import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {Secret} from './secret.js';
+import {decodeBody} from './body-bytes.js';
 import type {Page, RetryNotice} from './types.js';
 
 /**
@@ -41,8 +42,8 @@ export type PageClient = {
 	firstUrl: string;
 	/** The first page for another query (order toggle, new limit, a cursor). */
 	urlFor(query: WalkQuery): string;
-	/** Resolves a `next_uri`/`previous_uri` against the base; null at the end. */
-	resolveLink(uri: string | null | undefined): string | null;
+	/** Resolves a `next_uri`/`previous_uri` against the request it came from (or the base); null at the end. */
+	resolveLink(uri: string | null | undefined, requestUrl?: string): string | null;
 	/** Fetches and validates one page. Rejects with a PagewalkError, or the signal's reason when aborted. */
 	fetchPage(url: string, options?: FetchOptions): Promise<Page>;
 	/** Closes the keep-alive connections. */
@@ -80,6 +81,15 @@ function backoffMs(attempt: number, baseMs: number, capMs: number): number {
 
 type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number};
 
+/** Our whole-request deadline (--timeout) fired, as opposed to the caller's abort. */
+class DeadlineExceeded extends Error {
+	/** What we were waiting for when it fired. */
+	phase: 'headers' | 'body' = 'headers';
+	constructor() {
+		super('deadline exceeded');
+	}
+}
+
 class Retryable extends Error {
 	constructor(readonly reason: string, readonly final: PagewalkError, readonly waitMs?: number) {
 		super(reason);
@@ -112,6 +122,16 @@ export function createClient(config: WalkConfig): PageClient {
 	const apiName = config.api === 'account' ? 'account API' : 'commerce API';
 
 	function connectionError(error: unknown, attempt: number): PagewalkError | Retryable {
+		if (error instanceof PagewalkError) {
+			return error;
+		}
+
+		if (error instanceof DeadlineExceeded) {
+			return new PagewalkError(error.phase === 'headers'
+				? `${base.origin} did not answer within ${timeoutText}; check the URL, try again later or raise --timeout.`
+				: `${base.origin} did not send the whole page within ${timeoutText}; try again later or raise --timeout.`);
+		}
+
 		const code = errorCode(error);
 		if (error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
 			return new PagewalkError(`${base.origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
@@ -205,27 +225,62 @@ export function createClient(config: WalkConfig): PageClient {
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check.
 		const headers: Record<string, string> = {...config.headers, [credentialName]: config.credential.value.reveal()};
-		const response = await request.call(pool, {
-			path: `${url.pathname}${url.search}`,
-			method: 'GET',
-			headers,
-			signal,
-		});
-		// Always read the body to its end (or the cap), whatever the status, so
-		// the connection goes back to the pool instead of leaking.
-		const chunks: Buffer[] = [];
-		let bytes = 0;
-		for await (const chunk of response.body) {
-			bytes += (chunk as Buffer).length;
-			if (bytes > maxBodyBytes) {
-				response.body.destroy();
-				throw Object.assign(new Error('too large'), {code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'});
-			}
+		// undici's headers and body timeouts restart on every byte, so a server
+		// that trickles a byte at a time, dribbles headers or sends 1xx after
+		// 1xx would hold the walk forever: --timeout also bounds the request as
+		// a whole. Our own timer (not AbortSignal.timeout) so its abort can be
+		// told apart from the caller's, and one controller for both rather
+		// than AbortSignal.any, whose followers pile up on a walk-long caller
+		// signal in Node 20: here the listener goes when the request ends.
+		const deadline = new AbortController();
+		const timer = setTimeout(() => {
+			deadline.abort(new DeadlineExceeded());
+		}, config.timeoutMs);
+		const forward = () => {
+			deadline.abort(signal!.reason);
+		};
 
-			chunks.push(chunk as Buffer);
+		if (signal?.aborted) {
+			forward();
 		}
 
-		return {status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), bytes};
+		signal?.addEventListener('abort', forward, {once: true});
+		let phase: DeadlineExceeded['phase'] = 'headers';
+		try {
+			const response = await request.call(pool, {
+				path: `${url.pathname}${url.search}`,
+				method: 'GET',
+				headers,
+				signal: deadline.signal,
+			});
+			phase = 'body';
+			// Always read the body to its end (or the cap), whatever the status, so
+			// the connection goes back to the pool instead of leaking.
+			const chunks: Buffer[] = [];
+			let bytes = 0;
+			for await (const chunk of response.body) {
+				bytes += (chunk as Buffer).length;
+				if (bytes > maxBodyBytes) {
+					response.body.destroy();
+					throw Object.assign(new Error('too large'), {code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'});
+				}
+
+				chunks.push(chunk as Buffer);
+			}
+
+			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes};
+		} catch (error: unknown) {
+			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
+				const exceeded = deadline.signal.reason;
+				exceeded.phase = phase;
+				throw exceeded;
+			}
+
+			throw error;
+		} finally {
+			clearTimeout(timer);
+			signal?.removeEventListener('abort', forward);
+		}
 	}
 
 	async function fetchPage(url: string, {signal, onRetry}: FetchOptions = {}): Promise<Page> {
@@ -258,8 +313,8 @@ export function createClient(config: WalkConfig): PageClient {
 						objectTexts: pageTexts(raw.body, envelope.objects.length),
 						pagination: envelope.pagination,
 						rawPagination: envelope.rawPagination,
-						nextUrl: resolveLink(envelope.pagination.next_uri, base),
-						previousUrl: resolveLink(envelope.pagination.previous_uri, base),
+						nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
+						previousUrl: resolveLink(envelope.pagination.previous_uri, base, target.href),
 						warnings: envelope.warnings,
 						startedAt,
 						ms: Date.now() - startedAt,
@@ -313,7 +368,7 @@ export function createClient(config: WalkConfig): PageClient {
 		origin: base.origin,
 		firstUrl: firstPageUrl(config),
 		urlFor: query => firstPageUrl(config, query),
-		resolveLink: uri => resolveLink(uri, base),
+		resolveLink: (uri, requestUrl) => resolveLink(uri, base, requestUrl),
 		fetchPage,
 		async close() {
 			await pool.close();

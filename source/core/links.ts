@@ -1,4 +1,5 @@
 import {PagewalkError} from './errors.js';
+import {redact} from './secret.js';
 
 /**
  * Resolving `next_uri` / `previous_uri` and deciding whether a URL may carry
@@ -45,21 +46,25 @@ export function tidyQuery(url: URL): void {
 }
 
 /**
- * Resolves a link from a page against the base. Relative links (the account
- * API) are path-absolute on the server's side, so a base with a path prefix
- * gets the prefix put in front unless the server already included it. Absolute
- * links (the commerce API) are kept as they are. Returns null for a null or
- * empty link (the end of the list), and the link text itself when it cannot
- * be parsed, so that following it fails with a clear error instead of here.
+ * Resolves a link from a page against the URL of the request that returned
+ * the page (RFC 3986, as the WHATWG parser does it), so query-only
+ * (`?starting_after=…`) and path-relative links land where a browser would
+ * put them, the base's path prefix included. Path-absolute links (the account
+ * API) are written from the server's side of a proxy, so a base with a path
+ * prefix gets the prefix put in front unless the server already included it.
+ * Absolute links (the commerce API) are kept as they are. Returns null for a
+ * null or empty link (the end of the list), and the link text itself when it
+ * cannot be parsed, so that following it fails with a clear error instead of
+ * here. The origin is judged later, by checkSameOrigin.
  */
-export function resolveLink(uri: string | null | undefined, base: LinkBase): string | null {
+export function resolveLink(uri: string | null | undefined, base: LinkBase, requestUrl?: string): string | null {
 	if (uri === null || uri === undefined || uri.trim() === '') {
 		return null;
 	}
 
 	let url: URL;
 	try {
-		url = new URL(uri, `${base.origin}/`);
+		url = new URL(uri, requestUrl ?? `${base.origin}${base.prefix}/`);
 	} catch {
 		return uri;
 	}
@@ -109,10 +114,53 @@ export function checkSameOrigin(url: string, base: LinkBase, what = 'The link'):
 		);
 	}
 
+	const carried = credentialParameter(parsed);
+	if (carried !== undefined) {
+		throw new ForeignLinkError(
+			`${what} carries ${carried} in its query, which looks like a credential; pagewalk stopped and sent nothing (credentials come only from the environment).`,
+			parsed.origin,
+		);
+	}
+
 	return parsed;
 }
 
-function excerptLink(text: string): string {
+/**
+ * Query parameter names that carry credentials in the APIs people point
+ * pagewalk at (OAuth's access_token, api_key and its spellings, signed-URL
+ * signatures, JWTs, passwords), compared lowercased with '-' and '_' removed.
+ * Any name ending in token, secret, password or apikey counts too
+ * (refresh_token, client_secret), except a page token, which is a cursor.
+ */
+const credentialNames = /^(?:key|sig|signature|jwt|auth|authorization|bearer|credentials?|passwd|session|sessionid|xccapikey)$|(?:token|secret|password|apikey)$/;
+
+function normalizeName(name: string): string {
+	let decoded = name;
+	try {
+		// URLSearchParams decoded once; a second round catches access%255Ftoken.
+		decoded = decodeURIComponent(name);
+	} catch {}
+
+	return decoded.toLowerCase().replaceAll(/[-_.\s]/g, '');
+}
+
+/**
+ * The name of the first query parameter of `url` that carries a credential:
+ * by its name, or because its value holds a credential pagewalk was given.
+ */
+export function credentialParameter(url: URL): string | undefined {
+	for (const [name, value] of url.searchParams) {
+		const normal = normalizeName(name);
+		if ((credentialNames.test(normal) && !normal.endsWith('pagetoken')) || redact(value) !== value || redact(name) !== name) {
+			return redact(name).slice(0, 40);
+		}
+	}
+
+	return undefined;
+}
+
+function excerptLink(raw: string): string {
+	const text = redact(raw);
 	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 

@@ -1,7 +1,7 @@
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
 import {parseBase, type LinkBase} from './links.js';
-import {Secret} from './secret.js';
+import {Secret, unfitForHeader} from './secret.js';
 import type {Api, Order} from './types.js';
 import type {walkFlags} from './flags.js';
 import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios.js';
@@ -125,9 +125,12 @@ function cursor(name: string, value: unknown): string | undefined {
 		return undefined;
 	}
 
+	// Any id a server can produce is accepted (a leading '-', spaces, quotes,
+	// long ids), so the resume hint always works; only control characters,
+	// which no id holds and a terminal would act on, and absurd lengths are refused.
 	// eslint-disable-next-line no-control-regex
-	if (raw === '' || raw.length > 200 || /[\u0000-\u0020\u007F]/.test(raw)) {
-		throw new UsageError(`--${name} must be an object id (no spaces or control characters), not ${quote(raw)}.`);
+	if (raw === '' || raw.length > 4096 || /[\u0000-\u001F\u007F-\u009F]/.test(raw)) {
+		throw new UsageError(`--${name} must be an object id (up to 4096 characters, no control characters), not ${quote(raw.slice(0, 200))}.`);
 	}
 
 	return raw;
@@ -412,6 +415,11 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 		// eslint-disable-next-line no-control-regex
 		if (/[\u0000-\u001F\u007F]/.test(secret)) {
 			throw new UsageError(`${envName} contains a line break or control character; set it to the bare credential.`);
+		}
+
+		const unfit = unfitForHeader(secret);
+		if (unfit > 0) {
+			throw new UsageError(`${envName} holds a character an HTTP header cannot carry (at position ${unfit}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
 		}
 	}
 

@@ -12,6 +12,7 @@ export class Secret {
 
 	constructor(value: string) {
 		this.#value = value;
+		remember(value);
 	}
 
 	reveal(): string {
@@ -29,4 +30,74 @@ export class Secret {
 	[inspect.custom](): string {
 		return Secret.mark;
 	}
+}
+
+/**
+ * Every credential value this process holds, and the forms a server could
+ * echo it in, longest first. Process-wide on purpose: a server's text may
+ * reach a message through many paths (an error body, an excerpt, a warning,
+ * a link), and redact() must catch the credential on all of them without
+ * each path being handed the right Secret.
+ */
+const forms: string[] = [];
+// Shorter values would redact ordinary words; real credentials are far longer.
+const minLength = 6;
+
+function remember(value: string): void {
+	const bare = value.replace(/^bearer\s+/i, '');
+	const candidates = new Set<string>();
+	for (const form of [value, bare]) {
+		if (form.length < minLength) {
+			continue;
+		}
+
+		candidates.add(form);
+		candidates.add(encodeURIComponent(form));
+		candidates.add(encodeURIComponent(form).replaceAll('%20', '+'));
+		candidates.add(JSON.stringify(form).slice(1, -1));
+	}
+
+	for (const form of candidates) {
+		if (!forms.includes(form)) {
+			forms.push(form);
+		}
+	}
+
+	forms.sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every credential pagewalk holds (bare, Bearer, URL-encoded or
+ * JSON-escaped) with the redaction mark. Applied to server text before it is
+ * cut into an excerpt, so no prefix of a credential survives the cut, and to
+ * every message before it is printed.
+ */
+export function redact(text: string): string {
+	let result = text;
+	for (const form of forms) {
+		if (result.includes(form)) {
+			result = result.replaceAll(form, Secret.mark);
+		}
+
+		// Percent-encodings may use either case of hex digit.
+		if (form.includes('%')) {
+			const lower = form.replaceAll(/%[\dA-F]{2}/g, escape => escape.toLowerCase());
+			if (lower !== form && result.includes(lower)) {
+				result = result.replaceAll(lower, Secret.mark);
+			}
+		}
+	}
+
+	return result;
+}
+
+/**
+ * Where `value` holds a character an HTTP header value cannot carry (1-based),
+ * or 0 when it fits: only tab, visible ASCII, space and bytes 0x80-0xFF do,
+ * as undici checks. Checked when a credential is read, so a bad one is a
+ * sentence at start rather than an error from inside undici at the first request.
+ */
+export function unfitForHeader(value: string): number {
+	const unfit = /[^\t\u0020-\u007E\u0080-\u00FF]/.exec(value);
+	return unfit === null ? 0 : unfit.index + 1;
 }

@@ -36,6 +36,28 @@ function describeCursor(cursor: {starting_after?: string; ending_before?: string
 	return undefined;
 }
 
+function pageKey(page: Page): string {
+	return `${page.objects.length}\u0000${page.objects[0]?.id ?? ''}\u0000${page.objects.at(-1)?.id ?? ''}`;
+}
+
+/** Why `page` repeats an earlier one, or undefined when it brings something new. */
+function repeatedPage(page: Page, keys: Map<string, number>, previousIds: Set<string>): string | undefined {
+	if (page.objects.length === 0) {
+		return undefined;
+	}
+
+	const earlier = keys.get(pageKey(page));
+	if (earlier !== undefined) {
+		return `page ${keys.size + 1} holds the same objects as page ${earlier}`;
+	}
+
+	if (page.objects.every(object => previousIds.has(object.id))) {
+		return `every object of page ${keys.size + 1} was already on page ${keys.size}`;
+	}
+
+	return undefined;
+}
+
 export async function * walk(client: PageClient, config: WalkBounds, options: WalkOptions = {}): AsyncGenerator<Page, WalkEnd> {
 	const maxPages = options.maxPages === undefined ? config.maxPages : options.maxPages;
 	const maxItems = options.maxItems === undefined ? config.maxItems : options.maxItems;
@@ -43,6 +65,13 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	// Page number (1-based) at which each canonical URL and cursor was requested.
 	const visitedUrls = new Map<string, number>();
 	const visitedCursors = new Map<string, number>();
+	// A link can lead back to an earlier page under a URL not seen before (a
+	// fresh cursor that points backwards). Such a page is caught by its
+	// contents before it is yielded, so its objects are not written twice:
+	// each page's first id, last id and size (one short key per page, so memory
+	// stays bounded by pages, not objects), and the ids of the previous page.
+	const pageKeys = new Map<string, number>();
+	let previousIds = new Set<string>();
 	let url = options.startUrl ?? client.firstUrl;
 	let pages = 0;
 	let items = 0;
@@ -57,6 +86,13 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 		// eslint-disable-next-line no-await-in-loop
 		const page = await client.fetchPage(url, fetchOptions);
 		pages += 1;
+		const repeated = repeatedPage(page, pageKeys, previousIds);
+		if (repeated !== undefined) {
+			return {kind: 'not-advancing', note: pages === 1 ? repeated : `the next_uri of page ${pages - 1} leads back: ${repeated}, so following it would loop`};
+		}
+
+		pageKeys.set(pageKey(page), pages);
+		previousIds = new Set(page.objects.map(object => object.id));
 		items += page.objects.length;
 		yield page;
 

@@ -1,4 +1,5 @@
 import {inert} from '../core/inert.js';
+import {redact} from '../core/secret.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
@@ -37,7 +38,7 @@ export class Progress {
 	}
 
 	retry(notice: RetryNotice): void {
-		this.#waiting = `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(notice.reason)})`;
+		this.#waiting = `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})`;
 		this.#draw(true);
 	}
 

@@ -77,7 +77,7 @@ describe('pagewalk dump (built CLI)', () => {
 		expect(result.stdout.trimEnd().split('\n')).toHaveLength(6);
 		expect(result.stderr).toBe([
 			'pagewalk: The commerce API failed (500 internal_server_error: Something went wrong); try again later.',
-			'pagewalk: 6 objects were written before the failure; to resume, run the same command with --starting-after obj-2-2.',
+			'pagewalk: 6 objects were written before the failure; to resume, run the same command with --starting-after=obj-2-2.',
 			'',
 		].join('\n'));
 	});
@@ -128,7 +128,7 @@ describe('pagewalk dump (built CLI)', () => {
 		});
 		expect(code).toBe(130);
 		expect((JSON.parse(stdout) as Array<{id: string}>).map(object => object.id)).toEqual(['obj-1-0', 'obj-1-1', 'obj-1-2']);
-		expect(stderr).toBe('pagewalk: 3 objects were written before the interruption; to resume, run the same command with --starting-after obj-1-2.\n');
+		expect(stderr).toBe('pagewalk: 3 objects were written before the interruption; to resume, run the same command with --starting-after=obj-1-2.\n');
 	});
 
 	test('--demo works with no environment at all', async () => {

@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
+import zlib from 'node:zlib';
 
 export type Received = {
 	server: 'faulty' | 'evil';
@@ -66,6 +67,23 @@ function send(context: Context, status: number, body: unknown, headers: Record<s
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
 	context.response.writeHead(status, {'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers});
 	context.response.end(text);
+}
+
+let bomb: Buffer | undefined;
+
+/** Calls `step` every 20 ms until the client goes away: a server that never finishes. */
+function forever(context: Context, step: () => void): void {
+	const timer = setInterval(() => {
+		if (context.request.socket.destroyed) {
+			clearInterval(timer);
+			return;
+		}
+
+		step();
+	}, 20);
+	context.request.socket.once('close', () => {
+		clearInterval(timer);
+	});
 }
 
 /** A good page of this fault's API, page number from the `starting_after` cursor `p<n>`. */
@@ -273,6 +291,135 @@ const faults = {
 	}},
 	// Objects that JSON.parse + JSON.stringify would change, pretty-printed.
 	exact: {api: 'account', handle: c => send(c, 200, exactBody, {'content-type': 'application/json'})},
+	// Deadlines: each sends a good first page, then holds the second forever
+	// with bytes that restart undici's per-phase timers.
+	'trickle-body': {api: 'account', handle(c) {
+		if (c.query.get('starting_after') === null) {
+			goodPage(c, 5);
+			return;
+		}
+
+		c.response.writeHead(200, {'content-type': 'application/json'});
+		c.response.write('{"data":[');
+		forever(c, () => c.response.write(' '));
+	}},
+	'endless-1xx': {api: 'account', handle(c) {
+		if (c.query.get('starting_after') === null) {
+			goodPage(c, 5);
+			return;
+		}
+
+		forever(c, () => {
+			c.response.writeProcessing();
+		});
+	}},
+	'dribble-headers': {api: 'commerce', handle(c) {
+		if (c.query.get('starting_after') === null) {
+			goodPage(c, 5);
+			return;
+		}
+
+		const {socket} = c.request;
+		socket.write('HTTP/1.1 200 OK\r\n');
+		let n = 0;
+		forever(c, () => socket.write(`x-dribble-${n++}: a\r\n`));
+	}},
+	// Credentials echoed back: in an error message, a body excerpt (cut in the
+	// middle of the credential), a warning, and a link.
+	'echo-in-error': {api: 'account', handle: c => send(c, 401, errorBody('account', 'invalid_token', `The access token ${c.request.headers.authorization ?? ''} (${encodeURIComponent(String(c.request.headers.authorization))}) is invalid`))},
+	'echo-in-excerpt': {api: 'commerce', handle: c => send(c, 500, `${'x'.repeat(70)} key=${String(c.request.headers['x-cc-api-key'])} and more`)},
+	'echo-in-body': {api: 'account', handle: c => send(c, 200, `not json ${'y'.repeat(60)}${String(c.request.headers.authorization)}`)},
+	'echo-in-warning': {api: 'commerce', handle(c) {
+		const data = page(1, 2);
+		send(c, 200, {pagination: commercePagination(null, data), data, warnings: [{id: 'key_in_use', message: `You used ${String(c.request.headers['x-cc-api-key'])}`}]});
+	}},
+	'echo-in-pagination': {api: 'commerce', handle(c) {
+		const data = page(1, 2);
+		send(c, 200, {pagination: {...commercePagination(null, data), limit: `${'z'.repeat(30)}${String(c.request.headers['x-cc-api-key'])}`}, data});
+	}},
+	'echo-in-link': {api: 'account', handle(c) {
+		const token = String(c.request.headers.authorization).replace('Bearer ', '');
+		send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=p1&t=${encodeURIComponent(token)}`), data: page(1, 3)});
+	}},
+	'credential-param-next': {api: 'commerce', handle(c) {
+		const data = page(1, 3);
+		send(c, 200, {pagination: commercePagination(`${c.origin}/f/credential-param-next/checkouts?starting_after=p1&API%5FKey=stolen`, data), data});
+	}},
+	// Links relative to the request: query-only and path-relative.
+	'query-only-next': {api: 'account', handle(c) {
+		const cursor = c.query.get('starting_after');
+		const n = cursor === null ? 1 : Number(cursor.slice(1)) + 1;
+		send(c, 200, {pagination: accountPagination(n < 3 ? `?limit=3&starting_after=p${n}` : null), data: page(n, 3)});
+	}},
+	'path-relative-next': {api: 'account', handle(c) {
+		const cursor = c.query.get('starting_after');
+		const n = cursor === null ? 1 : Number(cursor.slice(1)) + 1;
+		send(c, 200, {pagination: accountPagination(n < 3 ? `accounts?limit=3&starting_after=p${n}` : null), data: page(n, 3)});
+	}},
+	'repeat-previous': {api: 'account', handle(c) {
+		// Page 2 (a fresh cursor) holds page 1's objects again, in another order.
+		const cursor = c.query.get('starting_after');
+		const data = page(1, 3);
+		send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=p${cursor === null ? 1 : 2}`), data: cursor === null ? data : data.reverse()});
+	}},
+	'awkward-ids': {api: 'account', handle(c) {
+		// Ids a shell would mangle, then a failure: the resume hint must carry the last one.
+		if (c.query.get('starting_after') === null) {
+			const ids = ['-rf', 'a b  c', `it's "q" $HOME \`x\` \\ !`, `long-${'x'.repeat(1000)}`, `--all 'q' "$HOME" x`];
+			send(c, 200, {pagination: accountPagination('/v2/accounts?limit=3&starting_after=next'), data: ids.map(id => ({id}))});
+			return;
+		}
+
+		send(c, c.query.get('starting_after') === 'next' ? 500 : 200, c.query.get('starting_after') === 'next'
+			? errorBody('account', 'internal_server_error', 'boom')
+			: {pagination: accountPagination(null), data: [{id: 'after'}]});
+	}},
+	// Bytes and headers.
+	bom: {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json; charset=utf-8'});
+		c.response.end(Buffer.concat([Buffer.from([0xEF, 0xBB, 0xBF]), Buffer.from(JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}))]));
+	}},
+	'invalid-utf8': {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json'});
+		c.response.end(Buffer.concat([Buffer.from('{"data":[{"id":"caf'), Buffer.from([0xE9]), Buffer.from(`"}],"pagination":${JSON.stringify(accountPagination(null))}}`)]));
+	}},
+	gzip: {api: 'commerce', handle(c) {
+		const data = page(1, 3);
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'gzip'});
+		c.response.end(zlib.gzipSync(JSON.stringify({pagination: commercePagination(null, data), data})));
+	}},
+	deflate: {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'deflate'});
+		c.response.end(zlib.deflateSync(JSON.stringify({pagination: accountPagination(null), data: page(1, 3)})));
+	}},
+	'gzip-bomb': {api: 'account', handle(c) {
+		// 40 MiB of spaces, gzipped to ~40 KiB: the decoded size is capped too.
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'gzip'});
+		bomb ??= zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024, 0x20));
+		c.response.end(bomb);
+	}},
+	'unknown-encoding': {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'zstd'});
+		c.response.end('(\u00B5/\u00FD not really zstd');
+	}},
+	'no-content': {api: 'account', handle(c) {
+		c.response.writeHead(204);
+		c.response.end();
+	}},
+	'not-modified': {api: 'commerce', handle(c) {
+		c.response.writeHead(304, {etag: '"x"'});
+		c.response.end();
+	}},
+	'json-as-text': {api: 'account', handle(c) {
+		// A good page with the wrong Content-Type: read as the JSON it is.
+		c.response.writeHead(200, {'content-type': 'text/plain'});
+		c.response.end(JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}));
+	}},
+	'truncated-chunked': {api: 'account', handle(c) {
+		// A good page cut mid-body on a chunked response: the connection closes early.
+		c.response.writeHead(200, {'content-type': 'application/json'});
+		c.response.write('{"data":[{"id":"a"},', () => c.request.socket.destroy());
+	}},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
