@@ -9,6 +9,7 @@ import {PagewalkError} from './errors.js';
 import {apiError, excerpt, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
+import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {Secret} from './secret.js';
 import type {Page, RetryNotice} from './types.js';
 
@@ -48,7 +49,6 @@ export type PageClient = {
 	close(): Promise<void>;
 };
 
-const retryStatuses = new Set([429, 502, 503, 504]);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
 
 function seconds(ms: number): string {
@@ -56,38 +56,48 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
-/** Retry-After as milliseconds: delta seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (value === undefined || value.trim() === '') {
-		return undefined;
-	}
-
-	if (/^\s*\d+(?:\.\d+)?\s*$/.test(value)) {
-		return Math.round(Number(value) * 1000);
-	}
-
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Exponential backoff with equal jitter: half the step fixed, half random. */
-function backoffMs(attempt: number, baseMs: number, capMs: number): number {
-	const step = Math.min(capMs, baseMs * 2 ** (attempt - 1));
-	return Math.round(step / 2 + Math.random() * step / 2);
-}
-
 type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number};
 
-class Retryable extends Error {
-	constructor(readonly reason: string, readonly final: PagewalkError, readonly waitMs?: number) {
-		super(reason);
-	}
-}
+/** A failed try: what the retry policy decides on, the error shown if it stops, and the reason shown if it waits. */
+type Failed = {failure: Failure; final: PagewalkError; reason: string};
 
 function errorCode(error: unknown): string | undefined {
 	const code = (error as {code?: unknown})?.code;
 	return typeof code === 'string' ? code : undefined;
+}
+
+/** Sorts an error from below HTTP (undici or the socket) into the kinds the retry policy knows. */
+function connectionErrorKind(error: unknown): ConnectionErrorKind {
+	const code = errorCode(error);
+	if (error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+		return 'connect-timeout';
+	}
+
+	if (error instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
+		return 'headers-timeout';
+	}
+
+	if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
+		return 'body-timeout';
+	}
+
+	if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+		return 'too-large';
+	}
+
+	if (code === 'ECONNREFUSED') {
+		return 'refused';
+	}
+
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return 'dns';
+	}
+
+	if (code !== undefined && resetCodes.has(code)) {
+		return 'reset';
+	}
+
+	return code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'truncated' : 'other';
 }
 
 export function createClient(config: WalkConfig): PageClient {
@@ -110,44 +120,45 @@ export function createClient(config: WalkConfig): PageClient {
 	const timeoutText = `${seconds(config.timeoutMs)} (--timeout)`;
 	const apiName = config.api === 'account' ? 'account API' : 'commerce API';
 
-	function connectionError(error: unknown, attempt: number): PagewalkError | Retryable {
-		const code = errorCode(error);
-		if (error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
-			return new PagewalkError(`${base.origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
-		}
+	function connectionError(error: unknown, kind: ConnectionErrorKind, attempt: number): PagewalkError {
+		switch (kind) {
+			case 'connect-timeout': {
+				return new PagewalkError(`${base.origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
+			}
 
-		if (error instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
-			return new PagewalkError(`${base.origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
-		}
+			case 'headers-timeout': {
+				return new PagewalkError(`${base.origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
+			}
 
-		if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
-			return new PagewalkError(`${base.origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
-		}
+			case 'body-timeout': {
+				return new PagewalkError(`${base.origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
+			}
 
-		if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-			return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
-		}
+			case 'too-large': {
+				return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
+			}
 
-		if (code === 'ECONNREFUSED') {
-			return new PagewalkError(`Could not connect to ${base.origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
-		}
+			case 'refused': {
+				return new PagewalkError(`Could not connect to ${base.origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
+			}
 
-		if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-			return new PagewalkError(`Could not find the host of ${base.origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
-		}
+			case 'dns': {
+				return new PagewalkError(`Could not find the host of ${base.origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
+			}
 
-		if (code !== undefined && resetCodes.has(code)) {
-			return new Retryable('connection reset', new PagewalkError(
-				`The connection to ${base.origin} was reset${attempt > 0 ? ` ${attempt + 1} times` : ''} before the page was complete; try again later.`,
-			));
-		}
+			case 'reset': {
+				return new PagewalkError(`The connection to ${base.origin} was reset${attempt > 0 ? ` ${attempt + 1} times` : ''} before the page was complete; try again later.`);
+			}
 
-		if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-			return new Retryable('connection reset', new PagewalkError(`${base.origin} closed the connection before the whole body arrived; try again later.`));
-		}
+			case 'truncated': {
+				return new PagewalkError(`${base.origin} closed the connection before the whole body arrived; try again later.`);
+			}
 
-		const detail = error instanceof Error ? error.message : String(error);
-		return new PagewalkError(`The request to ${base.origin} failed (${detail}); try again later.`);
+			case 'other': {
+				const detail = error instanceof Error ? error.message : String(error);
+				return new PagewalkError(`The request to ${base.origin} failed (${detail}); try again later.`);
+			}
+		}
 	}
 
 	function statusError(raw: Raw, attempts: number): PagewalkError {
@@ -190,7 +201,7 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		if (status === 429) {
-			const wait = retryAfterMs(raw.headers['retry-after']);
+			const wait = retryAfterMs(raw.headers['retry-after'], Date.now());
 			return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; wait ${seconds(Math.max(wait ?? 60_000, 1000))} and retry.`);
 		}
 
@@ -199,6 +210,25 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		return new PagewalkError(`The ${apiName} rejected the request (${said}); check the endpoint and the query flags.`);
+	}
+
+	function connectionFailed(error: unknown, attempt: number): Failed {
+		const kind = connectionErrorKind(error);
+		return {failure: {connection: kind}, final: connectionError(error, kind, attempt), reason: 'connection reset'};
+	}
+
+	function statusFailed(raw: Raw, attempt: number): Failed {
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(raw.body);
+		} catch {}
+
+		const {id} = apiError(parsed);
+		return {
+			failure: {status: raw.status, retryAfter: raw.headers['retry-after']},
+			final: statusError(raw, attempt),
+			reason: `${raw.status}${id ? ` ${id}` : ''}`,
+		};
 	}
 
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
@@ -233,8 +263,8 @@ export function createClient(config: WalkConfig): PageClient {
 		let retries = 0;
 		for (;;) {
 			signal?.throwIfAborted();
-			let failure: PagewalkError | Retryable;
 			let raw: Raw | undefined;
+			let caught: unknown;
 			try {
 				raw = await once(target, signal);
 			} catch (error: unknown) {
@@ -242,64 +272,50 @@ export function createClient(config: WalkConfig): PageClient {
 					throw signal.reason;
 				}
 
-				failure = connectionError(error, retries);
+				caught = error;
 			}
 
-			if (raw !== undefined) {
-				if (raw.status >= 200 && raw.status < 300) {
-					const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
-					return {
-						api: config.api,
-						requestUrl: target.href,
-						requestHeaders: {...redactedHeaders},
-						status: raw.status,
-						objects: envelope.objects,
-						pagination: envelope.pagination,
-						rawPagination: envelope.rawPagination,
-						nextUrl: resolveLink(envelope.pagination.next_uri, base),
-						previousUrl: resolveLink(envelope.pagination.previous_uri, base),
-						warnings: envelope.warnings,
-						startedAt,
-						ms: Date.now() - startedAt,
-						retries,
-						bytes: raw.bytes,
-					};
-				}
-
-				const final = statusError(raw, retries);
-				if (retryStatuses.has(raw.status)) {
-					const {id} = apiError((() => {
-						try {
-							return JSON.parse(raw.body) as unknown;
-						} catch {
-							return undefined;
-						}
-					})());
-					failure = new Retryable(`${raw.status}${id ? ` ${id}` : ''}`, final, retryAfterMs(raw.headers['retry-after']));
-				} else {
-					throw final;
-				}
+			if (raw !== undefined && raw.status >= 200 && raw.status < 300) {
+				const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
+				return {
+					api: config.api,
+					requestUrl: target.href,
+					requestHeaders: {...redactedHeaders},
+					status: raw.status,
+					objects: envelope.objects,
+					pagination: envelope.pagination,
+					rawPagination: envelope.rawPagination,
+					nextUrl: resolveLink(envelope.pagination.next_uri, base),
+					previousUrl: resolveLink(envelope.pagination.previous_uri, base),
+					warnings: envelope.warnings,
+					startedAt,
+					ms: Date.now() - startedAt,
+					retries,
+					bytes: raw.bytes,
+				};
 			}
 
-			if (!(failure! instanceof Retryable)) {
-				throw failure!;
-			}
-
-			if (retries >= config.retries) {
-				throw failure.final;
-			}
-
-			// A Retry-After above --max-wait is not slept through: the error
-			// already says how long the server asked to wait.
-			if (failure.waitMs !== undefined && failure.waitMs > config.maxWaitMs) {
-				throw failure.final;
+			const failed = raw === undefined ? connectionFailed(caught, retries) : statusFailed(raw, retries);
+			const decision = decideRetry({
+				failure: failed.failure,
+				attempt: retries,
+				retries: config.retries,
+				maxWaitMs: config.maxWaitMs,
+				baseMs: config.retryBaseMs,
+				now: Date.now(),
+				random: Math.random,
+			});
+			// Every stop, a Retry-After above --max-wait included, ends with the
+			// error as worded above: for 429 it already says how long the server
+			// asked to wait, so a long sleep is never silent.
+			if (decision.kind === 'stop') {
+				throw failed.final;
 			}
 
 			retries += 1;
-			const waitMs = failure.waitMs ?? backoffMs(retries, config.retryBaseMs, config.maxWaitMs);
-			onRetry?.({attempt: retries, waitMs, reason: failure.reason});
+			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
 			try {
-				await sleep(waitMs, undefined, {signal});
+				await sleep(decision.ms, undefined, {signal});
 			} catch {
 				throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 			}
