@@ -1,7 +1,13 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-// undici's entry module loads every dispatcher, fetch and WebSocket: half this
-// chunk and ~40 ms of start-up. These three modules are all the client uses;
-// they are internal paths, so undici is pinned to an exact version.
+// Three of undici's internal modules, not its public entry: the entry loads
+// every dispatcher, fetch, WebSocket and the caches, doubling the bundle's
+// undici chunk (0.5 MB -> 1.1 MB) and, measured, ~50-60 ms more CPU for
+// every start (`dump` 460 -> 510 ms CPU, loading undici alone 220 -> 280 ms,
+// medians of 25 on a loaded 2-core machine), with `bench:startup` already
+// near its 3x-the-bare-node bound. These paths are not undici's promise, so
+// package.json allows patch releases only (~7.30.x) and
+// test/core/undici-parts.test.ts fails, naming the path, when one moves or
+// stops being what the public entry exports. Types: ./undici-parts.d.ts.
 import undiciErrors from 'undici/lib/core/errors.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
