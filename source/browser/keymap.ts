@@ -111,7 +111,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	filter: {keys: ['/'], description: 'filter the rows of the page', readme: 'filter the rows of the page (`Esc` clears)'},
 	help: {keys: ['?'], description: 'this help', readme: 'help, generated from the same keymap that handles input'},
 	close: {keys: ['escape'], description: 'close the overlay, or clear the filter'},
-	quit: {keys: ['q', {key: 'ctrl+c', modes: modes}], description: 'quit', readme: 'quit, restoring the terminal'},
+	quit: {keys: ['q', {key: 'ctrl+c', modes}], description: 'quit', readme: 'quit, restoring the terminal'},
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
