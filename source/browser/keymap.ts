@@ -1,7 +1,23 @@
 /**
- * The one table of keys. Input handling looks keys up here and the help
- * overlay is generated from it, so the two cannot drift apart.
+ * The keymap, as one typed record: every command is bound and described, or
+ * the compiler says which is missing. Input handling (screen.ts) looks keys
+ * up here, and the help overlay and the README's key table
+ * (scripts/keymap-table.ts) are generated from it, so none can drift apart.
+ * test/browser/keys.test.ts checks what types cannot: every command has a
+ * key, no key means two things in one mode, no description is empty.
  */
+
+/**
+ * Where a key is read. `table`: the page of rows. `overlay`: help, detail,
+ * debug or compare covering it. `prompt`: a line being typed (the filter
+ * after `/`, a limit after `L`), where printable keys are text.
+ */
+export type Mode = 'table' | 'overlay' | 'prompt';
+
+export const modes: readonly Mode[] = ['table', 'overlay', 'prompt'];
+
+/** Where commands apply unless they say otherwise: everywhere but a prompt. */
+const browsing: readonly Mode[] = ['table', 'overlay'];
 
 export type Command =
 	| 'up'
@@ -24,45 +40,157 @@ export type Command =
 	| 'filter'
 	| 'help'
 	| 'close'
-	| 'quit';
+	| 'quit'
+	| 'prompt-apply'
+	| 'prompt-cancel'
+	| 'prompt-delete';
 
-export type Binding = {
-	command: Command;
-	/** Key names as produced by {@link keyName}. */
-	keys: string[];
-	/** How the help overlay writes the keys. */
-	label: string;
+/** Keys with a name, as {@link keyName} reports them. */
+type NamedKey = 'up' | 'down' | 'left' | 'right' | 'pageup' | 'pagedown' | 'home' | 'end' | 'return' | 'escape' | 'backspace' | 'tab';
+
+type Characters<Text extends string> = Text extends `${infer First}${infer Rest}` ? First | Characters<Rest> : never;
+type Letter = Characters<'abcdefghijklmnopqrstuvwxyz'>;
+/** One printable ASCII character, so a typo such as 'pgup' fails to compile. */
+type Printable = Letter | Uppercase<Letter> | Characters<'0123456789 !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'>;
+
+/** A key as {@link keyName} names it. */
+export type KeyName = NamedKey | Printable | `ctrl+${Letter}`;
+
+/**
+ * A key of a command: its name, or the name with options. `hidden` keeps a
+ * spare spelling out of the help (`=` is `+` without Shift); `modes` widens
+ * or narrows where this one key applies (Ctrl-C quits even while typing).
+ */
+export type KeyBinding = KeyName | {key: KeyName; hidden?: true; modes?: readonly Mode[]};
+
+export type CommandSpec = {
+	keys: readonly KeyBinding[];
+	/** One line of the help overlay. */
 	description: string;
+	/** Where the command applies; everywhere but a prompt when not given. */
+	modes?: readonly Mode[];
+	/** Fuller wording for the README's key table, where there is room; the description otherwise. */
+	readme?: string;
 };
 
-export const keymap: readonly Binding[] = [
-	{command: 'up', keys: ['up', 'k'], label: '↑ k', description: 'previous row (scrolls detail and debug)'},
-	{command: 'down', keys: ['down', 'j'], label: '↓ j', description: 'next row (scrolls detail and debug)'},
-	{command: 'page-up', keys: ['pageup'], label: 'PgUp', description: 'one screen of rows up'},
-	{command: 'page-down', keys: ['pagedown'], label: 'PgDn', description: 'one screen of rows down'},
-	{command: 'top', keys: ['g'], label: 'g', description: 'first row of the page'},
-	{command: 'bottom', keys: ['G'], label: 'G', description: 'last row of the page'},
-	{command: 'next', keys: ['right', 'l', ']'], label: '→ l ]', description: 'next page (follows next_uri)'},
-	{command: 'previous', keys: ['left', 'h', '['], label: '← h [', description: 'previous page (cached; previous_uri at the bottom)'},
-	{command: 'first', keys: ['0', 'home'], label: '0 Home', description: 'first page'},
-	{command: 'toggle-order', keys: ['o'], label: 'o', description: 'toggle order asc/desc (new walk)'},
-	{command: 'limit-up', keys: ['+', '='], label: '+', description: 'limit +5 (new walk)'},
-	{command: 'limit-down', keys: ['-', '_'], label: '-', description: 'limit -5 (new walk)'},
-	{command: 'limit-type', keys: ['L'], label: 'L', description: 'type a limit 0–100 (new walk)'},
-	{command: 'refresh', keys: ['r'], label: 'r', description: 'refresh the page, or retry after an error'},
-	{command: 'detail', keys: ['return'], label: 'Enter', description: 'selected object as JSON'},
-	{command: 'debug', keys: ['d'], label: 'd', description: 'request, response, raw pagination and cursor evidence'},
-	{command: 'compare', keys: ['c'], label: 'c', description: 'which ids each credential sees on this page (--compare-env)'},
-	{command: 'filter', keys: ['/'], label: '/', description: 'filter the rows of the page'},
-	{command: 'help', keys: ['?'], label: '?', description: 'this help'},
-	{command: 'close', keys: ['escape'], label: 'Esc', description: 'close the overlay, or clear the filter'},
-	{command: 'quit', keys: ['q', 'ctrl+c'], label: 'q Ctrl-C', description: 'quit'},
-];
+/** In the order the help overlay and the README list them. */
+export const keymap: Readonly<Record<Command, CommandSpec>> = {
+	up: {keys: ['up', 'k'], description: 'previous row (scrolls detail and debug)'},
+	down: {keys: ['down', 'j'], description: 'next row (scrolls detail and debug)'},
+	'page-up': {keys: ['pageup'], description: 'one screen of rows up'},
+	'page-down': {keys: ['pagedown'], description: 'one screen of rows down'},
+	top: {keys: ['g'], description: 'first row of the page'},
+	bottom: {keys: ['G'], description: 'last row of the page'},
+	next: {keys: ['right', 'l', ']'], description: 'next page (follows next_uri)', readme: 'next page (follows `next_uri`; prefetched)'},
+	previous: {
+		keys: ['left', 'h', '['],
+		description: 'previous page (cached; previous_uri at the bottom)',
+		readme: 'previous page (cached; at the bottom of the stack, `previous_uri`)',
+	},
+	first: {keys: ['0', 'home'], description: 'first page'},
+	'toggle-order': {
+		keys: ['o'],
+		description: 'toggle order asc/desc (new walk)',
+		readme: 'toggle `asc`/`desc` (a new walk from the first page, said in the status line)',
+	},
+	'limit-up': {keys: ['+', {key: '=', hidden: true}], description: 'limit +5 (new walk)'},
+	'limit-down': {keys: ['-', {key: '_', hidden: true}], description: 'limit -5 (new walk)'},
+	'limit-type': {keys: ['L'], description: 'type a limit 0–100 (new walk)'},
+	refresh: {keys: ['r'], description: 'refresh the page, or retry after an error', readme: 'refresh (says whether the page changed), or retry after an error'},
+	detail: {keys: ['return'], description: 'selected object as JSON', readme: 'the selected object as pretty JSON, scrollable'},
+	debug: {
+		keys: ['d'],
+		description: 'request, response, raw pagination and cursor evidence',
+		readme: 'debug: request URL and headers (credentials redacted), status, timing, retries, size, warnings, raw `pagination`, cursor evidence',
+	},
+	compare: {
+		keys: ['c'],
+		description: 'which ids each credential sees on this page (--compare-env)',
+		readme: 'compare: which ids of this page each credential sees (`--compare-env NAME`; with `--demo`, the sandbox\'s other credential)',
+	},
+	filter: {keys: ['/'], description: 'filter the rows of the page', readme: 'filter the rows of the page (`Esc` clears)'},
+	help: {keys: ['?'], description: 'this help', readme: 'help, generated from the same keymap that handles input'},
+	close: {keys: ['escape'], description: 'close the overlay, or clear the filter'},
+	quit: {keys: ['q', {key: 'ctrl+c', modes}], description: 'quit', readme: 'quit, restoring the terminal'},
+	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
+	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
+	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
+};
 
-const byKey = new Map<string, Command>(keymap.flatMap(binding => binding.keys.map(key => [key, binding.command] as const)));
+export const commands = Object.keys(keymap) as Command[];
 
-export function commandFor(name: string): Command | undefined {
-	return byKey.get(name);
+export function bindingKey(binding: KeyBinding): KeyName {
+	return typeof binding === 'string' ? binding : binding.key;
+}
+
+function bindingModes(command: Command, binding: KeyBinding): readonly Mode[] {
+	return (typeof binding === 'string' ? undefined : binding.modes) ?? keymap[command].modes ?? browsing;
+}
+
+/** Each mode's keys, each with its one command. */
+const byMode = new Map<Mode, Map<string, Command>>(modes.map(mode => [mode, new Map()]));
+for (const command of commands) {
+	for (const binding of keymap[command].keys) {
+		for (const mode of bindingModes(command, binding)) {
+			byMode.get(mode)!.set(bindingKey(binding), command);
+		}
+	}
+}
+
+/** The command a key means in a mode, if any (in a prompt, other keys are text). */
+export function commandFor(mode: Mode, name: string): Command | undefined {
+	return byMode.get(mode)!.get(name);
+}
+
+/** Every (mode, key, command) the keymap binds, duplicates included: what the tests check. */
+export function bindings(): Array<{mode: Mode; key: KeyName; command: Command}> {
+	return commands.flatMap(command => keymap[command].keys.flatMap(binding =>
+		bindingModes(command, binding).map(mode => ({mode, key: bindingKey(binding), command}))));
+}
+
+const namedLabels: Record<NamedKey, string> = {
+	up: '↑',
+	down: '↓',
+	left: '←',
+	right: '→',
+	pageup: 'PgUp',
+	pagedown: 'PgDn',
+	home: 'Home',
+	end: 'End',
+	return: 'Enter',
+	escape: 'Esc',
+	backspace: 'Backspace',
+	tab: 'Tab',
+};
+
+/** How help and the README write a key: ↑, PgUp, Enter, Ctrl-C. */
+export function keyLabel(key: KeyName): string {
+	if (key in namedLabels) {
+		return namedLabels[key as NamedKey];
+	}
+
+	return key.startsWith('ctrl+') && key.length > 5 ? `Ctrl-${key.slice(5).toUpperCase()}` : key;
+}
+
+/** The keys of a command as the help shows them (spare spellings left out). */
+export function shownKeys(command: Command): string[] {
+	return keymap[command].keys.filter(binding => typeof binding === 'string' || !binding.hidden).map(binding => keyLabel(bindingKey(binding)));
+}
+
+/** Commands that apply outside prompts: the lines of the help. */
+export function browsingCommands(): Command[] {
+	return commands.filter(command => (keymap[command].modes ?? browsing).some(mode => mode !== 'prompt'));
+}
+
+/** Commands that apply in a prompt only: the keys of typing. */
+export function promptCommands(): Command[] {
+	return commands.filter(command => (keymap[command].modes ?? browsing).every(mode => mode === 'prompt'));
+}
+
+/** The sentence on typing, shared by the help and the README: "in / and L: Enter applies, ...". */
+export function typingLine(): string {
+	const keys = promptCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);
+	return `in ${shownKeys('filter').join(' ')} and ${shownKeys('limit-type').join(' ')}: ${keys.join(', ')}`;
 }
 
 /** The subset of Ink's `Key` that names a key. */
@@ -101,12 +229,13 @@ export function keyName(input: string, key: KeyFlags): string {
 	return input;
 }
 
-/** Help overlay lines, straight from the table. */
+/** Help overlay lines, straight from the record. */
 export function helpLines(): string[] {
-	const width = Math.max(...keymap.map(binding => binding.label.length));
+	const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
+	const width = Math.max(...rows.map(([label]) => label.length));
 	return [
-		...keymap.map(binding => `${binding.label.padEnd(width)}  ${binding.description}`),
+		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
 		'',
-		`${'typing'.padEnd(width)}  in / and L: Enter applies, Esc cancels, Backspace deletes`,
+		`${'typing'.padEnd(width)}  ${typingLine()}`,
 	];
 }

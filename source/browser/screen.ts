@@ -1,5 +1,5 @@
 import type {StackAction} from './page-stack.js';
-import {commandFor, type Command} from './keymap.js';
+import {commandFor, type Mode} from './keymap.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and how a key
@@ -38,11 +38,16 @@ function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'botto
 	return {...screen, scroll: Math.min(Math.max(target, 0), max)};
 }
 
-function typing<S extends Typing>(screen: S, name: string, input: string): S | undefined {
-	if (name === 'backspace') {
-		return {...screen, draft: [...screen.draft].slice(0, -1).join('')};
-	}
+/** The keymap's mode for what is on screen. */
+export function modeOf(screen: Screen): Mode {
+	return screen.kind === 'table' ? 'table' : 'draft' in screen ? 'prompt' : 'overlay';
+}
 
+function deleted<S extends Typing>(screen: S): S {
+	return {...screen, draft: [...screen.draft].slice(0, -1).join('')};
+}
+
+function typed<S extends Typing>(screen: S, name: string, input: string): S | undefined {
 	// Printable text only: a pasted control sequence must not reach the draft.
 	if (input.length > 0 && !/[\u0000-\u001F\u007F-\u009F]/.test(input) && !name.startsWith('ctrl+')) {
 		return {...screen, draft: screen.draft + input};
@@ -52,46 +57,50 @@ function typing<S extends Typing>(screen: S, name: string, input: string): S | u
 }
 
 export function routeKey(screen: Screen, name: string, input: string, context: KeyContext): Routed {
-	if (name === 'ctrl+c') {
+	const command = commandFor(modeOf(screen), name);
+	if (command === 'quit') {
 		return {quit: true};
 	}
 
 	if (screen.kind === 'filter') {
-		if (name === 'return') {
-			return {screen: {kind: 'table'}};
-		}
+		switch (command) {
+			case 'prompt-apply': {
+				return {screen: {kind: 'table'}};
+			}
 
-		if (name === 'escape') {
-			return {screen: {kind: 'table'}, stack: [{type: 'set-filter', filter: screen.before}]};
-		}
+			case 'prompt-cancel': {
+				return {screen: {kind: 'table'}, stack: [{type: 'set-filter', filter: screen.before}]};
+			}
 
-		const next = typing(screen, name, input);
-		// The filter applies as it is typed.
-		return next ? {screen: next, stack: [{type: 'set-filter', filter: next.draft}]} : {};
+			default: {
+				const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+				// The filter applies as it is typed.
+				return next ? {screen: next, stack: [{type: 'set-filter', filter: next.draft}]} : {};
+			}
+		}
 	}
 
 	if (screen.kind === 'limit') {
-		if (name === 'escape') {
-			return {screen: {kind: 'table'}};
-		}
+		switch (command) {
+			case 'prompt-cancel': {
+				return {screen: {kind: 'table'}};
+			}
 
-		if (name === 'return') {
-			const limit = Number(screen.draft);
-			const valid = /^\d{1,3}$/.test(screen.draft) && limit <= 100;
-			return {screen: {kind: 'table'}, stack: valid ? [{type: 'set-limit', limit}] : [{type: 'set-limit', limit: Number.NaN}]};
-		}
+			case 'prompt-apply': {
+				const limit = Number(screen.draft);
+				const valid = /^\d{1,3}$/.test(screen.draft) && limit <= 100;
+				return {screen: {kind: 'table'}, stack: valid ? [{type: 'set-limit', limit}] : [{type: 'set-limit', limit: Number.NaN}]};
+			}
 
-		const next = name === 'backspace' || /^\d$/.test(input) ? typing(screen, name, input) : undefined;
-		return next ? {screen: next} : {};
+			default: {
+				const next = command === 'prompt-delete' ? deleted(screen) : /^\d$/.test(input) ? typed(screen, name, input) : undefined;
+				return next ? {screen: next} : {};
+			}
+		}
 	}
 
-	const command: Command | undefined = commandFor(name);
 	if (command === undefined) {
 		return {};
-	}
-
-	if (command === 'quit') {
-		return {quit: true};
 	}
 
 	if (screen.kind !== 'table') {
@@ -222,6 +231,13 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 		case 'close': {
 			return context.filter === '' ? {} : {stack: [{type: 'set-filter', filter: ''}]};
+		}
+
+		// Bound in prompts only, handled above.
+		case 'prompt-apply':
+		case 'prompt-cancel':
+		case 'prompt-delete': {
+			return {};
 		}
 	}
 }

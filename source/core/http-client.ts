@@ -1,7 +1,13 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-// undici's entry module loads every dispatcher, fetch and WebSocket: half this
-// chunk and ~40 ms of start-up. These three modules are all the client uses;
-// they are internal paths, so undici is pinned to an exact version.
+// Three of undici's internal modules, not its public entry: the entry loads
+// every dispatcher, fetch, WebSocket and the caches, doubling the bundle's
+// undici chunk (0.5 MB -> 1.1 MB) and, measured, ~50-60 ms more CPU for
+// every start (`dump` 460 -> 510 ms CPU, loading undici alone 220 -> 280 ms,
+// medians of 25 on a loaded 2-core machine), with `bench:startup` already
+// near its 3x-the-bare-node bound. These paths are not undici's promise, so
+// package.json allows patch releases only (~7.30.x) and
+// test/core/undici-parts.test.ts fails, naming the path, when one moves or
+// stops being what the public entry exports. Types: ./undici-parts.d.ts.
 import undiciErrors from 'undici/lib/core/errors.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
@@ -10,6 +16,7 @@ import {apiError, excerpt, parseJson, validateEnvelope} from './envelope.js';
 import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
+import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {Secret} from './secret.js';
 import {decodeBody} from './body-bytes.js';
 import type {Page, RetryNotice} from './types.js';
@@ -50,33 +57,11 @@ export type PageClient = {
 	close(): Promise<void>;
 };
 
-const retryStatuses = new Set([429, 502, 503, 504]);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
 
 function seconds(ms: number): string {
 	const value = ms / 1000;
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
-}
-
-/** Retry-After as milliseconds: delta seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (value === undefined || value.trim() === '') {
-		return undefined;
-	}
-
-	if (/^\s*\d+(?:\.\d+)?\s*$/.test(value)) {
-		return Math.round(Number(value) * 1000);
-	}
-
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Exponential backoff with equal jitter: half the step fixed, half random. */
-function backoffMs(attempt: number, baseMs: number, capMs: number): number {
-	const step = Math.min(capMs, baseMs * 2 ** (attempt - 1));
-	return Math.round(step / 2 + Math.random() * step / 2);
 }
 
 type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number};
@@ -90,15 +75,46 @@ class DeadlineExceeded extends Error {
 	}
 }
 
-class Retryable extends Error {
-	constructor(readonly reason: string, readonly final: PagewalkError, readonly waitMs?: number) {
-		super(reason);
-	}
-}
+/** A failed try: what the retry policy decides on, the error shown if it stops, and the reason shown if it waits. */
+type Failed = {failure: Failure; final: PagewalkError; reason: string};
 
 function errorCode(error: unknown): string | undefined {
 	const code = (error as {code?: unknown})?.code;
 	return typeof code === 'string' ? code : undefined;
+}
+
+/** Sorts an error from below HTTP (undici or the socket) into the kinds the retry policy knows. */
+function connectionErrorKind(error: unknown): ConnectionErrorKind {
+	const code = errorCode(error);
+	if (error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+		return 'connect-timeout';
+	}
+
+	if (error instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
+		return 'headers-timeout';
+	}
+
+	if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
+		return 'body-timeout';
+	}
+
+	if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+		return 'too-large';
+	}
+
+	if (code === 'ECONNREFUSED') {
+		return 'refused';
+	}
+
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return 'dns';
+	}
+
+	if (code !== undefined && resetCodes.has(code)) {
+		return 'reset';
+	}
+
+	return code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'truncated' : 'other';
 }
 
 export function createClient(config: WalkConfig): PageClient {
@@ -121,54 +137,45 @@ export function createClient(config: WalkConfig): PageClient {
 	const timeoutText = `${seconds(config.timeoutMs)} (--timeout)`;
 	const apiName = config.api === 'account' ? 'account API' : 'commerce API';
 
-	function connectionError(error: unknown, attempt: number): PagewalkError | Retryable {
-		if (error instanceof PagewalkError) {
-			return error;
-		}
+	function connectionError(error: unknown, kind: ConnectionErrorKind, attempt: number): PagewalkError {
+		switch (kind) {
+			case 'connect-timeout': {
+				return new PagewalkError(`${base.origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
+			}
 
-		if (error instanceof DeadlineExceeded) {
-			return new PagewalkError(error.phase === 'headers'
-				? `${base.origin} did not answer within ${timeoutText}; check the URL, try again later or raise --timeout.`
-				: `${base.origin} did not send the whole page within ${timeoutText}; try again later or raise --timeout.`);
-		}
+			case 'headers-timeout': {
+				return new PagewalkError(`${base.origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
+			}
 
-		const code = errorCode(error);
-		if (error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
-			return new PagewalkError(`${base.origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
-		}
+			case 'body-timeout': {
+				return new PagewalkError(`${base.origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
+			}
 
-		if (error instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
-			return new PagewalkError(`${base.origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
-		}
+			case 'too-large': {
+				return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
+			}
 
-		if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
-			return new PagewalkError(`${base.origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
-		}
+			case 'refused': {
+				return new PagewalkError(`Could not connect to ${base.origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
+			}
 
-		if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-			return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
-		}
+			case 'dns': {
+				return new PagewalkError(`Could not find the host of ${base.origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
+			}
 
-		if (code === 'ECONNREFUSED') {
-			return new PagewalkError(`Could not connect to ${base.origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
-		}
+			case 'reset': {
+				return new PagewalkError(`The connection to ${base.origin} was reset${attempt > 0 ? ` ${attempt + 1} times` : ''} before the page was complete; try again later.`);
+			}
 
-		if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-			return new PagewalkError(`Could not find the host of ${base.origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
-		}
+			case 'truncated': {
+				return new PagewalkError(`${base.origin} closed the connection before the whole body arrived; try again later.`);
+			}
 
-		if (code !== undefined && resetCodes.has(code)) {
-			return new Retryable('connection reset', new PagewalkError(
-				`The connection to ${base.origin} was reset${attempt > 0 ? ` ${attempt + 1} times` : ''} before the page was complete; try again later.`,
-			));
+			case 'other': {
+				const detail = error instanceof Error ? error.message : String(error);
+				return new PagewalkError(`The request to ${base.origin} failed (${detail}); try again later.`);
+			}
 		}
-
-		if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-			return new Retryable('connection reset', new PagewalkError(`${base.origin} closed the connection before the whole body arrived; try again later.`));
-		}
-
-		const detail = error instanceof Error ? error.message : String(error);
-		return new PagewalkError(`The request to ${base.origin} failed (${detail}); try again later.`);
 	}
 
 	function statusError(raw: Raw, attempts: number): PagewalkError {
@@ -211,7 +218,7 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		if (status === 429) {
-			const wait = retryAfterMs(raw.headers['retry-after']);
+			const wait = retryAfterMs(raw.headers['retry-after'], Date.now());
 			return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; wait ${seconds(Math.max(wait ?? 60_000, 1000))} and retry.`);
 		}
 
@@ -220,6 +227,37 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		return new PagewalkError(`The ${apiName} rejected the request (${said}); check the endpoint and the query flags.`);
+	}
+
+	function connectionFailed(error: unknown, attempt: number): Failed {
+		// Our own sentences (a body that cannot be decoded) and the whole-page
+		// deadline are final: the deadline already waited --timeout.
+		if (error instanceof PagewalkError) {
+			return {failure: {connection: 'other'}, final: error, reason: 'failed'};
+		}
+
+		if (error instanceof DeadlineExceeded) {
+			return {failure: {connection: 'other'}, final: new PagewalkError(error.phase === 'headers'
+				? `${base.origin} did not answer within ${timeoutText}; check the URL, try again later or raise --timeout.`
+				: `${base.origin} did not send the whole page within ${timeoutText}; try again later or raise --timeout.`), reason: 'deadline'};
+		}
+
+		const kind = connectionErrorKind(error);
+		return {failure: {connection: kind}, final: connectionError(error, kind, attempt), reason: 'connection reset'};
+	}
+
+	function statusFailed(raw: Raw, attempt: number): Failed {
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(raw.body);
+		} catch {}
+
+		const {id} = apiError(parsed);
+		return {
+			failure: {status: raw.status, retryAfter: raw.headers['retry-after']},
+			final: statusError(raw, attempt),
+			reason: `${raw.status}${id ? ` ${id}` : ''}`,
+		};
 	}
 
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
@@ -289,8 +327,8 @@ export function createClient(config: WalkConfig): PageClient {
 		let retries = 0;
 		for (;;) {
 			signal?.throwIfAborted();
-			let failure: PagewalkError | Retryable;
 			let raw: Raw | undefined;
+			let caught: unknown;
 			try {
 				raw = await once(target, signal);
 			} catch (error: unknown) {
@@ -298,65 +336,51 @@ export function createClient(config: WalkConfig): PageClient {
 					throw signal.reason;
 				}
 
-				failure = connectionError(error, retries);
+				caught = error;
 			}
 
-			if (raw !== undefined) {
-				if (raw.status >= 200 && raw.status < 300) {
-					const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
-					return {
-						api: config.api,
-						requestUrl: target.href,
-						requestHeaders: {...redactedHeaders},
-						status: raw.status,
-						objects: envelope.objects,
-						objectTexts: pageTexts(raw.body, envelope.objects.length),
-						pagination: envelope.pagination,
-						rawPagination: envelope.rawPagination,
-						nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
-						previousUrl: resolveLink(envelope.pagination.previous_uri, base, target.href),
-						warnings: envelope.warnings,
-						startedAt,
-						ms: Date.now() - startedAt,
-						retries,
-						bytes: raw.bytes,
-					};
-				}
-
-				const final = statusError(raw, retries);
-				if (retryStatuses.has(raw.status)) {
-					const {id} = apiError((() => {
-						try {
-							return JSON.parse(raw.body) as unknown;
-						} catch {
-							return undefined;
-						}
-					})());
-					failure = new Retryable(`${raw.status}${id ? ` ${id}` : ''}`, final, retryAfterMs(raw.headers['retry-after']));
-				} else {
-					throw final;
-				}
+			if (raw !== undefined && raw.status >= 200 && raw.status < 300) {
+				const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
+				return {
+					api: config.api,
+					requestUrl: target.href,
+					requestHeaders: {...redactedHeaders},
+					status: raw.status,
+					objects: envelope.objects,
+					objectTexts: pageTexts(raw.body, envelope.objects.length),
+					pagination: envelope.pagination,
+					rawPagination: envelope.rawPagination,
+					nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
+					previousUrl: resolveLink(envelope.pagination.previous_uri, base, target.href),
+					warnings: envelope.warnings,
+					startedAt,
+					ms: Date.now() - startedAt,
+					retries,
+					bytes: raw.bytes,
+				};
 			}
 
-			if (!(failure! instanceof Retryable)) {
-				throw failure!;
-			}
-
-			if (retries >= config.retries) {
-				throw failure.final;
-			}
-
-			// A Retry-After above --max-wait is not slept through: the error
-			// already says how long the server asked to wait.
-			if (failure.waitMs !== undefined && failure.waitMs > config.maxWaitMs) {
-				throw failure.final;
+			const failed = raw === undefined ? connectionFailed(caught, retries) : statusFailed(raw, retries);
+			const decision = decideRetry({
+				failure: failed.failure,
+				attempt: retries,
+				retries: config.retries,
+				maxWaitMs: config.maxWaitMs,
+				baseMs: config.retryBaseMs,
+				now: Date.now(),
+				random: Math.random,
+			});
+			// Every stop, a Retry-After above --max-wait included, ends with the
+			// error as worded above: for 429 it already says how long the server
+			// asked to wait, so a long sleep is never silent.
+			if (decision.kind === 'stop') {
+				throw failed.final;
 			}
 
 			retries += 1;
-			const waitMs = failure.waitMs ?? backoffMs(retries, config.retryBaseMs, config.maxWaitMs);
-			onRetry?.({attempt: retries, waitMs, reason: failure.reason});
+			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
 			try {
-				await sleep(waitMs, undefined, {signal});
+				await sleep(decision.ms, undefined, {signal});
 			} catch {
 				throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 			}

@@ -1,22 +1,75 @@
 import {describe, expect, it} from 'vitest';
-import {commandFor, helpLines, keyName, keymap} from '../../source/browser/keymap.js';
-import {routeKey, type KeyContext, type Screen} from '../../source/browser/screen.js';
+import {
+	bindings, commandFor, commands, helpLines, keyLabel, keymap, keyName, modes, shownKeys, type Command, type CommandSpec, type KeyBinding,
+} from '../../source/browser/keymap.js';
+import {modeOf, routeKey, type KeyContext, type Screen} from '../../source/browser/screen.js';
 
 const context: KeyContext = {bodyRows: 10, overlayLines: 25, filter: '', hasSelection: true};
 const table: Screen = {kind: 'table'};
 
 describe('keymap', () => {
-	it('binds every key of the issue exactly once', () => {
-		const keys = keymap.flatMap(binding => binding.keys);
-		expect(new Set(keys).size).toBe(keys.length);
+	it('binds every key of the issue, the same on the table and in overlays', () => {
 		for (const [key, command] of Object.entries({
 			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
 			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'first',
-			o: 'toggle-order', '+': 'limit-up', '-': 'limit-down', L: 'limit-type', r: 'refresh', return: 'detail', d: 'debug',
-			'/': 'filter', '?': 'help', escape: 'close', q: 'quit', 'ctrl+c': 'quit',
+			o: 'toggle-order', '+': 'limit-up', '=': 'limit-up', '-': 'limit-down', _: 'limit-down', L: 'limit-type', r: 'refresh',
+			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', q: 'quit', 'ctrl+c': 'quit',
 		})) {
-			expect(commandFor(key), key).toBe(command);
+			expect(commandFor('table', key), key).toBe(command);
+			expect(commandFor('overlay', key), key).toBe(command);
 		}
+	});
+
+	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {
+		expect(commandFor('prompt', 'return')).toBe('prompt-apply');
+		expect(commandFor('prompt', 'escape')).toBe('prompt-cancel');
+		expect(commandFor('prompt', 'backspace')).toBe('prompt-delete');
+		expect(commandFor('prompt', 'ctrl+c')).toBe('quit');
+		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(4);
+		for (const key of ['q', 'j', '/', '?', 'L', '0']) {
+			expect(commandFor('prompt', key), key).toBeUndefined();
+		}
+	});
+
+	it('gives every command a key the help shows', () => {
+		for (const command of commands) {
+			expect(shownKeys(command).length, command).toBeGreaterThan(0);
+		}
+	});
+
+	it('binds no key twice in the same mode', () => {
+		for (const mode of modes) {
+			const keys = bindings().filter(binding => binding.mode === mode).map(binding => binding.key);
+			const twice = keys.filter((key, index) => keys.indexOf(key) !== index);
+			expect(twice, mode).toEqual([]);
+		}
+	});
+
+	it('describes every command, in the help and in the README', () => {
+		for (const command of commands) {
+			const spec: CommandSpec = keymap[command];
+			expect(spec.description.trim(), command).not.toBe('');
+			expect(spec.description, command).toBe(spec.description.trim());
+			if (spec.readme !== undefined) {
+				expect(spec.readme.trim(), command).not.toBe('');
+			}
+		}
+	});
+
+	it('is checked by the compiler: commands and key names', () => {
+		// @ts-expect-error -- 'pgup' is no key name ('pageup' is).
+		const typo: KeyBinding = 'pgup';
+		// @ts-expect-error -- not a command of the keymap.
+		const unknown: Command = 'scroll';
+		expect([typo, unknown]).toHaveLength(2);
+	});
+
+	it('maps each screen to its mode', () => {
+		expect(modeOf(table)).toBe('table');
+		expect(modeOf({kind: 'debug', scroll: 0})).toBe('overlay');
+		expect(modeOf({kind: 'help', scroll: 0})).toBe('overlay');
+		expect(modeOf({kind: 'filter', draft: '', before: ''})).toBe('prompt');
+		expect(modeOf({kind: 'limit', draft: ''})).toBe('prompt');
 	});
 
 	it('names keys from Ink flags', () => {
@@ -27,11 +80,22 @@ describe('keymap', () => {
 		expect(keyName('G', {})).toBe('G');
 	});
 
-	it('generates the help from the table', () => {
+	it('labels keys for people', () => {
+		expect(keyLabel('up')).toBe('↑');
+		expect(keyLabel('pagedown')).toBe('PgDn');
+		expect(keyLabel('return')).toBe('Enter');
+		expect(keyLabel('ctrl+c')).toBe('Ctrl-C');
+		expect(keyLabel('G')).toBe('G');
+		expect(shownKeys('limit-up')).toEqual(['+']);
+	});
+
+	it('generates the help from the record', () => {
 		const lines = helpLines();
-		expect(lines).toHaveLength(keymap.length + 2);
+		expect(lines).toHaveLength(commands.length - 3 + 2);
 		expect(lines[0]).toBe('↑ k       previous row (scrolls detail and debug)');
 		expect(lines).toContain('o         toggle order asc/desc (new walk)');
+		expect(lines).toContain('q Ctrl-C  quit');
+		expect(lines.at(-1)).toBe('typing    in / and L: Enter applies, Esc cancels, Backspace deletes');
 	});
 });
 
