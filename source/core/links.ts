@@ -1,4 +1,5 @@
 import {PagewalkError} from './errors.js';
+import {cutToWidth} from './text-width.js';
 
 /**
  * Resolving `next_uri` / `previous_uri` and deciding whether a URL may carry
@@ -113,7 +114,7 @@ export function checkSameOrigin(url: string, base: LinkBase, what = 'The link'):
 }
 
 function excerptLink(text: string): string {
-	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+	return cutToWidth(text, 81);
 }
 
 /**
