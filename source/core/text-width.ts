@@ -27,8 +27,45 @@ import stringWidth from 'string-width';
  */
 export const maxClusterLength = 64;
 
+/**
+ * At most this many clusters of zero width are read beyond the column count:
+ * a run of invisible marks (each its own cluster) must not make the read
+ * unbounded either. Inert text has none; a cut ends before the run.
+ */
+const zeroWidthAllowance = 64;
+
 const segmenter = new Intl.Segmenter();
 const printableAscii = /^[\u0020-\u007E]*$/;
+
+/**
+ * string-width measures one cluster by segmenting it again, which costs tens
+ * of microseconds; clusters repeat (a CJK or emoji text uses few distinct
+ * ones), so their widths are remembered, in a map bounded so that hostile
+ * text cannot grow it without end.
+ */
+const clusterWidths = new Map<string, number>();
+const maxRemembered = 4096;
+
+function clusterWidth(cluster: string): number {
+	if (cluster.length === 1) {
+		const code = cluster.charCodeAt(0);
+		if (code >= 0x20 && code <= 0x7E) {
+			return 1;
+		}
+	}
+
+	let width = clusterWidths.get(cluster);
+	if (width === undefined) {
+		width = stringWidth(cluster);
+		if (clusterWidths.size >= maxRemembered) {
+			clusterWidths.clear();
+		}
+
+		clusterWidths.set(cluster, width);
+	}
+
+	return width;
+}
 
 /**
  * How many code units of a text are read to fit it into `columns`: enough for
@@ -69,18 +106,20 @@ function scan(text: string, columns: number, keep: number): Scan {
 	const limit = windowLength(columns);
 	const sliced = text.length > limit;
 	const window = sliced ? text.slice(0, limit) : text;
+	const maxClusters = columns + 1 + zeroWidthAllowance;
 	let width = 0;
 	let keepEnd = 0;
 	let keepWidth = 0;
+	let clusters = 0;
 	for (const {segment, index} of segmenter.segment(window)) {
 		const end = index + segment.length;
 		// The last cluster of a cut window may be incomplete (a surrogate pair
 		// or a sequence cut in two): it is never measured nor kept.
-		if (segment.length > maxClusterLength || (sliced && end === window.length)) {
+		if (segment.length > maxClusterLength || (sliced && end === window.length) || ++clusters > maxClusters) {
 			return {fits: false, width: columns + 1, keepEnd, keepWidth};
 		}
 
-		width += stringWidth(segment);
+		width += clusterWidth(segment);
 		if (width > columns) {
 			return {fits: false, width, keepEnd, keepWidth};
 		}
@@ -126,7 +165,15 @@ function tailOf(text: string, keep: number): {text: string; width: number} {
 		return {text: '', width: 0};
 	}
 
-	const limit = windowLength(keep);
+	// Printable ASCII: one cell per code unit, every boundary a cluster boundary.
+	if (text.length > keep && printableAscii.test(text.slice(-(keep + 1)))) {
+		return {text: text.slice(-keep), width: keep};
+	}
+
+	// Clusters can only be found from the front, so a short tail is segmented
+	// (eight code units a cell): a tail of unusually long clusters comes out
+	// shorter than it could be, never wider.
+	const limit = (keep + 1) * 8;
 	const sliced = text.length > limit;
 	const window = sliced ? text.slice(-limit) : text;
 	const clusters = [...segmenter.segment(window)];
@@ -135,7 +182,7 @@ function tailOf(text: string, keep: number): {text: string; width: number} {
 	// From the end: the first cluster of a cut window may be incomplete.
 	for (let i = clusters.length - 1; i >= (sliced ? 1 : 0); i--) {
 		const {segment, index} = clusters[i]!;
-		const cells = segment.length > maxClusterLength ? keep + 1 : stringWidth(segment);
+		const cells = segment.length > maxClusterLength ? keep + 1 : clusterWidth(segment);
 		if (width + cells > keep) {
 			break;
 		}
