@@ -1,12 +1,24 @@
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
 import {cell, flatten} from '../core/flatten.js';
-import {formatCells, formatHeaderCells, layoutColumns, type Column} from '../core/table-layout.js';
+import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../core/table-layout.js';
+import {windowLength} from '../core/text-width.js';
 import type {Writer, WriterOptions} from './writer.js';
 
-// Cells are made inert once, whole (linear and cheap), before they are
-// measured and cut: an escape such as `\x1b` takes the cells it is drawn in.
-const shown = {key: inert, value: (value: unknown) => inert(cell(value))};
+// Cells are made inert before they are measured and cut: an escape such as
+// `\x1b` takes the cells it is drawn in. Only a head of a long value is: no
+// column is wider than maximumWidth, and the cut reads at most
+// windowLength(maximumWidth) code units, so a head twice that long still
+// counts as overflowing (the cell ends in `…`), and a megabyte cell costs
+// what a short one does.
+const headLength = 2 * windowLength(maximumWidth);
+const shown = {
+	key: inert,
+	value(value: unknown) {
+		const text = cell(value);
+		return inert(text.length > headLength ? text.slice(0, headLength) : text);
+	},
+};
 
 /**
  * A plain text table for people, laid out by the browser's rules (the shared
