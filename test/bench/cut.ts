@@ -91,7 +91,7 @@ const format = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms
 // BENCH_OLD_HUGE=1 asks for the full size.
 const oldHugeWide = process.env['BENCH_OLD_HUGE'] === '1';
 console.log(`cutting one cell to 36 cells, median of ${rounds} rounds (old cut on large cells: ${oldRounds}, no warm-up)\n`);
-console.log('cell                      100 chars     large        ratio');
+console.log(`${'cell'.padEnd(34)}${'100 chars'.padEnd(14)}${'large'.padEnd(13)}ratio`);
 for (const [name, unit] of Object.entries(kinds)) {
 	const short = flat(unit.repeat(Math.ceil(100 / unit.length)).slice(0, 100).replace(/[\uD800-\uDBFF]$/, ''));
 	const huge = flat(unit.repeat(Math.ceil(1_000_000 / unit.length)));
@@ -115,7 +115,7 @@ for (const [name, unit] of Object.entries(kinds)) {
 		}
 	}) / repeat;
 	const oldHuge = time(oldRounds, () => oldFitCell(oldLarge, 36), false);
-	const row = (label: string, a: number, b: number) => console.log(`${label.padEnd(26)}${format(a).padEnd(14)}${format(b).padEnd(13)}${(b / a).toFixed(1)}x`);
+	const row = (label: string, a: number, b: number) => console.log(`${label.padEnd(34)}${format(a).padEnd(14)}${format(b).padEnd(13)}${(b / a).toFixed(1)}x`);
 	row(`${name}, new (1 MB)`, newShort, newHuge);
 	row(`${name}, old (${oldSize === 1_000_000 ? '1 MB' : '100 KB'})`, oldShort, oldHuge);
 }

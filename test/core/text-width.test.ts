@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
+import {excerpt, oneLine} from '../../source/core/envelope.js';
 import {cutToWidth, cutWithWidth, displayWidth, maxClusterLength, padToWidth, windowLength} from '../../source/core/text-width.js';
 
 const segmenter = new Intl.Segmenter();
@@ -110,5 +111,24 @@ describe('cutToWidth', () => {
 				expect(displayWidth(text, width)).toBe(displayWidth(head, width));
 			}
 		}
+	});
+});
+
+describe('excerpts of bodies and messages', () => {
+	it('are one line, cut by cells with the same cut, and read only a head of a megabyte body', () => {
+		const body = `  \n${'👍 日本\n'.repeat(200_000)}`;
+		const cut = excerpt(body);
+		expect(cut).toBe(excerpt(body.slice(0, 10_000)));
+		expect(cut.startsWith('"👍 日本 👍')).toBe(true);
+		expect(cut.endsWith('…"')).toBe(true);
+		expect(stringWidth(cut)).toBeLessThanOrEqual(83);
+		expect(cut).not.toMatch(loneSurrogate);
+		expect(excerpt(' \n\t ')).toBe('an empty body');
+		expect(oneLine('  \n ', 160)).toBe('');
+		// A head the excerpt cut itself still ends in the ellipsis, even when it fits:
+		// here the `b` lies past the bounded head, behind 100,000 spaces.
+		expect(oneLine(`a${' '.repeat(100_000)}b`, 10)).toBe('a…');
+		expect(oneLine(`a${' '.repeat(100)}b`, 10)).toBe('a b');
+		expect(oneLine(`${'x '.repeat(10_000)}`, 10)).toBe('x x x x x …');
 	});
 });
