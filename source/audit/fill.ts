@@ -5,6 +5,7 @@
  */
 import {defaults} from '../core/options.js';
 import type {Page} from '../core/types.js';
+import {cutToWidth, displayWidth} from '../core/text-width.js';
 
 /** Rule 1: the page size when none (or 0, which the sandbox serves as the default) is in effect. */
 export const defaultLimit = defaults.limit;
@@ -168,7 +169,7 @@ export function fillChart(fills: readonly PageFill[], options: {perRow?: number;
 
 /** A shortened id for sentences: enough to tell ids apart by eye. */
 export function shortId(id: string): string {
-	return id.length > 13 ? `${id.slice(0, 8)}…` : id;
+	return displayWidth(id, 14) > 13 ? cutToWidth(id, 9) : id;
 }
 
 /**

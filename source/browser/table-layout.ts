@@ -1,109 +1,21 @@
-import cliTruncate from 'cli-truncate';
-import stringWidth from 'string-width';
-import {deriveColumns, type Row} from './cells.js';
+import {fitCell, formatCells, formatHeaderCells, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
+import type {Row} from './cells.js';
 
 /**
- * Pure layout maths for the table: which columns fit in how many cells, how a
- * cell is cut and padded, and which rows are in the window. Kept free of React
- * so it is tested directly and costs nothing to re-run on resize.
+ * The browser's table: the shared layout of core/table-layout.ts behind a
+ * selection marker, remembered per page and width, and the window of rows on
+ * screen. Kept free of React so it is tested directly and costs nothing to
+ * re-run on resize.
  */
 
-export type Column = {path: string; width: number};
-export type TableLayout = {columns: Column[]; hidden: number};
+export {fitCell, type Column, type TableLayout};
 
-/** Cells between two columns. */
-export const gap = 2;
 /** Width of the selection marker in front of each row. */
 export const markerWidth = 2;
-/**
- * A column is never cut narrower than this (or its natural width): fewer
- * readable columns beat many columns of two letters and an ellipsis. Twelve
- * cells keep a UUID prefix long enough to tell objects apart.
- */
-const minimumWidth = 12;
-/** Nor wider than this: one long description must not starve the others. */
-const maximumWidth = 48;
 
-/** Cuts `text` to `width` terminal cells with an ellipsis and pads it to exactly `width`. */
-export function fitCell(text: string, width: number): string {
-	if (width <= 0) {
-		return '';
-	}
-
-	let cut = text;
-	let cells = stringWidth(text);
-	if (cells > width) {
-		cut = cliTruncate(text, width, {position: 'end'});
-		cells = stringWidth(cut);
-		// A wide character that would straddle the edge is dropped, never split.
-		while (cells > width) {
-			cut = cliTruncate(cut, width - (cells - width), {position: 'end'});
-			cells = stringWidth(cut);
-		}
-	}
-
-	return cut + ' '.repeat(width - cells);
-}
-
-/**
- * Fits columns into `width` cells: every column gets its natural width (the
- * widest of header and cells, capped) when it fits; otherwise the widest are
- * narrowed together (a common cap, found by search) down to a minimum, and
- * the columns that still do not fit are hidden from the right.
- */
-export function layoutColumns(rows: readonly Row[], width: number, sample = 200): TableLayout {
-	const paths = deriveColumns(rows.map(row => row.cells));
-	const natural = paths.map(path => {
-		let widest = stringWidth(path);
-		// Past a few hundred rows the widest cell is already known well enough.
-		for (const row of rows.slice(0, sample)) {
-			const text = row.cells.get(path);
-			if (text !== undefined) {
-				widest = Math.max(widest, stringWidth(text));
-			}
-		}
-
-		return Math.min(widest, maximumWidth);
-	});
-
-	const available = width - markerWidth;
-	// The id is the cursor: users copy it and match it against next_uri, so it
-	// keeps its whole width whenever one more column still fits beside it.
-	const pinned = paths[0] === 'id' && natural[0]! + gap + minimumWidth <= available ? natural[0]! : undefined;
-	const widthOf = (i: number, cap: number) => (i === 0 && pinned !== undefined ? pinned : Math.min(natural[i]!, cap));
-	const total = (count: number, cap: number) => {
-		let sum = gap * Math.max(0, count - 1);
-		for (let i = 0; i < count; i++) {
-			sum += widthOf(i, cap);
-		}
-
-		return sum;
-	};
-
-	// Keep as many leading columns as fit at their floor width.
-	let count = paths.length;
-	while (count > 1 && total(count, minimumWidth) > available) {
-		count--;
-	}
-
-	let low = minimumWidth;
-	let high = maximumWidth;
-	while (low < high) {
-		const middle = Math.ceil((low + high) / 2);
-		if (total(count, middle) <= available) {
-			low = middle;
-		} else {
-			high = middle - 1;
-		}
-	}
-
-	const columns = paths.slice(0, count).map((path, i) => ({path, width: widthOf(i, low)}));
-	// A terminal narrower than one column at its floor: cut that column to fit.
-	if (count === 1 && columns[0]!.width > available) {
-		columns[0]!.width = Math.max(1, available);
-	}
-
-	return {columns, hidden: paths.length - count};
+/** The shared layout for a terminal `width` cells wide, the marker included. */
+export function layoutColumns(rows: readonly Row[], width: number, sample?: number): TableLayout {
+	return layoutCells(rows.map(row => row.cells), width - markerWidth, sample);
 }
 
 // A row's cells only change with the columns: a key press that moves the
@@ -131,7 +43,7 @@ export function pageLayout(rows: readonly Row[], width: number): TableLayout {
 export function formatRow(cells: Map<string, string>, columns: readonly Column[], selected: boolean): string {
 	let cached = lines.get(cells);
 	if (cached?.columns !== columns) {
-		cached = {columns, text: columns.map(column => fitCell(cells.get(column.path) ?? '', column.width)).join(' '.repeat(gap))};
+		cached = {columns, text: formatCells(cells, columns)};
 		lines.set(cells, cached);
 	}
 
@@ -139,7 +51,7 @@ export function formatRow(cells: Map<string, string>, columns: readonly Column[]
 }
 
 export function formatHeader(columns: readonly Column[]): string {
-	return ' '.repeat(markerWidth) + columns.map(column => fitCell(column.path, column.width)).join(' '.repeat(gap));
+	return ' '.repeat(markerWidth) + formatHeaderCells(columns);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import {cutToWidth} from '../core/text-width.js';
 
 type Props = {
 	title: string;
@@ -7,10 +8,15 @@ type Props = {
 	scroll: number;
 	/** Lines available, title included. */
 	height: number;
+	/**
+	 * Cells available: each line is cut to it here, by the one cut that reads a
+	 * bounded prefix, so a megabyte line costs Ink no more than a short one.
+	 */
+	width?: number;
 };
 
 /** A titled, scrollable block of text: detail JSON, the debug panel, help. */
-export function TextPane({title, lines, scroll, height}: Props) {
+export function TextPane({title, lines, scroll, height, width}: Props) {
 	const bodyRows = Math.max(0, height - 1);
 	const shown = lines.slice(scroll, scroll + bodyRows);
 	const position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + shown.length} of ${lines.length}` : '';
@@ -26,7 +32,7 @@ export function TextPane({title, lines, scroll, height}: Props) {
 				// Lines have no identity beyond their position in the pane.
 				// eslint-disable-next-line react/no-array-index-key
 				<Text key={scroll + index} wrap="truncate-end">
-					{line === '' ? ' ' : line}
+					{line === '' ? ' ' : width === undefined ? line : cutToWidth(line, width)}
 				</Text>
 			))}
 		</Box>

@@ -1,5 +1,6 @@
 import {PagewalkError} from './errors.js';
 import {redact} from './secret.js';
+import {cutToWidth, windowLength} from './text-width.js';
 import type {AccountPagination, Api, CommercePagination, ListObject, Pagination} from './types.js';
 
 /**
@@ -16,15 +17,23 @@ export type Envelope = {
 	warnings: string[];
 };
 
+/**
+ * A text on one line, whitespace runs made one space, showing at most `max`
+ * cells of it and then `…` if there is more. Only a head bounded by `max` is
+ * read, so a megabyte body costs what a short one does.
+ */
+export function oneLine(text: string, max: number): string {
+	const start = text.trimStart();
+	const head = start.slice(0, windowLength(max + 1));
+	const line = head.replace(/\s+/g, ' ').trimEnd();
+	return cutToWidth(line, max + 1, {continues: head.length < start.length});
+}
+
 /** A short one-line excerpt of a body, for error messages. */
 export function excerpt(body: string, max = 80): string {
 	// Redacted before the cut, so no prefix of a credential is left behind.
-	const line = redact(body).replace(/\s+/g, ' ').trim();
-	if (line === '') {
-		return 'an empty body';
-	}
-
-	return `"${line.length > max ? `${line.slice(0, max)}…` : line}"`;
+	const line = oneLine(redact(body), max);
+	return line === '' ? 'an empty body' : `"${line}"`;
 }
 
 export class EnvelopeError extends PagewalkError {
@@ -165,7 +174,7 @@ export function validateEnvelope(api: Api, value: unknown, body: string): Envelo
 		}
 
 		if (!rule.check(fieldValue)) {
-			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${redact(JSON.stringify(fieldValue) ?? '').slice(0, 40)}, not ${rule.expected}`.replace('  ', ' '), body);
+			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${cutToWidth(redact(JSON.stringify(fieldValue) ?? ''), 40, {ellipsis: ''})}, not ${rule.expected}`.replace('  ', ' '), body);
 		}
 	}
 

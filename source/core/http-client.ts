@@ -12,7 +12,7 @@ import undiciErrors from 'undici/lib/core/errors.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
-import {apiError, excerpt, parseJson, validateEnvelope} from './envelope.js';
+import {apiError, excerpt, oneLine, parseJson, validateEnvelope} from './envelope.js';
 import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
@@ -186,8 +186,9 @@ export function createClient(config: WalkConfig): PageClient {
 		} catch {}
 
 		const {id, message} = apiError(parsed);
+		const told = message === undefined ? '' : oneLine(message, 160);
 		const said = id !== undefined || message !== undefined
-			? `${status}${id ? ` ${id}` : ''}${message ? `: ${excerpt(message, 160).slice(1, -1)}` : ''}`
+			? `${status}${id ? ` ${id}` : ''}${told === '' ? '' : `: ${told}`}`
 			: `${status}${raw.body.trim() === '' ? '' : `, body ${excerpt(raw.body)}`}`;
 		const retried = attempts > 0 ? ` after ${attempts} ${attempts === 1 ? 'retry' : 'retries'}` : '';
 		if (status >= 300 && status < 400) {

@@ -1,5 +1,6 @@
 import {PagewalkError} from './errors.js';
 import {redact} from './secret.js';
+import {cutToWidth} from './text-width.js';
 
 /**
  * Resolving `next_uri` / `previous_uri` and deciding whether a URL may carry
@@ -160,8 +161,7 @@ export function credentialParameter(url: URL): string | undefined {
 }
 
 function excerptLink(raw: string): string {
-	const text = redact(raw);
-	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+	return cutToWidth(redact(raw), 81);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
+import {cutToWidth} from './text-width.js';
 import {parseBase, type LinkBase} from './links.js';
 import {Secret, unfitForHeader} from './secret.js';
 import type {Api, Order} from './types.js';
@@ -88,8 +89,7 @@ function text(value: unknown): string | undefined {
 }
 
 function quote(value: string): string {
-	const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
-	return `'${inert(shown)}'`;
+	return `'${inert(cutToWidth(value, 61))}'`;
 }
 
 function integer(name: string, value: unknown, min: number, max: number): number | undefined {

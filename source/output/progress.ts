@@ -1,5 +1,6 @@
 import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
+import {cutToWidth} from '../core/text-width.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
@@ -70,9 +71,10 @@ export class Progress {
 		const rate = Math.round(this.objects / seconds);
 		const line = `page ${number.format(this.pages)} · ${number.format(this.objects)} objects · ${number.format(this.short)} short · ${number.format(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
 		// A line wider than the terminal would wrap, and \r would then redraw
-		// only its last row; cut it to the width instead.
+		// only its last row; cut it to the width instead (short of the last
+		// column, where some terminals wrap already).
 		const width = this.#stream.columns ?? 80;
-		this.#stream.write(`\r\u001B[2K${line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
+		this.#stream.write(`\r\u001B[2K${cutToWidth(line, width - 1)}`);
 		this.#visible = true;
 	}
 }

@@ -1,27 +1,37 @@
-import cliTruncate from 'cli-truncate';
-import stringWidth from 'string-width';
 import {inert} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {columnsOf} from '../core/flatten.js';
 import {exactCells} from './exact-cells.js';
+import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../core/table-layout.js';
+import {windowLength} from '../core/text-width.js';
 import type {Writer, WriterOptions} from './writer.js';
 
-const maxColumnWidth = 36;
+// Cells are made inert before they are measured and cut: an escape such as
+// `\x1b` takes the cells it is drawn in. Only a head of a long value is: no
+// column is wider than maximumWidth, and the cut reads at most
+// windowLength(maximumWidth) code units, so a head twice that long still
+// counts as overflowing (the cell ends in `…`), and a megabyte cell costs
+// what a short one does.
+const headLength = 2 * windowLength(maximumWidth);
+function shownCells(cells: Map<string, string>): Map<string, string> {
+	const shown = new Map<string, string>();
+	for (const [path, text] of cells) {
+		shown.set(inert(path), inert(text.length > headLength ? text.slice(0, headLength) : text));
+	}
 
-function pad(text: string, width: number): string {
-	const fitted = stringWidth(text) > width ? cliTruncate(text, width) : text;
-	return fitted + ' '.repeat(Math.max(0, width - stringWidth(fitted)));
+	return shown;
 }
 
 /**
- * A plain text table for people. Columns and widths come from the first page
- * with objects (the table streams, like every format), cells are made inert
- * and truncated with an ellipsis; on a terminal, columns that do not fit the
- * width are left out and named in a note.
+ * A plain text table for people, laid out by the browser's rules (the shared
+ * layout of core/table-layout.ts): natural widths capped, the id kept whole,
+ * the widest columns narrowed together and, on a terminal, the columns that
+ * still do not fit left out from the right and named in a note. Columns and
+ * widths come from the first page with objects (the table streams, like
+ * every format); lines carry no trailing spaces.
  */
 export function tableWriter(options: WriterOptions): Writer {
-	let columns: Array<{path: string; width: number}> | undefined;
-	let hidden: string[] = [];
+	let columns: Column[] | undefined;
+	let hidden = 0;
 	const bold = (text: string) => (options.color ? `\u001B[1m${text}\u001B[22m` : text);
 	return {
 		page(objects: ListObject[], texts?: readonly string[]) {
@@ -29,39 +39,27 @@ export function tableWriter(options: WriterOptions): Writer {
 				return '';
 			}
 
-			// Values as sent: the exact texts, as in csv.
-			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object)));
+			// Values as sent (the exact texts, as in csv), then made inert.
+			const rows = objects.map((object, index) => shownCells(exactCells(texts?.[index] ?? JSON.stringify(object))));
 			let text = '';
 			if (columns === undefined) {
-				const all = columnsOf(rows).map(path => ({
-					path,
-					width: Math.min(maxColumnWidth, Math.max(stringWidth(inert(path)), ...rows.map(row => stringWidth(inert(row.get(path) ?? ''))))),
-				}));
-				columns = [];
-				let used = 0;
-				for (const column of all) {
-					if (options.tty && options.columns !== undefined && columns.length > 0 && used + column.width + 2 > options.columns) {
-						hidden.push(column.path);
-						continue;
-					}
-
-					columns.push(column);
-					used += column.width + 2;
-				}
-
-				text += `${bold(columns.map(column => pad(inert(column.path), column.width)).join('  ').trimEnd())}\n`;
+				const available = options.tty && options.columns !== undefined ? options.columns : Number.POSITIVE_INFINITY;
+				const layout = layoutColumns(rows, available);
+				columns = layout.columns;
+				hidden = layout.hidden;
+				text += `${bold(formatHeaderCells(columns).trimEnd())}\n`;
 			}
 
 			for (const row of rows) {
-				text += `${columns.map(column => pad(inert(row.get(column.path) ?? ''), column.width)).join('  ').trimEnd()}\n`;
+				text += `${formatCells(row, columns).trimEnd()}\n`;
 			}
 
 			return text;
 		},
 		end: () => '',
 		notes() {
-			const result = hidden.length === 0 ? [] : [`${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden.length === 1 ? 'was' : 'were'} left out; use --format csv or ndjson to see every field.`];
-			hidden = [];
+			const result = hidden === 0 ? [] : [`${hidden} ${hidden === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden === 1 ? 'was' : 'were'} left out; use --format csv or ndjson to see every field.`];
+			hidden = 0;
 			return result;
 		},
 	};

@@ -51,6 +51,28 @@ describe('writers', () => {
 		expect(colored.startsWith('\u001B[1mid')).toBe(true);
 	});
 
+	test('table: laid out by the browser\'s rules, id kept whole, long cells capped at 48 cells', () => {
+		const id = '5c771d99-7de1-4729-9b06-f2325a971cd1';
+		const text = createWriter('table', plain).page([{id, description: 'd'.repeat(60), n: 7}]);
+		expect(text.split('\n')).toEqual([
+			`id${' '.repeat(34)}  description${' '.repeat(37)}  n`,
+			`${id}  ${'d'.repeat(47)}…  7`,
+			'',
+		]);
+		// On a terminal the columns that do not fit go from the right, as in the browser.
+		const narrow = createWriter('table', {tty: true, color: false, columns: 50});
+		expect(narrow.page([{id, description: 'd'.repeat(60), n: 7}]).split('\n')[1]).toBe(`${id}  ${'d'.repeat(11)}…`);
+		expect(narrow.notes()).toEqual(['1 column did not fit the terminal width and was left out; use --format csv or ndjson to see every field.']);
+	});
+
+	test('table: a megabyte cell of wide text is cut to its column, never split', () => {
+		const huge = '日本語👍🏽'.repeat(150_000);
+		const text = createWriter('table', plain).page([{id: 'a', huge, after: 'z'}]);
+		const row = text.split('\n')[1]!;
+		// 48 cells: five times 8 cells, 日本語 (6) and the ellipsis; the emoji that would straddle the edge is left out, a space pads.
+		expect(row).toBe(`a   ${'日本語👍🏽'.repeat(5)}日本語…   z`);
+	});
+
 	test('table on a narrow terminal leaves out columns that do not fit, and says so', () => {
 		const writer = createWriter('table', {tty: true, color: false, columns: 20});
 		const text = writer.page([{id: 'abcdef', name: 'some name', other: 'more'}]);
