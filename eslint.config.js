@@ -42,7 +42,7 @@ export default tseslint.config(
 			'@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none'}],
 			// Tests and parsers narrow with `!` after a check the compiler cannot follow; tsc's strict mode covers the rest.
 			'@typescript-eslint/no-non-null-assertion': 'off',
-			'@stylistic/indent': ['error', 'tab', {SwitchCase: 1}],
+			'@stylistic/indent': ['error', 'tab', {SwitchCase: 1, offsetTernaryExpressions: true}],
 			'@stylistic/quotes': ['error', 'single', {avoidEscape: true}],
 			'@stylistic/jsx-quotes': ['error', 'prefer-double'],
 			'@stylistic/semi': ['error', 'always'],
@@ -70,6 +70,13 @@ export default tseslint.config(
 			'react/no-array-index-key': 'error',
 			'react/jsx-no-useless-fragment': 'error',
 			'react/self-closing-comp': 'error',
+		},
+	},
+	{
+		// Benchmarks print their tables.
+		files: ['test/bench/**'],
+		rules: {
+			'no-console': 'off',
 		},
 	},
 	{

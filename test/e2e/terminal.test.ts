@@ -182,7 +182,7 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 			);
 		});
 		// At 60 columns the id still fits whole beside one more column.
-		expect(text).toMatch(/^› [\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}  \S/m);
+		expect(text).toMatch(/^› [\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12} {2}\S/m);
 
 		await keys('q');
 		text = await waitForScreen(t => t.includes('AFTER rc='));
