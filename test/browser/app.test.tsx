@@ -48,9 +48,9 @@ async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
 	return app;
 }
 
-/** The frame's lines with timings made stable. */
+/** The frame's lines with timings made stable: "12 ms", or "1.3 s" on a slow machine. */
 function lines(frame: string): string[] {
-	return frame.split('\n').map(line => line.replace(/\b\d+ ms\b/, 'N ms').trimEnd());
+	return frame.split('\n').map(line => line.replace(/\b(?:\d+ ms|\d+\.\d s)\b/, 'N ms').trimEnd());
 }
 
 /** What the restricted credential sees on each page of `limit` in `order`: the server scans `limit` objects per page. */
