@@ -16,17 +16,27 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => {
+/**
+ * A loopback server of our own that accepts each connection and resets it at
+ * once. Closing a port and expecting it refused races other workers, which
+ * may be handed the same port by the kernel in the meantime.
+ */
+async function resettingServer(): Promise<{port: number; close(): Promise<void>}> {
+	const server = createServer(socket => {
+		socket.resetAndDestroy();
+	});
+	await new Promise<void>(resolve => {
 		server.listen(0, '127.0.0.1', resolve);
 	});
 	const {port} = server.address() as {port: number};
-	await new Promise((resolve) => {
-		server.close(resolve);
-	});
-	return port;
+	return {
+		port,
+		close: async () => new Promise<void>(resolve => {
+			server.close(() => {
+				resolve();
+			});
+		}),
+	};
 }
 
 describe('pagewalk audit exit status', () => {
@@ -99,10 +109,10 @@ describe('pagewalk audit exit status', () => {
 		expect(result.stdout).toContain('end: stopped at --max-pages 2 before the end of the list.');
 	});
 
-	test('3: the walk could not finish (connection refused); the credential is never printed', async () => {
-		const port = await closedPort();
+	test('3: the walk could not finish (connection reset); the credential is never printed', async () => {
+		const server = await resettingServer();
 		const target = sandboxTarget(sandbox);
-		const result = await runCli(['audit', 'accounts', '--base-url', `http://127.0.0.1:${port}`, '--json', '--retries', '0'], target.env);
+		const result = await runCli(['audit', 'accounts', '--base-url', `http://127.0.0.1:${server.port}`, '--json', '--retries', '0'], target.env).finally(async () => server.close());
 		expect(result.code).toBe(3);
 		const report = JSON.parse(result.stdout) as {result: string; walks: Array<{end: {kind: string; detail: string}}>};
 		expect(report.result).toBe('incomplete');

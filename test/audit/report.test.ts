@@ -79,6 +79,7 @@ describe('audit report', () => {
 		const text = renderText(report);
 		const json = renderJson(report);
 		for (const output of [text, json]) {
+			// eslint-disable-next-line no-control-regex -- control characters are what this checks are absent
 			expect(output).not.toMatch(/[\u0007\u001B\u009B\u202E]/);
 		}
 

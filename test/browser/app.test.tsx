@@ -1,4 +1,4 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {helpLines} from '../../source/browser/keymap.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import stringWidth from 'string-width';
@@ -9,17 +9,24 @@ let sandbox: Sandbox;
 let server: TestServer;
 let open: Array<{close(): Promise<void>}> = [];
 
+// The sandbox is only read; the test server holds per-test state (failing, requests): one each.
 beforeAll(async () => {
-	[sandbox, server] = await Promise.all([startSandbox({port: 0}), startTestServer()]);
+	sandbox = await startSandbox({port: 0});
 });
 
 afterAll(async () => {
-	await Promise.all([sandbox.close(), server.close()]);
+	await sandbox.close();
+});
+
+beforeEach(async () => {
+	idWidth = 0;
+	server = await startTestServer();
 });
 
 afterEach(async () => {
 	await Promise.all(open.map(async app => app.close()));
 	open = [];
+	await server.close();
 });
 
 const size = {columns: 80, rows: 16};
@@ -41,9 +48,9 @@ async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
 	return app;
 }
 
-/** The frame's lines with timings made stable. */
+/** The frame's lines with timings made stable: "12 ms", or "1.3 s" on a slow machine. */
 function lines(frame: string): string[] {
-	return frame.split('\n').map(line => line.replace(/\b\d+ ms\b/, 'N ms').trimEnd());
+	return frame.split('\n').map(line => line.replace(/\b(?:\d+ ms|\d+\.\d s)\b/, 'N ms').trimEnd());
 }
 
 /** What the restricted credential sees on each page of `limit` in `order`: the server scans `limit` objects per page. */

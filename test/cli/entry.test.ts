@@ -39,6 +39,7 @@ describe('the built entry, stdout piped', () => {
 
 	it('each subcommand has its own --help', async () => {
 		for (const command of ['dump', 'audit', 'serve']) {
+			// eslint-disable-next-line no-await-in-loop -- one subprocess at a time, on a machine of two cores
 			const {code, stdout} = await pagewalk(command, '--help');
 			expect(code).toBe(0);
 			expect(stdout).toContain(`$ pagewalk ${command}`);

@@ -5,7 +5,7 @@
  */
 import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
 import {canary, canaryEnv, cliPath, runCli, usePrivateCli, sandboxEnv} from '../support/run-dump.js';
@@ -28,6 +28,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await Promise.all([sandbox?.close(), faulty?.close()]);
+});
+
+// The faulty server records requests and counts attempts: each test starts from none.
+beforeEach(() => {
+	faulty.reset();
 });
 
 describe('pagewalk dump (built CLI)', () => {

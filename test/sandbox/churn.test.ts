@@ -18,13 +18,26 @@ it.each([
 	const sandbox = await startSandbox({records: 150, churn: 400, seed: 9});
 	try {
 		const name = api === 'account' ? ('accounts' as const) : ('checkouts' as const);
-		// Pause between pages so churn lands in the middle of the walk.
+		// Between pages, wait until churn has changed what this credential sees, so churn lands in the
+		// middle of the walk however slow or fast the machine is (a fixed pause would leave that to chance).
 		const slow: string[] = [];
 		const start = sandbox.store.ids(name, {order, viewer});
 		let url: string | null = `${api === 'account' ? sandbox.accountUrl + '/v2/accounts' : sandbox.commerceUrl + '/checkouts'}?limit=8&order=${order}`;
 		const times: number[] = [];
+		let before: string | undefined;
 		while (url !== null) {
-			await pause(4);
+			const deadline = Date.now() + 10_000;
+			while (before !== undefined && sandbox.store.ids(name, {viewer}).join() === before) {
+				if (Date.now() > deadline) {
+					throw new Error('churn changed nothing within 10 s');
+				}
+
+				// eslint-disable-next-line no-await-in-loop -- polling until churn changes the list
+				await pause(2);
+			}
+
+			before = sandbox.store.ids(name, {viewer}).join();
+			// eslint-disable-next-line no-await-in-loop -- one page after another; each needs the one before
 			const reply = await get(url, authHeaders(sandbox, api, viewer));
 			expect(reply.status).toBe(200);
 			for (const object of reply.body.data) {

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {authHeaders, get, listUrl, resolve, walk, type Api} from './helpers.js';
+import {authHeaders, get, listUrl, resolve, walk, type Api, type Reply} from './helpers.js';
 
 let sandbox: Sandbox;
 
@@ -24,7 +24,7 @@ function collection(api: Api) {
 	return api === 'account' ? ('accounts' as const) : ('checkouts' as const);
 }
 
-function expectError(api: Api, reply: {status: number; body: any; headers: Headers}, status: number, mentions: string[], code?: string) {
+function expectError(api: Api, reply: Reply, status: number, mentions: string[], code?: string) {
 	expect(reply.status).toBe(status);
 	expect(reply.headers.get('content-type')).toBe('application/json');
 	const {message, kind} = api === 'account' ? {message: reply.body.errors?.[0]?.message, kind: reply.body.errors?.[0]?.id} : {message: reply.body.error?.message, kind: reply.body.error?.type};
@@ -85,15 +85,15 @@ describe.each(apis)('%s API', (api) => {
 		expect(desc.body.pagination.order).toBe('desc');
 		expectSorted(desc.body.data, 'desc');
 		const all = sandbox.store.ids(name, {order: 'desc'});
-		expect(desc.body.data.map((object: any) => object.id)).toEqual(all.slice(0, 100));
+		expect(desc.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(0, 100));
 		const asc = await get(listUrl(sandbox, api, 'limit=100&order=asc'), headers());
 		expectSorted(asc.body.data, 'asc');
-		expect(asc.body.data.map((object: any) => object.id)).toEqual([...all].reverse().slice(0, 100));
+		expect(asc.body.data.map((object: {id: string}) => object.id)).toEqual([...all].reverse().slice(0, 100));
 	});
 
 	it('the data has created_at ties, broken by id', async () => {
 		const pages = await get(listUrl(sandbox, api, 'limit=100&order=asc'), headers());
-		const times = pages.body.data.map((object: any) => object.created_at);
+		const times = pages.body.data.map((object: {created_at: string}) => object.created_at);
 		expect(new Set(times).size).toBeLessThan(times.length);
 	});
 
@@ -108,9 +108,10 @@ describe.each(apis)('%s API', (api) => {
 			const seen: string[] = [];
 			let cursor: string | undefined;
 			for (;;) {
+				// eslint-disable-next-line no-await-in-loop -- each page needs the cursor of the one before
 				const reply = await get(listUrl(sandbox, api, `limit=30&order=${order}${cursor ? `&starting_after=${cursor}` : ''}`), headers());
 				expect(reply.status).toBe(200);
-				const ids = reply.body.data.map((object: any) => object.id);
+				const ids = reply.body.data.map((object: {id: string}) => object.id);
 				seen.push(...ids);
 				if (reply.body.pagination.next_uri === null) {
 					break;
@@ -171,11 +172,11 @@ describe.each(apis)('%s API', (api) => {
 		it('ending_before returns the limit objects just before the cursor, in the requested order', async () => {
 			const all = expected();
 			const reply = await get(listUrl(sandbox, api, `limit=10&order=${order}&ending_before=${all[50]}`), headers());
-			expect(reply.body.data.map((object: any) => object.id)).toEqual(all.slice(40, 50));
+			expect(reply.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(40, 50));
 			expect(reply.body.pagination.ending_before).toBe(all[50]);
 			expect(reply.body.pagination.starting_after).toBeNull();
 			const near = await get(listUrl(sandbox, api, `limit=10&order=${order}&ending_before=${all[4]}`), headers());
-			expect(near.body.data.map((object: any) => object.id)).toEqual(all.slice(0, 4));
+			expect(near.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(0, 4));
 			expect(near.body.pagination.previous_uri).toBeNull();
 		});
 
@@ -187,9 +188,11 @@ describe.each(apis)('%s API', (api) => {
 						continue;
 					}
 
+					// eslint-disable-next-line no-await-in-loop -- each step follows a link of the page before
 					const there = await get(resolve(sandbox, api, page.pagination[first]), headers());
+					// eslint-disable-next-line no-await-in-loop -- and back again from there
 					const back = await get(resolve(sandbox, api, there.body.pagination[second]), headers());
-					expect(back.body.data.map((object: any) => object.id)).toEqual(page.ids);
+					expect(back.body.data.map((object: {id: string}) => object.id)).toEqual(page.ids);
 				}
 			}
 		});
@@ -205,7 +208,7 @@ describe.each(apis)('%s API', (api) => {
 			expect(before.body.data).toEqual([]);
 			expect(before.body.pagination.previous_uri).toBeNull();
 			const first = await get(resolve(sandbox, api, before.body.pagination.next_uri), headers());
-			expect(first.body.data.map((object: any) => object.id)).toEqual(all.slice(0, 25));
+			expect(first.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(0, 25));
 			if (api === 'commerce') {
 				expect(after.body.pagination.cursor_range).toEqual([]);
 				expect(after.body.pagination.yielded).toBe(0);
@@ -234,9 +237,9 @@ describe.each(apis)('%s API', (api) => {
 			expect(local.store.remove(name, all[10]!)).toBe(true);
 			expect(local.store.remove(name, all[10]!)).toBe(false);
 			const reply = await get(listUrl(local, api, `limit=5&starting_after=${all[10]}`), authHeaders(local, api));
-			expect(reply.body.data.map((object: any) => object.id)).toEqual(all.slice(11, 16));
+			expect(reply.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(11, 16));
 			const back = await get(listUrl(local, api, `limit=5&ending_before=${all[10]}`), authHeaders(local, api));
-			expect(back.body.data.map((object: any) => object.id)).toEqual(all.slice(5, 10));
+			expect(back.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(5, 10));
 		} finally {
 			await local.close();
 		}
@@ -255,7 +258,7 @@ describe.each(apis)('%s API', (api) => {
 			expect(empty.body.data).toEqual([]);
 			expect(empty.body.pagination.next_uri).toBeNull();
 			const back = await get(resolve(local, api, empty.body.pagination.previous_uri), headers);
-			expect(back.body.data.map((object: any) => object.id)).toEqual(all.slice(-13, -3));
+			expect(back.body.data.map((object: {id: string}) => object.id)).toEqual(all.slice(-13, -3));
 			// Nothing live follows that page, so its next_uri is null: the walk ends there.
 			expect(back.body.pagination.next_uri).toBeNull();
 		} finally {
@@ -323,7 +326,9 @@ describe.each(apis)('%s API', (api) => {
 		expectError(api, await get(`${base}/`, headers()), 404, []);
 		const path = api === 'account' ? '/v2/accounts' : '/checkouts';
 		for (const method of ['POST', 'DELETE', 'PUT']) {
+			// eslint-disable-next-line no-await-in-loop -- one method after another against the same server
 			const response = await fetch(`${base}${path}`, {method, headers: headers(), body: method === 'DELETE' ? null : '{}'});
+			// eslint-disable-next-line no-await-in-loop -- one method after another against the same server
 			const body = await response.json();
 			expectError(api, {status: response.status, headers: response.headers, body}, 405, [method]);
 			expect(response.headers.get('allow')).toBe('GET, HEAD');
@@ -389,6 +394,7 @@ describe('account API specifics', () => {
 		let checked = 0;
 		for (const id of accounts.slice(0, 12)) {
 			const expected = sandbox.store.transactionIds(id)!;
+			// eslint-disable-next-line no-await-in-loop -- one walk after another; each is itself sequential
 			const pages = await walk(sandbox, 'account', {path: `/v2/accounts/${id}/transactions`, query: 'limit=10'});
 			expect(pages.flatMap((page) => page.ids)).toEqual(expected);
 			if (pages.length > 1) {

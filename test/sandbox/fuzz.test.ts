@@ -88,6 +88,7 @@ it.each(['account', 'commerce'] as Api[])('%s API: random requests never get a 5
 it('malformed HTTP gets a 400 or a closed socket, and the server keeps serving', async () => {
 	const {port} = new URL(sandbox.accountUrl);
 	for (const raw of ['GARBAGE\r\n\r\n', 'GET /v2/accounts HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', '\u0000\u0001\u0002\r\n\r\n']) {
+		// eslint-disable-next-line no-await-in-loop -- one malformed request at a time, so a failure names its input
 		const answer = await new Promise<string>((resolve) => {
 			const socket = net.connect(Number(port), '127.0.0.1', () => {
 				socket.end(raw);

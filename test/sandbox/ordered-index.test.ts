@@ -78,12 +78,10 @@ describe('Lists (the store)', () => {
 		expect(lists.count('checkouts')).toBe(32);
 	});
 
-	it('builds a million records quickly with compact keys', () => {
-		const started = performance.now();
+	// How fast is measured by npm run bench:sandbox; a wall-clock bound here would be flaky.
+	it('builds a million records with compact keys', () => {
 		const lists = new Lists(1, 1_000_000);
 		expect(lists.count('accounts')).toBe(1_000_000);
-		// Generous bound for a loaded 2-core machine; typically well under a second.
-		expect(performance.now() - started).toBeLessThan(8000);
 		expect(lists.count('charges', 'restricted')).toBeLessThan(1_000_000);
 	});
 });

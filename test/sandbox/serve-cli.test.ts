@@ -33,8 +33,9 @@ function start(args: string[]) {
 	child.stderr!.on('data', (chunk: string) => {
 		stderr += chunk;
 	});
+	// 'close', not 'exit': only then are stdout and stderr drained.
 	const exited = new Promise<number | null>((resolve) => {
-		child.on('exit', (code) => {
+		child.on('close', (code) => {
 			resolve(code);
 		});
 	});
@@ -57,7 +58,7 @@ function start(args: string[]) {
 				}
 			};
 
-			child.once('exit', () => {
+			child.once('close', () => {
 				reject(new Error(`serve exited before printing ${String(pattern)}: ${stderr}`));
 			});
 			check();

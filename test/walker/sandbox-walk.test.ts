@@ -3,7 +3,7 @@
  * the restricted credential's short and empty pages, churn during a walk,
  * bounds, aborts, and what a Page reports.
  */
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {createClient} from '../../source/core/http-client.js';
 import {resolveConfig, type WalkFlagValues} from '../../source/core/options.js';
 import type {Page, WalkEnd} from '../../source/core/types.js';
@@ -12,11 +12,12 @@ import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 
 let sandbox: Sandbox;
 
-beforeAll(async () => {
+// A fresh sandbox per test: the churn test inserts and removes objects.
+beforeEach(async () => {
 	sandbox = await startSandbox({port: 0, records: 230});
 });
 
-afterAll(async () => {
+afterEach(async () => {
 	await sandbox.close();
 });
 

@@ -90,8 +90,28 @@ export async function renderApp(options: {
 		}
 	}
 
-	/** Presses keys one at a time, as a user would. */
+	/**
+	 * Resolves once Ink reads stdin: it attaches its 'readable' listener when
+	 * useInput turns raw mode on, in an effect after the first frame, so a
+	 * frame on screen does not yet mean a key would be heard.
+	 */
+	async function listening(timeout = 5000): Promise<void> {
+		const deadline = Date.now() + timeout;
+		while (instance.stdin.listenerCount('readable') === 0) {
+			if (Date.now() > deadline) {
+				throw new Error(`Ink did not start reading keys within ${timeout} ms.`);
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- polling until Ink listens, one tick at a time
+			await new Promise(resolve => {
+				setImmediate(resolve);
+			});
+		}
+	}
+
+	/** Presses keys one at a time, as a user would, once Ink listens. */
 	async function press(...sequence: string[]) {
+		await listening();
 		for (const key of sequence) {
 			instance.stdin.write(key);
 			// eslint-disable-next-line no-await-in-loop
