@@ -7,7 +7,10 @@
 import {inert} from '../core/inert.js';
 import type {Page} from '../core/types.js';
 import {comparePageRows, compareSummary, type CompareRow} from './compare.js';
-import {cursorEvidenceSentence, fillStrip, pageFill, shortPageExplanation} from './fill.js';
+import {pageFill} from '../core/contract.js';
+import {fillStrip} from '../core/fill-strip.js';
+
+export {cursorEvidenceLines, shortPageNote} from '../core/contract-text.js';
 
 /**
  * `fill ▆█▃·█ · 2 short · 1 empty` for the pages walked so far (oldest first),
@@ -24,30 +27,6 @@ export function fillStripLine(pages: readonly Page[], width: number): string {
 	}
 
 	return `fill ${fillStrip(fills, room)} · ${counts}`;
-}
-
-/**
- * The note under a short or empty page, or null for a full one:
- * `7 of 25: fewer than limit: permissions or access level; the list continues.`
- */
-export function shortPageNote(page: Page): string | null {
-	return shortPageExplanation(pageFill(page, 0));
-}
-
-/** Lines for the debug panel: the cursor of next_uri against the last object shown. */
-export function cursorEvidenceLines(page: Page): string[] {
-	const fill = pageFill(page, 0);
-	const sentence = cursorEvidenceSentence(fill.evidence);
-	if (sentence === null) {
-		return ['cursor evidence: no next_uri, so this page is the end of the list'];
-	}
-
-	return [
-		'cursor evidence:',
-		`  next_uri starting_after  ${inert(fill.evidence.nextCursor ?? '–')}`,
-		`  last object shown        ${fill.evidence.lastShownId === null ? '– (empty page)' : inert(fill.evidence.lastShownId)}`,
-		`  ${inert(sentence)}`,
-	];
 }
 
 export type CompareView = {

@@ -1,4 +1,4 @@
-import {cursorEvidenceLines} from '../audit/view-text.js';
+import {cursorEvidenceLines} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';

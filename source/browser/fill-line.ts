@@ -1,6 +1,7 @@
-import {fillStrip, pageFill} from '../audit/fill.js';
-import {shortPageNote} from '../audit/view-text.js';
-import type {FillMark, PageStackState} from './page-stack.js';
+import {pageFill} from '../core/contract.js';
+import {shortPageNote} from '../core/contract-text.js';
+import {fillStrip, type FillMark} from '../core/fill-strip.js';
+import type {PageStackState} from './page-stack.js';
 
 /**
  * The status area's fill strip: one cell per page of this walk, oldest first,

@@ -1,4 +1,5 @@
-import {pageFill, type PageFill} from '../audit/fill.js';
+import {contractDefaults, cursorParameters, pageFill} from '../core/contract.js';
+import type {FillMark} from '../core/fill-strip.js';
 import type {Order, Page} from '../core/types.js';
 import {visibleRows} from './cells.js';
 
@@ -14,7 +15,7 @@ import {visibleRows} from './cells.js';
 export type Settings = {order: Order; limit: number};
 
 /** How full a page was: all the fill strip needs once the page itself is evicted. */
-export type FillMark = Pick<PageFill, 'kind' | 'ratio'>;
+export type {FillMark} from '../core/fill-strip.js';
 
 export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark};
 
@@ -70,9 +71,7 @@ export type PageStackState = {
 };
 
 export const limitStep = 5;
-export const maxLimit = 100;
-
-const cursorParameters = ['starting_after', 'ending_before'];
+export const maxLimit = contractDefaults.maximumLimit;
 
 /** `url` with the given order and limit and no cursor: the first page in those settings. */
 export function firstPageUrl(url: string, settings: Settings): string {
