@@ -1,6 +1,7 @@
 import process from 'node:process';
 import {parseFlags} from '../core/parse-flags.js';
-import {defaults, resolveConfig, type WalkFlagValues} from '../core/options.js';
+import {defaults, type WalkFlagValues} from '../core/options.js';
+import {openConfig} from './demo.js';
 import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
@@ -103,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
 	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	const given = compareCredential(typeof flags.compareEnv === 'string' ? flags.compareEnv : undefined, process.env);
-	const config = await resolveConfig({input, flags});
+	const config = await openConfig({input, flags});
 	try {
 		const {createClient} = await import('../core/http-client.js');
 		const client = createClient(config);

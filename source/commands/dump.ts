@@ -4,7 +4,8 @@ import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
 import {parseFlags} from '../core/parse-flags.js';
-import {resolveConfig, type WalkConfig} from '../core/options.js';
+import type {WalkConfig} from '../core/options.js';
+import {openConfig} from './demo.js';
 import {walkFlags, walkFlagsHelp} from '../core/flags.js';
 import {describeError} from '../core/report-error.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
@@ -227,7 +228,7 @@ export async function runDump(argv: string[], io: DumpIo, options: {bare?: boole
 		throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${inert(format)}'.`);
 	}
 
-	const config = await resolveConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env});
 	try {
 		return await dump(config, {all: flags.all === true && options.bare !== true, format: format as Format, signal: options.signal}, io);
 	} finally {
