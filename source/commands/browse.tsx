@@ -114,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
 			// The first page is asked for before Ink and React are loaded: the
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
-			const {runBrowser} = await import('../components/run-browser.js');
+			const {runBrowser} = await import('./run-browser.js');
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then
