@@ -32,6 +32,24 @@ export type Prefetch = {requestId: number; url: string; page: Page | null};
 
 export type LoadError = {message: string; url: string; kind: RequestKind};
 
+/**
+ * What the last action did, as data: the status model words it (the
+ * reducer holds no sentences, so wording changes never touch navigation).
+ */
+export type Notice =
+	| {kind: 'end-of-list'; reason: 'no-next-uri' | 'loops-back'}
+	| {kind: 'refreshed'; changed: false}
+	| {kind: 'refreshed'; changed: true; added: number; removed: number}
+	| {kind: 'keys-dropped'; count: number}
+	| {kind: 'stopped-loading'}
+	| {kind: 'already-first'}
+	| {kind: 'no-previous'}
+	| {kind: 'following-previous'}
+	| {kind: 'new-walk'; change: 'order'; order: Order}
+	| {kind: 'new-walk'; change: 'limit'; limit: number}
+	| {kind: 'limit-stays'; limit: number; maximum: number}
+	| {kind: 'retrying'};
+
 export type StackAction =
 	| {type: 'next'}
 	| {type: 'previous'}
@@ -63,8 +81,8 @@ export type PageStackState = {
 	/** Distinct ids seen in this walk. */
 	seen: ReadonlySet<string>;
 	error: LoadError | null;
-	/** One line for the user about what the last action did. */
-	notice: string | null;
+	/** What the last action did, for the status line. */
+	notice: Notice | null;
 	filter: string;
 	/** Pages kept in memory below the top; deeper entries keep only their URL. */
 	maxCachedPages: number;
@@ -222,24 +240,23 @@ function drain(state: PageStackState): PageStackState {
 	return current;
 }
 
-function describeChange(before: Page, after: Page): string {
+function describeChange(before: Page, after: Page): Notice {
 	const same =
 		before.objects.length === after.objects.length &&
 		JSON.stringify(before.objects) === JSON.stringify(after.objects) &&
 		JSON.stringify(before.rawPagination) === JSON.stringify(after.rawPagination);
 	if (same) {
-		return 'refreshed: page unchanged';
+		return {kind: 'refreshed', changed: false};
 	}
 
 	const beforeIds = new Set(before.objects.map(object => object.id));
 	const afterIds = new Set(after.objects.map(object => object.id));
 	const added = [...afterIds].filter(id => !beforeIds.has(id)).length;
 	const removed = [...beforeIds].filter(id => !afterIds.has(id)).length;
-	const parts = [added > 0 ? `${added} new` : '', removed > 0 ? `${removed} gone` : ''].filter(Boolean);
-	return `refreshed: page changed${parts.length > 0 ? ` (${parts.join(', ')})` : ' (same ids, new content)'}`;
+	return {kind: 'refreshed', changed: true, added, removed};
 }
 
-function newWalk(state: PageStackState, settings: Settings, notice: string): PageStackState {
+function newWalk(state: PageStackState, settings: Settings, notice: Notice): PageStackState {
 	const firstUrl = firstPageUrl(state.firstUrl, settings);
 	return {
 		...request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set(), entries: state.entries}, firstUrl, 'reset'),
@@ -320,7 +337,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				pending: null,
 				queue: [],
 				error: {message: action.message, url, kind},
-				notice: dropped > 0 ? `${dropped} key${dropped === 1 ? '' : 's'} pressed while loading dropped` : state.notice,
+				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}
 
@@ -344,11 +361,11 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 			const next = entry.page.nextUrl;
 			if (next === null) {
-				return {...state, notice: 'end of list: next_uri is empty'};
+				return {...state, notice: {kind: 'end-of-list', reason: 'no-next-uri'}};
 			}
 
 			if (next === entry.url) {
-				return {...state, notice: 'end of list: next_uri leads back to this page'};
+				return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
 			}
 
 			if (state.prefetch?.url === next && state.prefetch.page) {
@@ -378,7 +395,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			if (current.pending) {
 				if (current.pending.kind === 'push') {
 					// ← while → loads: the user changed their mind; stay here.
-					return {...current, pending: null, queue: [], notice: 'stopped loading the next page'};
+					return {...current, pending: null, queue: [], notice: {kind: 'stopped-loading'}};
 				}
 
 				// Loading the first page, a new walk, a page back or a refresh:
@@ -410,15 +427,15 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			}
 
 			if (entry.url === current.firstUrl) {
-				return {...current, notice: 'already on the first page'};
+				return {...current, notice: {kind: 'already-first'}};
 			}
 
 			const previous = entry.page?.previousUrl ?? null;
 			if (previous === null) {
-				return {...current, notice: 'no page below: previous_uri is empty'};
+				return {...current, notice: {kind: 'no-previous'}};
 			}
 
-			return {...request(current, previous, 'reset'), notice: 'following previous_uri'};
+			return {...request(current, previous, 'reset'), notice: {kind: 'following-previous'}};
 		}
 
 		case 'first': {
@@ -426,7 +443,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			const bottom = current.entries[0];
 			if (bottom?.page && bottom.url === current.firstUrl) {
 				if (current.entries.length === 1) {
-					return {...current, notice: 'already on the first page'};
+					return {...current, notice: {kind: 'already-first'}};
 				}
 
 				const second = current.entries[1]!;
@@ -441,7 +458,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'toggle-order': {
 			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
-			return newWalk(state, {...state.settings, order}, `order ${order}: new walk from the first page`);
+			return newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
 		}
 
 		case 'change-limit':
@@ -449,16 +466,16 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
 			const limit = clamp(Math.round(wanted), 0, maxLimit);
 			if (!Number.isFinite(limit) || limit === state.settings.limit) {
-				return {...state, notice: `limit stays ${state.settings.limit} (0–${maxLimit})`};
+				return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
 			}
 
-			return newWalk(state, {...state.settings, limit}, `limit ${limit}: new walk from the first page`);
+			return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
 		}
 
 		case 'refresh': {
 			if (state.error) {
 				// After an error, r retries exactly what failed.
-				return {...request(state, state.error.url, state.error.kind), notice: 'retrying'};
+				return {...request(state, state.error.url, state.error.kind), notice: {kind: 'retrying'}};
 			}
 
 			if (state.pending) {
