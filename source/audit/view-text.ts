@@ -6,9 +6,9 @@
  */
 import {inert} from '../core/inert.js';
 import type {Page} from '../core/types.js';
-import {comparePageRows, compareSummary, type CompareRow} from './compare.js';
 import {pageFill} from '../core/contract.js';
 import {fillStrip} from '../core/fill-strip.js';
+import {comparePageRows, compareViewLines, type CompareRow} from '../core/page-compare.js';
 
 export {cursorEvidenceLines, shortPageNote} from '../core/contract-text.js';
 
@@ -44,10 +44,5 @@ export type CompareView = {
  */
 export function compareView(a: Page, b: Page, labels: {a: string; b: string}): CompareView {
 	const rows = comparePageRows(a.objects.map((object) => object.id), b.objects.map((object) => object.id));
-	const mark = (seen: boolean) => (seen ? '✓' : '·');
-	return {
-		summary: inert(compareSummary(rows, labels)),
-		lines: rows.map((row) => `${mark(row.a)} ${mark(row.b)}  ${inert(row.id)}${row.a && row.b ? '' : row.a ? `  only ${inert(labels.a)}` : `  only ${inert(labels.b)}`}`),
-		rows,
-	};
+	return {...compareViewLines(rows, labels), rows};
 }
