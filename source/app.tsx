@@ -9,7 +9,6 @@ import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
 import {comparePageRows} from './core/page-compare.js';
-import {describeError} from './core/report-error.js';
 import type {Api, Page} from './core/types.js';
 import {StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';

@@ -4,7 +4,6 @@
  * the compare view. Pure and React-free; every server string is made inert
  * here, so the view only lays the lines out.
  */
-import {inert} from '../core/inert.js';
 import type {Page} from '../core/types.js';
 import {pageFill} from '../core/contract.js';
 import {fillStrip} from '../core/fill-strip.js';
