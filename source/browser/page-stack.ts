@@ -1,6 +1,6 @@
 import {contractDefaults, cursorParameters, pageFill} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
-import type {Order, Page} from '../core/types.js';
+import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
 
 /**
@@ -26,7 +26,8 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
  */
 export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
 
-export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: string | null};
+/** `retrying`: the client's last retry notice while it waits (worded by the status model). */
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null};
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
@@ -63,7 +64,7 @@ export type StackAction =
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
 	| {type: 'failed'; requestId: number; message: string}
-	| {type: 'retrying'; requestId: number; note: string};
+	| {type: 'retrying'; requestId: number; retry: RetryNotice};
 
 export type PageStackState = {
 	settings: Settings;
@@ -346,7 +347,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				return state;
 			}
 
-			return {...state, pending: {...state.pending, retrying: action.note}};
+			return {...state, pending: {...state.pending, retrying: action.retry}};
 		}
 
 		case 'next': {

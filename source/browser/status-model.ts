@@ -1,6 +1,6 @@
 import {shortPage} from '../core/contract.js';
 import {inert} from '../core/inert.js';
-import type {Page} from '../core/types.js';
+import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
 import {top, type Notice, type PageStackState} from './page-stack.js';
 
@@ -47,6 +47,11 @@ export function fillSegments(page: Page, limit: number): Segment[] {
 			? {id: 'more', text: 'more pages follow', tone: 'good'}
 			: {id: 'more', text: 'end of list', tone: 'accent'},
 	];
+}
+
+/** A retry the client is waiting on: `429 rate_limit_exceeded, retry 1 in 2 s`. Server text: callers make it inert. */
+export function retryText(notice: RetryNotice): string {
+	return `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
 }
 
 /** The words of a notice the page stack recorded: one short line. */
@@ -128,7 +133,7 @@ export function statusModel(input: StatusInput): StatusModel {
 	];
 	if (state.pending) {
 		const what = state.pending.kind === 'refresh' ? 'refreshing' : 'loading';
-		const retry = state.pending.retrying ? ` (${state.pending.retrying})` : '';
+		const retry = state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : '';
 		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});

@@ -9,7 +9,7 @@ import {
 	type StackAction,
 } from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import {noticeText, retryText} from '../../source/browser/status-model.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
 function notice(state: PageStackState): string | null {
@@ -293,8 +293,8 @@ describe('page stack', () => {
 
 	it('reports retries of the request in flight', () => {
 		let state = start();
-		state = reduce(state, {type: 'retrying', requestId: 1, note: '429, again in 1 s'});
-		expect(state.pending?.retrying).toBe('429, again in 1 s');
+		state = reduce(state, {type: 'retrying', requestId: 1, retry: {attempt: 1, waitMs: 1000, reason: '429'}});
+		expect(retryText(state.pending!.retrying!)).toBe('429, retry 1 in 1 s');
 	});
 
 	it('keeps only a bounded number of pages in memory and refetches evicted ones on the way back', () => {
