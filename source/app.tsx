@@ -1,7 +1,6 @@
 import {Box, useApp, useInput} from 'ink';
 import {useEffect, useReducer} from 'react';
 import {rowsOf} from './browser/cells.js';
-import {compareView} from './audit/view-text.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {statusModel} from './browser/status-model.js';
@@ -9,7 +8,7 @@ import {pageLayout} from './browser/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
-import {describeError} from './core/report-error.js';
+import {comparePageRows} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
 import {StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
@@ -48,7 +47,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
 		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareWith: compare?.labels.b ?? null},
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null},
 		initialBrowserState,
 	);
 	const {stack, screen} = state;
@@ -81,13 +80,13 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		compare.loadPage(compareUrl, controller.signal).then(
 			other => {
 				if (shown) {
-					const view = compareView(shown, other, compare.labels);
-					dispatch({type: 'compared', result: {url: compareUrl, lines: [view.summary, '', ...view.lines]}});
+					const rows = comparePageRows(shown.objects.map(object => object.id), other.objects.map(object => object.id));
+					dispatch({type: 'compared', result: {url: compareUrl, rows}});
 				}
 			},
 			(error: unknown) => {
 				if (!controller.signal.aborted) {
-					dispatch({type: 'compared', result: {url: compareUrl, error: describeError(error).message}});
+					dispatch({type: 'compared', result: {url: compareUrl, error}});
 				}
 			},
 		);

@@ -7,7 +7,7 @@ import {describeError} from '../core/report-error.js';
 import type {Order, Page, WalkEnd} from '../core/types.js';
 import {type CheckResult, ContractChecks} from './checks.js';
 import type {WalkIds} from './compare.js';
-import {type PageFill, pageFill, queryParameter} from './fill.js';
+import {type PageFill, pageFill, queryParameter} from '../core/contract.js';
 
 export type EndKind = 'end' | 'max-pages' | 'max-items' | 'not-advancing' | 'error';
 

@@ -1,12 +1,20 @@
 /**
  * The contract checks of an audit, fed one page at a time so a walk of a
- * million objects is checked as it streams, without keeping its pages. Each
- * check ends passed, failed (with the page and the evidence), skipped (does
- * not apply to this API or walk) or noted (something worth telling that the
- * contract does not forbid).
+ * million objects is checked as it streams, without keeping its pages. The
+ * checks themselves are the contract module's pure per-page functions; this
+ * module is the report over a walk: it carries what crosses pages (ids seen,
+ * the last object for order, the first total) and keeps a bounded sample of
+ * evidence per check. Each check ends passed, failed (with the page and the
+ * evidence), skipped (does not apply to this API or walk) or noted (something
+ * worth telling that the contract does not forbid).
  */
-import type {ListObject, Order, Page} from '../core/types.js';
-import {defaultLimit, queryParameter} from './fill.js';
+import {
+	checkCommerceCounts, checkEcho, checkNextUri, checkOrder, checkRepeatedIds, sentParameters, type Finding, type OrderCarry,
+} from '../core/contract.js';
+import {findingMessage} from '../core/contract-text.js';
+import type {Page} from '../core/types.js';
+
+export {expectedLimit, sentParameters, type SentParameters} from '../core/contract.js';
 
 export type CheckId =
 	| 'unique-ids'
@@ -52,72 +60,11 @@ export const checkDefinitions: readonly Definition[] = [
 /** Evidence kept per check: enough to act on, bounded so a broken server cannot flood the report. */
 export const evidenceLimit = 10;
 
-/** What the request asked for, read back from its URL. */
-export type SentParameters = {
-	/** The raw `limit` value, or null when not sent. */
-	limit: string | null;
-	order: string | null;
-	startingAfter: string | null;
-	endingBefore: string | null;
-};
-
-export function sentParameters(url: string): SentParameters {
-	return {
-		limit: queryParameter(url, 'limit'),
-		order: queryParameter(url, 'order'),
-		startingAfter: queryParameter(url, 'starting_after'),
-		endingBefore: queryParameter(url, 'ending_before'),
-	};
-}
-
-/** The limit the server should report for what was sent: omitted or 0 mean the default of 25. */
-export function expectedLimit(sent: string | null): number {
-	if (sent === null || sent === '' || Number(sent) === 0) {
-		return defaultLimit;
-	}
-
-	return Number(sent);
-}
-
-/** Whether `value` in next_uri keeps the limit in use: the same number, or 25 for a sent 0. */
-function sameLimit(sent: string, value: string): boolean {
-	return Number(value) === Number(sent) || (Number(sent) === 0 && Number(value) === defaultLimit);
-}
-
-/** created_at as a number when it parses; the raw string otherwise; null when absent. */
-function createdKey(object: ListObject): number | string | null {
-	const value = object['created_at'];
-	if (typeof value !== 'string') {
-		return null;
-	}
-
-	const time = Date.parse(value);
-	return Number.isNaN(time) ? value : time;
-}
-
-/** Compares two objects for `asc`: negative when `a` comes first. Null when created_at cannot be compared. */
-function compareAscending(a: ListObject, aKey: number | string | null, b: ListObject, bKey: number | string | null): number | null {
-	if (aKey === null || bKey === null || typeof aKey !== typeof bKey) {
-		return null;
-	}
-
-	if (aKey !== bKey) {
-		return aKey < bKey ? -1 : 1;
-	}
-
-	return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
-}
-
-function stamp(object: ListObject): string {
-	const created = object['created_at'];
-	return typeof created === 'string' ? `${object.id} (created_at ${created})` : object.id;
-}
-
 /** A streaming checker: `add()` every page as it arrives, then `results()`. */
 export class ContractChecks {
 	private readonly state = new Map<CheckId, {failures: number; evidence: Evidence[]; notes: Evidence[]}>();
 	private readonly seen = new Map<string, number>();
-	private previous: {object: ListObject; key: number | string | null} | null = null;
+	private previous: OrderCarry | null = null;
 	private firstTotal: number | null = null;
 	private lastTotal: number | null = null;
 	private commerce = false;
@@ -136,13 +83,24 @@ export class ContractChecks {
 		this.pages += 1;
 		const number = this.pages;
 		const sent = sentParameters(page.requestUrl);
-		this.checkIds(page, number);
-		this.checkOrder(page, number, sent);
-		this.checkEcho(page, number, sent);
-		this.checkNextUri(page, number, sent);
+		this.record(number, checkRepeatedIds(page.objects, id => this.seen.get(id)));
+		for (const object of page.objects) {
+			if (!this.seen.has(object.id)) {
+				this.seen.set(object.id, number);
+			}
+		}
+
+		// The order asked for (default desc), not the one echoed: echo-order checks the echo.
+		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.previous);
+		this.previous = order.carry;
+		this.ordered += order.compared;
+		this.record(number, order.findings);
+		this.record(number, checkEcho(page, sent));
+		this.record(number, checkNextUri(page, sent));
 		if (page.api === 'commerce') {
 			this.commerce = true;
-			this.checkCommerce(page, number);
+			this.record(number, checkCommerceCounts(page));
+			this.checkTotal(page, number);
 		}
 	}
 
@@ -170,11 +128,19 @@ export class ContractChecks {
 		});
 	}
 
-	private fail(id: CheckId, page: number, message: () => string): void {
-		const state = this.state.get(id)!;
-		state.failures += 1;
-		if (state.evidence.length < evidenceLimit) {
-			state.evidence.push({page, message: message()});
+	/** Counts each finding against its check; words only the first few (the rest cost nothing to keep). */
+	private record(page: number, findings: readonly Finding[]): void {
+		for (const finding of findings) {
+			// Over-limit is a contract check the audit does not report yet.
+			const state = this.state.get(finding.check as CheckId);
+			if (!state) {
+				continue;
+			}
+
+			state.failures += 1;
+			if (state.evidence.length < evidenceLimit) {
+				state.evidence.push({page, message: findingMessage(finding, page)});
+			}
 		}
 	}
 
@@ -185,126 +151,14 @@ export class ContractChecks {
 		}
 	}
 
-	private checkIds(page: Page, number: number): void {
-		for (const object of page.objects) {
-			const first = this.seen.get(object.id);
-			if (first === undefined) {
-				this.seen.set(object.id, number);
-			} else {
-				this.fail('unique-ids', number, () =>
-					first === number
-						? `id ${object.id} appears twice on page ${number}`
-						: `id ${object.id} on page ${number} was already on page ${first}`);
-			}
-		}
-	}
-
-	private checkOrder(page: Page, number: number, sent: SentParameters): void {
-		// The order asked for (default desc), not the one echoed: echo-order checks the echo.
-		const direction = sent.order === 'asc' ? 1 : -1;
-		const order: Order = direction === 1 ? 'asc' : 'desc';
-		for (const object of page.objects) {
-			const key = createdKey(object);
-			const previous = this.previous;
-			this.previous = {object, key};
-			if (previous === null) {
-				continue;
-			}
-
-			const comparison = compareAscending(previous.object, previous.key, object, key);
-			if (comparison === null) {
-				continue;
-			}
-
-			this.ordered += 1;
-			if (comparison * direction > 0) {
-				this.fail('order', number, () => `${stamp(object)} on page ${number} follows ${stamp(previous.object)} in ${order} order`);
-			}
-		}
-	}
-
-	private checkEcho(page: Page, number: number, sent: SentParameters): void {
-		const pagination = page.pagination;
-		const limit = expectedLimit(sent.limit);
-		if (pagination.limit !== limit) {
-			const asked = sent.limit === null ? 'no limit (default 25)' : Number(sent.limit) === 0 ? 'limit=0 (default 25)' : `limit=${sent.limit}`;
-			this.fail('echo-limit', number, () => `sent ${asked} but pagination.limit is ${JSON.stringify(pagination.limit)}`);
-		}
-
-		const order = sent.order ?? 'desc';
-		if (pagination.order !== order) {
-			const asked = sent.order === null ? 'no order (default desc)' : `order=${sent.order}`;
-			this.fail('echo-order', number, () => `sent ${asked} but pagination.order is ${JSON.stringify(pagination.order)}`);
-		}
-
-		const wrong: string[] = [];
-		if ((pagination.starting_after ?? null) !== sent.startingAfter) {
-			wrong.push(`starting_after sent ${JSON.stringify(sent.startingAfter)}, reported ${JSON.stringify(pagination.starting_after ?? null)}`);
-		}
-
-		if ((pagination.ending_before ?? null) !== sent.endingBefore) {
-			wrong.push(`ending_before sent ${JSON.stringify(sent.endingBefore)}, reported ${JSON.stringify(pagination.ending_before ?? null)}`);
-		}
-
-		if (wrong.length > 0) {
-			this.fail('echo-cursors', number, () => wrong.join('; '));
-		}
-	}
-
-	private checkNextUri(page: Page, number: number, sent: SentParameters): void {
-		if (page.nextUrl === null) {
+	/** `total` is a property of the walk, not of one page: the audit notes when it moves. */
+	private checkTotal(page: Page, number: number): void {
+		const {pagination} = page;
+		if (!('total' in pagination)) {
 			return;
 		}
 
-		const next = sentParameters(page.nextUrl);
-		const problems: string[] = [];
-		if (sent.limit !== null) {
-			if (next.limit === null) {
-				problems.push(`limit=${sent.limit} was sent but next_uri has no limit`);
-			} else if (!sameLimit(sent.limit, next.limit)) {
-				problems.push(`limit=${sent.limit} was sent but next_uri has limit=${next.limit}`);
-			}
-		}
-
-		if (sent.order !== null) {
-			if (next.order === null) {
-				problems.push(`order=${sent.order} was sent but next_uri has no order`);
-			} else if (next.order !== sent.order) {
-				problems.push(`order=${sent.order} was sent but next_uri has order=${next.order}`);
-			}
-		}
-
-		if (next.startingAfter === null && next.endingBefore === null) {
-			problems.push('next_uri has no cursor');
-		}
-
-		if (problems.length > 0) {
-			this.fail('next-uri-params', number, () => `${problems.join('; ')} (${page.nextUrl})`);
-		}
-	}
-
-	private checkCommerce(page: Page, number: number): void {
-		const pagination = page.pagination;
-		if (!('yielded' in pagination)) {
-			return;
-		}
-
-		if (pagination.yielded !== page.objects.length) {
-			this.fail('yielded', number, () => `yielded is ${pagination.yielded} but data holds ${page.objects.length} objects`);
-		}
-
-		const first = page.objects[0]?.id;
-		const last = page.objects.at(-1)?.id;
-		const range = pagination.cursor_range;
-		if (first === undefined || last === undefined) {
-			if (range !== null && range.length !== 0) {
-				this.fail('cursor-range', number, () => `the page is empty but cursor_range is ${JSON.stringify(range)}`);
-			}
-		} else if (range === null || range.length !== 2 || range[0] !== first || range[1] !== last) {
-			this.fail('cursor-range', number, () => `cursor_range is ${JSON.stringify(range)} but the page runs from ${first} to ${last}`);
-		}
-
-		const total = pagination.total;
+		const {total} = pagination;
 		if (this.firstTotal === null) {
 			this.firstTotal = total;
 		} else if (total !== this.lastTotal) {

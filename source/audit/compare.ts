@@ -89,50 +89,5 @@ function dedupe(ids: string[]): string[] {
 	return [...new Set(ids)];
 }
 
-/** One row of the browser's compare view: an id and which credentials see it. */
-export type CompareRow = {id: string; a: boolean; b: boolean};
-
-/**
- * The rows for one page seen through two credentials, in list order: every id
- * of A, with the ids only B sees placed after the id B showed just before them.
- */
-export function comparePageRows(aIds: readonly string[], bIds: readonly string[]): CompareRow[] {
-	const inA = new Set(aIds);
-	const inB = new Set(bIds);
-	// B-only ids waiting to be placed after a given A id ('' = before the first).
-	const after = new Map<string, string[]>();
-	let anchor = '';
-	for (const id of bIds) {
-		if (inA.has(id)) {
-			anchor = id;
-			continue;
-		}
-
-		const waiting = after.get(anchor) ?? [];
-		waiting.push(id);
-		after.set(anchor, waiting);
-	}
-
-	const rows: CompareRow[] = [];
-	const placeAfter = (key: string): void => {
-		for (const id of after.get(key) ?? []) {
-			rows.push({id, a: false, b: true});
-		}
-	};
-
-	placeAfter('');
-	for (const id of aIds) {
-		rows.push({id, a: true, b: inB.has(id)});
-		placeAfter(id);
-	}
-
-	return rows;
-}
-
-/** One sentence for a compare view's header. */
-export function compareSummary(rows: readonly CompareRow[], labels: {a: string; b: string}): string {
-	const onlyA = rows.filter((row) => row.a && !row.b).length;
-	const onlyB = rows.filter((row) => row.b && !row.a).length;
-	const both = rows.length - onlyA - onlyB;
-	return `${both} seen by both, ${onlyA} only by ${labels.a}, ${onlyB} only by ${labels.b}.`;
-}
+// The compare view of one page is shared with the browser, so it lives in core/.
+export {comparePageRows, compareSummary, type CompareRow} from '../core/page-compare.js';

@@ -4,10 +4,12 @@
  * the compare view. Pure and React-free; every server string is made inert
  * here, so the view only lays the lines out.
  */
-import {inert} from '../core/inert.js';
 import type {Page} from '../core/types.js';
-import {comparePageRows, compareSummary, type CompareRow} from './compare.js';
-import {cursorEvidenceSentence, fillStrip, pageFill, shortPageExplanation} from './fill.js';
+import {pageFill} from '../core/contract.js';
+import {fillStrip} from '../core/fill-strip.js';
+import {comparePageRows, compareViewLines, type CompareRow} from '../core/page-compare.js';
+
+export {cursorEvidenceLines, shortPageNote} from '../core/contract-text.js';
 
 /**
  * `fill ▆█▃·█ · 2 short · 1 empty` for the pages walked so far (oldest first),
@@ -26,30 +28,6 @@ export function fillStripLine(pages: readonly Page[], width: number): string {
 	return `fill ${fillStrip(fills, room)} · ${counts}`;
 }
 
-/**
- * The note under a short or empty page, or null for a full one:
- * `7 of 25: fewer than limit: permissions or access level; the list continues.`
- */
-export function shortPageNote(page: Page): string | null {
-	return shortPageExplanation(pageFill(page, 0));
-}
-
-/** Lines for the debug panel: the cursor of next_uri against the last object shown. */
-export function cursorEvidenceLines(page: Page): string[] {
-	const fill = pageFill(page, 0);
-	const sentence = cursorEvidenceSentence(fill.evidence);
-	if (sentence === null) {
-		return ['cursor evidence: no next_uri, so this page is the end of the list'];
-	}
-
-	return [
-		'cursor evidence:',
-		`  next_uri starting_after  ${inert(fill.evidence.nextCursor ?? '–')}`,
-		`  last object shown        ${fill.evidence.lastShownId === null ? '– (empty page)' : inert(fill.evidence.lastShownId)}`,
-		`  ${inert(sentence)}`,
-	];
-}
-
 export type CompareView = {
 	/** One sentence: how many ids both, only A, only B see. */
 	summary: string;
@@ -65,10 +43,5 @@ export type CompareView = {
  */
 export function compareView(a: Page, b: Page, labels: {a: string; b: string}): CompareView {
 	const rows = comparePageRows(a.objects.map((object) => object.id), b.objects.map((object) => object.id));
-	const mark = (seen: boolean) => (seen ? '✓' : '·');
-	return {
-		summary: inert(compareSummary(rows, labels)),
-		lines: rows.map((row) => `${mark(row.a)} ${mark(row.b)}  ${inert(row.id)}${row.a && row.b ? '' : row.a ? `  only ${inert(labels.a)}` : `  only ${inert(labels.b)}`}`),
-		rows,
-	};
+	return {...compareViewLines(rows, labels), rows};
 }

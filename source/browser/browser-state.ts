@@ -1,4 +1,6 @@
 import {inert} from '../core/inert.js';
+import {compareViewLines, type CompareRow} from '../core/page-compare.js';
+import {describeError} from '../core/report-error.js';
 import type {Page} from '../core/types.js';
 import {visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
@@ -14,17 +16,18 @@ import {routeKey, type Screen} from './screen.js';
  */
 
 /**
- * The compare view's answer for one request URL: the lines to show, or why
- * the second credential's request failed. Null until `c` asks for a page.
+ * The compare view's answer for one request URL: the ids each credential
+ * sees, or what the second credential's request failed with (worded when
+ * drawn). Null until `c` asks for a page.
  */
-export type CompareResult = {url: string; lines: string[]} | {url: string; error: string};
+export type CompareResult = {url: string; rows: CompareRow[]} | {url: string; error: unknown};
 
 export type BrowserState = {
 	stack: PageStackState;
 	screen: Screen;
 	quit: boolean;
-	/** Name of the second credential, or null when none was given. */
-	compareWith: string | null;
+	/** Names of the two credentials compared (a: the walk's, b: the second), or null when no second was given. */
+	compareLabels: {a: string; b: string} | null;
 	compare: CompareResult | null;
 };
 
@@ -40,14 +43,14 @@ export function initialBrowserState(options: {
 	maxCachedPages?: number;
 	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page;
-	compareWith?: string | null;
+	compareLabels?: {a: string; b: string} | null;
 }): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
 		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
 	}
 
-	return {stack, screen: {kind: 'table'}, quit: false, compareWith: options.compareWith ?? null, compare: null};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -63,7 +66,7 @@ export function selectedRow(stack: PageStackState): Row | undefined {
 /** The request URL the compare view wants answered, or null when it wants nothing. */
 export function wantedCompare(state: BrowserState): string | null {
 	const page = top(state.stack)?.page;
-	if (state.screen.kind !== 'compare' || state.compareWith === null || !page) {
+	if (state.screen.kind !== 'compare' || state.compareLabels === null || !page) {
 		return null;
 	}
 
@@ -71,7 +74,8 @@ export function wantedCompare(state: BrowserState): string | null {
 }
 
 function compareLines(state: BrowserState): string[] {
-	if (state.compareWith === null) {
+	const labels = state.compareLabels;
+	if (labels === null) {
 		return [
 			'No second credential to compare with.',
 			'Start pagewalk with --compare-env NAME, where the environment variable NAME',
@@ -86,10 +90,15 @@ function compareLines(state: BrowserState): string[] {
 
 	const result = state.compare;
 	if (result?.url !== page.requestUrl) {
-		return [`asking the same page with ${state.compareWith}…`];
+		return [`asking the same page with ${labels.b}…`];
 	}
 
-	return 'error' in result ? [`The request with ${state.compareWith} failed: ${inert(result.error)}`] : result.lines;
+	if ('error' in result) {
+		return [`The request with ${labels.b} failed: ${inert(describeError(result.error).message)}`];
+	}
+
+	const view = compareViewLines(result.rows, labels);
+	return [view.summary, '', ...view.lines];
 }
 
 /** The lines of the open overlay (empty for the table). */

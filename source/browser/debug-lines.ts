@@ -1,8 +1,9 @@
-import {cursorEvidenceLines} from '../audit/view-text.js';
+import {cursorEvidenceLines} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
+import {retryText} from './status-model.js';
 
 /**
  * The debug panel's text: the request behind the page on screen (URL,
@@ -17,7 +18,7 @@ export function debugLines(state: PageStackState): string[] {
 	}
 
 	if (state.pending) {
-		lines.push(`in flight: ${inert(state.pending.url)}${state.pending.retrying ? ` (${inert(state.pending.retrying)})` : ''}`, '');
+		lines.push(`in flight: ${inert(state.pending.url)}${state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : ''}`, '');
 	}
 
 	const page = top(state)?.page;

@@ -1,6 +1,7 @@
-import {fillStrip, pageFill} from '../audit/fill.js';
-import {shortPageNote} from '../audit/view-text.js';
-import type {FillMark, PageStackState} from './page-stack.js';
+import {pageFill, shortPageOf} from '../core/contract.js';
+import {shortPageSentence} from '../core/contract-text.js';
+import {fillStrip, type FillMark} from '../core/fill-strip.js';
+import type {PageStackState} from './page-stack.js';
 
 /**
  * The status area's fill strip: one cell per page of this walk, oldest first,
@@ -31,5 +32,6 @@ export function fillLine(state: PageStackState, width: number): string {
 /** Why the page on screen may be short, or null for a full page or the end of the list. */
 export function shortNote(state: PageStackState): string | null {
 	const page = state.entries.at(-1)?.page;
-	return page && page.nextUrl !== null ? shortPageNote(page) : null;
+	const short = page && page.nextUrl !== null ? shortPageOf(page) : null;
+	return short ? shortPageSentence(short) : null;
 }

@@ -1,5 +1,6 @@
-import {pageFill, type PageFill} from '../audit/fill.js';
-import type {Order, Page} from '../core/types.js';
+import {contractDefaults, cursorParameters, pageFill} from '../core/contract.js';
+import type {FillMark} from '../core/fill-strip.js';
+import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
 
 /**
@@ -14,7 +15,7 @@ import {visibleRows} from './cells.js';
 export type Settings = {order: Order; limit: number};
 
 /** How full a page was: all the fill strip needs once the page itself is evicted. */
-export type FillMark = Pick<PageFill, 'kind' | 'ratio'>;
+export type {FillMark} from '../core/fill-strip.js';
 
 export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark};
 
@@ -25,11 +26,30 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
  */
 export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
 
-export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: string | null};
+/** `retrying`: the client's last retry notice while it waits (worded by the status model). */
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null};
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
 export type LoadError = {message: string; url: string; kind: RequestKind};
+
+/**
+ * What the last action did, as data: the status model words it (the
+ * reducer holds no sentences, so wording changes never touch navigation).
+ */
+export type Notice =
+	| {kind: 'end-of-list'; reason: 'no-next-uri' | 'loops-back'}
+	| {kind: 'refreshed'; changed: false}
+	| {kind: 'refreshed'; changed: true; added: number; removed: number}
+	| {kind: 'keys-dropped'; count: number}
+	| {kind: 'stopped-loading'}
+	| {kind: 'already-first'}
+	| {kind: 'no-previous'}
+	| {kind: 'following-previous'}
+	| {kind: 'new-walk'; change: 'order'; order: Order}
+	| {kind: 'new-walk'; change: 'limit'; limit: number}
+	| {kind: 'limit-stays'; limit: number; maximum: number}
+	| {kind: 'retrying'};
 
 export type StackAction =
 	| {type: 'next'}
@@ -44,7 +64,7 @@ export type StackAction =
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
 	| {type: 'failed'; requestId: number; message: string}
-	| {type: 'retrying'; requestId: number; note: string};
+	| {type: 'retrying'; requestId: number; retry: RetryNotice};
 
 export type PageStackState = {
 	settings: Settings;
@@ -62,17 +82,15 @@ export type PageStackState = {
 	/** Distinct ids seen in this walk. */
 	seen: ReadonlySet<string>;
 	error: LoadError | null;
-	/** One line for the user about what the last action did. */
-	notice: string | null;
+	/** What the last action did, for the status line. */
+	notice: Notice | null;
 	filter: string;
 	/** Pages kept in memory below the top; deeper entries keep only their URL. */
 	maxCachedPages: number;
 };
 
 export const limitStep = 5;
-export const maxLimit = 100;
-
-const cursorParameters = ['starting_after', 'ending_before'];
+export const maxLimit = contractDefaults.maximumLimit;
 
 /** `url` with the given order and limit and no cursor: the first page in those settings. */
 export function firstPageUrl(url: string, settings: Settings): string {
@@ -223,24 +241,23 @@ function drain(state: PageStackState): PageStackState {
 	return current;
 }
 
-function describeChange(before: Page, after: Page): string {
+function describeChange(before: Page, after: Page): Notice {
 	const same =
 		before.objects.length === after.objects.length &&
 		JSON.stringify(before.objects) === JSON.stringify(after.objects) &&
 		JSON.stringify(before.rawPagination) === JSON.stringify(after.rawPagination);
 	if (same) {
-		return 'refreshed: page unchanged';
+		return {kind: 'refreshed', changed: false};
 	}
 
 	const beforeIds = new Set(before.objects.map(object => object.id));
 	const afterIds = new Set(after.objects.map(object => object.id));
 	const added = [...afterIds].filter(id => !beforeIds.has(id)).length;
 	const removed = [...beforeIds].filter(id => !afterIds.has(id)).length;
-	const parts = [added > 0 ? `${added} new` : '', removed > 0 ? `${removed} gone` : ''].filter(Boolean);
-	return `refreshed: page changed${parts.length > 0 ? ` (${parts.join(', ')})` : ' (same ids, new content)'}`;
+	return {kind: 'refreshed', changed: true, added, removed};
 }
 
-function newWalk(state: PageStackState, settings: Settings, notice: string): PageStackState {
+function newWalk(state: PageStackState, settings: Settings, notice: Notice): PageStackState {
 	const firstUrl = firstPageUrl(state.firstUrl, settings);
 	return {
 		...request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set(), entries: state.entries}, firstUrl, 'reset'),
@@ -321,7 +338,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				pending: null,
 				queue: [],
 				error: {message: action.message, url, kind},
-				notice: dropped > 0 ? `${dropped} key${dropped === 1 ? '' : 's'} pressed while loading dropped` : state.notice,
+				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}
 
@@ -330,7 +347,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				return state;
 			}
 
-			return {...state, pending: {...state.pending, retrying: action.note}};
+			return {...state, pending: {...state.pending, retrying: action.retry}};
 		}
 
 		case 'next': {
@@ -345,11 +362,11 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 			const next = entry.page.nextUrl;
 			if (next === null) {
-				return {...state, notice: 'end of list: next_uri is empty'};
+				return {...state, notice: {kind: 'end-of-list', reason: 'no-next-uri'}};
 			}
 
 			if (next === entry.url) {
-				return {...state, notice: 'end of list: next_uri leads back to this page'};
+				return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
 			}
 
 			if (state.prefetch?.url === next && state.prefetch.page) {
@@ -379,7 +396,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			if (current.pending) {
 				if (current.pending.kind === 'push') {
 					// ← while → loads: the user changed their mind; stay here.
-					return {...current, pending: null, queue: [], notice: 'stopped loading the next page'};
+					return {...current, pending: null, queue: [], notice: {kind: 'stopped-loading'}};
 				}
 
 				// Loading the first page, a new walk, a page back or a refresh:
@@ -411,15 +428,15 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			}
 
 			if (entry.url === current.firstUrl) {
-				return {...current, notice: 'already on the first page'};
+				return {...current, notice: {kind: 'already-first'}};
 			}
 
 			const previous = entry.page?.previousUrl ?? null;
 			if (previous === null) {
-				return {...current, notice: 'no page below: previous_uri is empty'};
+				return {...current, notice: {kind: 'no-previous'}};
 			}
 
-			return {...request(current, previous, 'reset'), notice: 'following previous_uri'};
+			return {...request(current, previous, 'reset'), notice: {kind: 'following-previous'}};
 		}
 
 		case 'first': {
@@ -427,7 +444,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			const bottom = current.entries[0];
 			if (bottom?.page && bottom.url === current.firstUrl) {
 				if (current.entries.length === 1) {
-					return {...current, notice: 'already on the first page'};
+					return {...current, notice: {kind: 'already-first'}};
 				}
 
 				const second = current.entries[1]!;
@@ -442,7 +459,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'toggle-order': {
 			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
-			return newWalk(state, {...state.settings, order}, `order ${order}: new walk from the first page`);
+			return newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
 		}
 
 		case 'change-limit':
@@ -450,16 +467,16 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
 			const limit = clamp(Math.round(wanted), 0, maxLimit);
 			if (!Number.isFinite(limit) || limit === state.settings.limit) {
-				return {...state, notice: `limit stays ${state.settings.limit} (0–${maxLimit})`};
+				return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
 			}
 
-			return newWalk(state, {...state.settings, limit}, `limit ${limit}: new walk from the first page`);
+			return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
 		}
 
 		case 'refresh': {
 			if (state.error) {
 				// After an error, r retries exactly what failed.
-				return {...request(state, state.error.url, state.error.kind), notice: 'retrying'};
+				return {...request(state, state.error.url, state.error.kind), notice: {kind: 'retrying'}};
 			}
 
 			if (state.pending) {

@@ -1,7 +1,8 @@
+import {shortPage} from '../core/contract.js';
 import {inert} from '../core/inert.js';
-import type {Page} from '../core/types.js';
+import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
-import {top, type PageStackState} from './page-stack.js';
+import {top, type Notice, type PageStackState} from './page-stack.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -37,14 +38,70 @@ export type StatusInput = {
 export function fillSegments(page: Page, limit: number): Segment[] {
 	const count = page.objects.length;
 	const more = page.nextUrl !== null;
-	const short = count < limit;
-	const mark = count === 0 ? ' empty' : short ? ' short' : '';
+	// The contract's one definition of a short page (fewer shown than the limit in effect).
+	const short = shortPage(count, limit, more);
+	const mark = short === null ? '' : ` ${short.kind}`;
 	return [
-		{id: 'fill', text: `${count}/${limit}${mark}`, tone: short && more ? 'warn' : 'plain'},
+		{id: 'fill', text: `${count}/${limit}${mark}`, tone: short?.more ? 'warn' : 'plain'},
 		more
 			? {id: 'more', text: 'more pages follow', tone: 'good'}
 			: {id: 'more', text: 'end of list', tone: 'accent'},
 	];
+}
+
+/** A retry the client is waiting on: `429 rate_limit_exceeded, retry 1 in 2 s`. Server text: callers make it inert. */
+export function retryText(notice: RetryNotice): string {
+	return `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
+}
+
+/** The words of a notice the page stack recorded: one short line. */
+export function noticeText(notice: Notice): string {
+	switch (notice.kind) {
+		case 'end-of-list': {
+			return notice.reason === 'no-next-uri' ? 'end of list: next_uri is empty' : 'end of list: next_uri leads back to this page';
+		}
+
+		case 'refreshed': {
+			if (!notice.changed) {
+				return 'refreshed: page unchanged';
+			}
+
+			const parts = [notice.added > 0 ? `${notice.added} new` : '', notice.removed > 0 ? `${notice.removed} gone` : ''].filter(Boolean);
+			return `refreshed: page changed${parts.length > 0 ? ` (${parts.join(', ')})` : ' (same ids, new content)'}`;
+		}
+
+		case 'keys-dropped': {
+			return `${notice.count} key${notice.count === 1 ? '' : 's'} pressed while loading dropped`;
+		}
+
+		case 'stopped-loading': {
+			return 'stopped loading the next page';
+		}
+
+		case 'already-first': {
+			return 'already on the first page';
+		}
+
+		case 'no-previous': {
+			return 'no page below: previous_uri is empty';
+		}
+
+		case 'following-previous': {
+			return 'following previous_uri';
+		}
+
+		case 'new-walk': {
+			return notice.change === 'order' ? `order ${notice.order}: new walk from the first page` : `limit ${notice.limit}: new walk from the first page`;
+		}
+
+		case 'limit-stays': {
+			return `limit stays ${notice.limit} (0–${notice.maximum})`;
+		}
+
+		case 'retrying': {
+			return 'retrying';
+		}
+	}
 }
 
 /** Commerce reports total and yielded; the account API does not, and that is not zero. */
@@ -76,7 +133,7 @@ export function statusModel(input: StatusInput): StatusModel {
 	];
 	if (state.pending) {
 		const what = state.pending.kind === 'refresh' ? 'refreshing' : 'loading';
-		const retry = state.pending.retrying ? ` (${state.pending.retrying})` : '';
+		const retry = state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : '';
 		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
@@ -102,7 +159,7 @@ export function statusModel(input: StatusInput): StatusModel {
 	if (state.error) {
 		message = {id: 'error', text: `error, r retries: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
-		message = {id: 'notice', text: inert(state.notice), tone: 'accent'};
+		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	}
 
 	return {location, page: pageSegments, message};

@@ -7,8 +7,9 @@ import {compareCredential, type SecondCredential, withCredential} from '../audit
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
-import {defaults, resolveConfig, type WalkConfig} from '../core/options.js';
+import {defaults, type WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
+import {openConfig} from './demo.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
@@ -199,7 +200,7 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 
-	const config = await resolveConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env});
 	try {
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');

@@ -1,7 +1,8 @@
 import process from 'node:process';
 import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags.js';
-import {defaults, resolveConfig} from '../core/options.js';
+import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
+import {openConfig} from './demo.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -107,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
 	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	const given = compareCredential(flags.compareEnv, process.env);
-	const config = await resolveConfig({input, flags});
+	const config = await openConfig({input, flags});
 	try {
 		const {createClient} = await import('../core/http-client.js');
 		const client = createClient(config);
@@ -117,7 +118,7 @@ export async function run(argv: string[]): Promise<number> {
 			// The first page is asked for before Ink and React are loaded: the
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
-			const {runBrowser} = await import('../components/run-browser.js');
+			const {runBrowser} = await import('./run-browser.js');
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then

@@ -4,8 +4,9 @@ import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
-import {resolveConfig, type WalkConfig} from '../core/options.js';
+import type {WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
+import {openConfig} from './demo.js';
 import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
@@ -228,7 +229,7 @@ async function dumpParsed(
 		throw new UsageError(`--format must be one of ${formats.join(', ')}, not ${quoteValue(format)}.`);
 	}
 
-	const config = await resolveConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		return await dump(config, {all, format: format as Format, signal: options.signal}, io);

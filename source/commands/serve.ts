@@ -2,6 +2,7 @@ import process from 'node:process';
 import {UsageError} from '../core/errors.js';
 import {commands} from '../core/flags.js';
 import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
+import {sandboxFailure} from './demo.js';
 import {defaultRecords, defaultSeed, isScenario, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
@@ -78,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
 		...(seed === undefined ? {} : {seed}),
 		...(churn === undefined ? {} : {churn}),
 		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
-	});
+	}).catch(sandboxFailure);
 	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox));
 
 	await new Promise<void>((resolve) => {

@@ -36,7 +36,7 @@ export function usePageRequests(state: PageStackState, dispatch: Dispatch<StackA
 			const controller = new AbortController();
 			running.current.set(requestId, controller);
 			const onRetry = (notice: RetryNotice) => {
-				dispatch({type: 'retrying', requestId, note: `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`});
+				dispatch({type: 'retrying', requestId, retry: notice});
 			};
 
 			loadPage(url, {signal: controller.signal, onRetry}).then(

@@ -1,11 +1,12 @@
+import {checkPaginationFields} from './contract.js';
 import {PagewalkError} from './errors.js';
 import {redact} from './secret.js';
 import {cutToWidth, windowLength} from './text-width.js';
 import type {AccountPagination, Api, CommercePagination, ListObject, Pagination} from './types.js';
 
 /**
- * Checks a list response body against the envelope of its API (contract 2.1
- * to 2.3). A violation is one sentence naming the field, with a short excerpt
+ * Checks a list response body against the envelope of its API (see the pagination objects in
+ * contract.ts). A violation is one sentence naming the field, with a short excerpt
  * of the body so the user sees what actually came back (an HTML error page, a
  * truncated document). Excerpts are made inert where they are printed.
  */
@@ -72,42 +73,6 @@ export function parseJson(body: string, contentType: string | undefined): unknow
 	}
 }
 
-type Check = (value: unknown) => boolean;
-const string: Check = value => typeof value === 'string';
-const stringOrNull: Check = value => value === null || typeof value === 'string';
-const count: Check = value => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const orderValue: Check = value => value === 'asc' || value === 'desc';
-const cursorRange: Check = value => value === null
-	|| (Array.isArray(value) && (value.length === 0 || (value.length === 2 && value.every(item => typeof item === 'string'))));
-
-type FieldRule = {check: Check; expected: string; required: boolean};
-
-// Required: what the walker and the views cannot do without. Optional fields
-// may be absent (real servers differ) but must have the right type if present.
-// Sections 2.2 and 2.3 share these six fields.
-const shared: Record<string, FieldRule> = {
-	limit: {check: count, expected: 'a whole number', required: true},
-	order: {check: orderValue, expected: '"asc" or "desc"', required: true},
-	next_uri: {check: stringOrNull, expected: 'a string or null', required: true},
-	previous_uri: {check: stringOrNull, expected: 'a string or null', required: false},
-	starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
-	ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
-};
-
-const rules: Record<Api, Record<string, FieldRule>> = {
-	account: {
-		...shared,
-		next_starting_after: {check: stringOrNull, expected: 'a string or null', required: false},
-		previous_ending_before: {check: stringOrNull, expected: 'a string or null', required: false},
-	},
-	commerce: {
-		...shared,
-		total: {check: count, expected: 'a whole number', required: true},
-		yielded: {check: count, expected: 'a whole number', required: true},
-		cursor_range: {check: cursorRange, expected: 'two ids, an empty array or null', required: false},
-	},
-};
-
 function warningText(item: unknown): string | undefined {
 	if (typeof item === 'string') {
 		return item;
@@ -157,27 +122,18 @@ export function validateEnvelope(api: Api, value: unknown, body: string): Envelo
 		throw new EnvelopeError(`pagination is ${typeName(pagination)}, not an object`, body);
 	}
 
-	const normalized: Record<string, unknown> = {...pagination};
-	for (const [field, rule] of Object.entries(rules[api])) {
-		const fieldValue = pagination[field];
-		if (fieldValue === undefined) {
-			if (rule.required) {
-				throw new EnvelopeError(`pagination.${field} is missing`, body);
-			}
-
-			// Absent cursors and links read as null; the raw object keeps the truth.
-			if (field !== 'next_starting_after' && field !== 'previous_ending_before') {
-				normalized[field] = null;
-			}
-
-			continue;
+	// The field rules are the contract's; this module only words the first problem.
+	const fields = checkPaginationFields(api, pagination);
+	if (fields.problem) {
+		const {problem} = fields;
+		if (problem.kind === 'missing') {
+			throw new EnvelopeError(`pagination.${problem.field} is missing`, body);
 		}
 
-		if (!rule.check(fieldValue)) {
-			throw new EnvelopeError(`pagination.${field} is ${typeName(fieldValue)} ${cutToWidth(redact(JSON.stringify(fieldValue) ?? ''), 40, {ellipsis: ''})}, not ${rule.expected}`.replace('  ', ' '), body);
-		}
+		throw new EnvelopeError(`pagination.${problem.field} is ${typeName(problem.value)} ${cutToWidth(redact(JSON.stringify(problem.value) ?? ''), 40, {ellipsis: ''})}, not ${problem.expected}`.replace('  ', ' '), body);
 	}
 
+	const normalized = fields.normalized;
 	const warnings = Array.isArray(value.warnings)
 		? value.warnings.map(item => warningText(item)).filter((item): item is string => item !== undefined).map(item => redact(item))
 		: [];

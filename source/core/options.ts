@@ -1,16 +1,24 @@
+import {isScenario, paginationParameters, scenarioNames, type ScenarioName} from './contract.js';
+import {credentialEnv, defaults} from './config-defaults.js';
+import {resolveEndpoint} from './endpoint.js';
 import {UsageError} from './errors.js';
-import {inert} from './inert.js';
-import {cutToWidth} from './text-width.js';
+import {apiVersion, baseUrl, cursor, headers, integer, limit as limitValue, order, quote, seconds, text} from './flag-values.js';
 import {parseBase, type LinkBase} from './links.js';
 import {Secret, unfitForHeader} from './secret.js';
 import type {Api, Order} from './types.js';
 import type {walkFlags} from './flags.js';
-import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios.js';
+
+export {credentialEnv, defaults} from './config-defaults.js';
+
+const userAgent = 'pagewalk/0.1';
 
 /**
- * Turns the walk flags (flags.ts) into a checked WalkConfig. Everything is
- * validated here, before any request or sandbox start, so a wrong value costs
- * one sentence and exit status 2, never a request.
+ * Turns the walk flags (flags.ts) into a checked WalkConfig. Pure and
+ * synchronous: everything is validated here, before any request or sandbox
+ * start, so a wrong value costs one sentence and exit status 2, never a
+ * request. Single values are checked in flag-values.ts, the endpoint in
+ * endpoint.ts; starting the --demo sandbox is the commands' business
+ * (commands/demo.ts), which hands its URLs and credentials back in.
  */
 
 export type WalkQuery = {
@@ -41,7 +49,7 @@ export type WalkConfig = {
 	retryBaseMs: number;
 	maxPages: number | null;
 	maxItems: number | null;
-	/** Set when --demo started a sandbox that close() stops. */
+	/** Set when the walk runs against the --demo sandbox. */
 	demo: boolean;
 	/**
 	 * With --demo, the names of the credential in use and of the sandbox's
@@ -49,268 +57,35 @@ export type WalkConfig = {
 	 * when no --compare-env is given.
 	 */
 	demoCredentials: {using: string; other: {envName: string; value: string}} | null;
-	/** Releases what the config owns (the --demo sandbox). Safe to call twice. */
-	close(): Promise<void>;
 };
 
 /** Flag values as meow gives them; numbers are accepted too, for other parsers. */
 export type WalkFlagValues = Partial<Record<keyof typeof walkFlags, unknown>>;
 
-export const defaults = {
-	baseUrl: 'https://api.coinbase.com',
-	commerceUrl: 'https://api.commerce.coinbase.com',
-	apiVersion: '2018-03-22',
-	timeoutSeconds: 30,
-	retries: 3,
-	maxWaitSeconds: 60,
-	retryBaseMs: 500,
-	/** What the server uses when the request leaves them out (contract rules 1 and 3). */
-	limit: 25,
-	order: 'desc',
-} as const;
-
-export const credentialEnv = {
-	account: 'COINBASE_ACCESS_TOKEN',
-	commerce: 'COINBASE_COMMERCE_API_KEY',
-} as const;
-
-const userAgent = 'pagewalk/0.1';
-
-function text(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === false) {
-		return undefined;
-	}
-
-	if (value === true) {
-		return '';
-	}
-
-	return String(value);
-}
-
-function quote(value: string): string {
-	return `'${inert(cutToWidth(value, 61))}'`;
-}
-
-function integer(name: string, value: unknown, min: number, max: number): number | undefined {
-	const raw = text(value);
-	if (raw === undefined) {
-		return undefined;
-	}
-
-	if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
-		throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${quote(raw)}.`);
-	}
-
-	return Number(raw);
-}
-
-function seconds(name: string, value: unknown, fallback: number, max: number): number {
-	const raw = text(value);
-	if (raw === undefined) {
-		return fallback * 1000;
-	}
-
-	const number = Number(raw);
-	if (raw.trim() === '' || !Number.isFinite(number) || number <= 0 || number > max) {
-		throw new UsageError(`--${name} must be a number of seconds above 0 and at most ${max}, not ${quote(raw)}.`);
-	}
-
-	return Math.round(number * 1000);
-}
-
-function cursor(name: string, value: unknown): string | undefined {
-	const raw = text(value);
-	if (raw === undefined) {
-		return undefined;
-	}
-
-	// Any id a server can produce is accepted (a leading '-', spaces, quotes,
-	// long ids), so the resume hint always works; only control characters,
-	// which no id holds and a terminal would act on, and absurd lengths are refused.
-	// eslint-disable-next-line no-control-regex
-	if (raw === '' || raw.length > 4096 || /[\u0000-\u001F\u007F-\u009F]/.test(raw)) {
-		throw new UsageError(`--${name} must be an object id (up to 4096 characters, no control characters), not ${quote(raw.slice(0, 200))}.`);
-	}
-
-	return raw;
-}
-
-function order(value: unknown, source = '--order'): Order | undefined {
-	const raw = text(value);
-	if (raw === undefined) {
-		return undefined;
-	}
-
-	if (raw !== 'asc' && raw !== 'desc') {
-		throw new UsageError(`${source} must be asc or desc, not ${quote(raw)}.`);
-	}
-
-	return raw;
-}
-
-function baseUrl(name: string, envName: string, flag: unknown, env: Record<string, string | undefined>, fallback: string): string {
-	const fromFlag = text(flag);
-	const raw = fromFlag ?? (env[envName] || undefined) ?? fallback;
-	const source = fromFlag === undefined && env[envName] ? envName : `--${name}`;
-	let url: URL;
-	try {
-		url = new URL(raw);
-	} catch {
-		throw new UsageError(`${source} must be an http or https URL such as ${fallback}, not ${quote(raw)}.`);
-	}
-
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		throw new UsageError(`${source} must be an http or https URL such as ${fallback}, not ${quote(raw)}.`);
-	}
-
-	if (url.username !== '' || url.password !== '') {
-		throw new UsageError(`${source} must not carry a user name or password; credentials come only from the environment.`);
-	}
-
-	if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
-		throw new UsageError(`${source} must be a base URL without a query or fragment, not ${quote(raw)}.`);
-	}
-
-	return url.href;
-}
-
-const forbiddenHeaders = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive', 'expect']);
-const credentialHeaders = new Set(['authorization', 'x-cc-api-key', 'cookie', 'proxy-authorization']);
-
-function headers(value: unknown): Array<[string, string]> {
-	const list = Array.isArray(value) ? value : (value === undefined ? [] : [value]);
-	return list.map(item => {
-		const raw = String(item);
-		const match = /^([!#$%&'*+.^_`|~\dA-Za-z-]+):[ \t]*(.*?)[ \t]*$/.exec(raw);
-		// Header values must not smuggle a second header or line.
-		// eslint-disable-next-line no-control-regex
-		if (!match || /[\u0000-\u0008\u000A-\u001F\u007F]/.test(match[2]!)) {
-			throw new UsageError(`--header must look like 'Name: value' on one line, not ${quote(raw)}.`);
-		}
-
-		const name = match[1]!;
-		if (forbiddenHeaders.has(name.toLowerCase())) {
-			throw new UsageError(`--header cannot set ${name}; pagewalk manages that header itself.`);
-		}
-
-		if (credentialHeaders.has(name.toLowerCase())) {
-			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account} or ${credentialEnv.commerce}).`);
-		}
-
-		return [name, match[2]!];
-	});
-}
-
-function apiVersion(value: unknown): string {
-	const raw = text(value) ?? defaults.apiVersion;
-	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-	const date = match ? new Date(`${raw}T00:00:00Z`) : undefined;
-	if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
-		throw new UsageError(`--api-version must be a date in the form YYYY-MM-DD, such as ${defaults.apiVersion}, not ${quote(raw)}.`);
-	}
-
-	return raw;
-}
-
-type Endpoint = {api: Api; path: string; query: URLSearchParams};
-
-const knownNames: Record<string, Api> = {accounts: 'account', checkouts: 'commerce', charges: 'commerce'};
-
-function under(pathname: string, base: LinkBase): string | undefined {
-	if (base.prefix === '') {
-		return pathname;
-	}
-
-	if (pathname === base.prefix) {
-		return '/';
-	}
-
-	return pathname.startsWith(`${base.prefix}/`) ? pathname.slice(base.prefix.length) : undefined;
-}
-
-function splitPath(raw: string): {path: string; query: URLSearchParams} {
-	const url = new URL(raw, 'http://x');
-	return {path: url.pathname, query: url.searchParams};
-}
-
-/** Applies the endpoint rules of issue 2/4 to the positional argument. */
-function endpoint(raw: string, apiFlag: Api | undefined, bases: Record<Api, LinkBase>): Endpoint {
-	if (/^[a-z][a-z\d+.-]*:/i.test(raw) && !raw.startsWith('/')) {
-		let url: URL;
-		try {
-			url = new URL(raw);
-		} catch {
-			throw new UsageError(`The endpoint ${quote(raw)} is not a valid URL.`);
-		}
-
-		if (url.username !== '' || url.password !== '') {
-			throw new UsageError('The endpoint URL must not carry a user name or password; credentials come only from the environment.');
-		}
-
-		const candidates = (['account', 'commerce'] as const)
-			.filter(api => apiFlag === undefined || api === apiFlag)
-			.map(api => ({api, path: url.origin === bases[api].origin ? under(url.pathname, bases[api]) : undefined}))
-			.filter((candidate): candidate is {api: Api; path: string} => candidate.path !== undefined);
-		const chosen = candidates.length > 1
-			? candidates.find(candidate => (candidate.api === 'account') === candidate.path.startsWith('/v2/')) ?? candidates[0]
-			: candidates[0];
-		if (!chosen) {
-			throw new UsageError(`The endpoint URL is on ${inert(url.origin)}, which is neither --base-url ${bases.account.origin}${bases.account.prefix} nor --commerce-url ${bases.commerce.origin}${bases.commerce.prefix}; set the matching base.`);
-		}
-
-		return {api: chosen.api, path: chosen.path, query: url.searchParams};
-	}
-
-	if (raw.startsWith('/')) {
-		if (/^\/[/\\]/.test(raw) || raw.includes('#')) {
-			throw new UsageError(`The endpoint ${quote(raw)} must be a path such as /v2/accounts.`);
-		}
-
-		const {path, query} = splitPath(raw);
-		return {api: apiFlag ?? (path.startsWith('/v2/') ? 'account' : 'commerce'), path, query};
-	}
-
-	if (!/^[a-z\d_-]+(?:\/[A-Za-z\d_.-]+)*$/i.test(raw)) {
-		throw new UsageError(`The endpoint ${quote(raw)} must be a name such as accounts or checkouts, a path such as /v2/accounts, or a full URL.`);
-	}
-
-	const api = apiFlag ?? knownNames[raw];
-	if (api === undefined) {
-		throw new UsageError(`Unknown endpoint ${quote(raw)}: use accounts, checkouts or charges, a path such as /v2/${raw}, or --api account|commerce.`);
-	}
-
-	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};
-}
-
-type DemoSandbox = {
+/** The running --demo sandbox, as far as the config needs it. */
+export type DemoSandbox = {
 	accountUrl: string;
 	commerceUrl: string;
 	credentials: Record<Api, {full: string; restricted: string}>;
-	close(): Promise<void> | void;
 };
+
+/** What --demo asks for: which preset to start, and which of its credentials to use. */
+export type DemoPlan = {scenario: ScenarioName; credential: 'full' | 'restricted'};
 
 export type ResolveInput = {
 	/** Positional arguments: at most one endpoint. */
 	input: readonly string[];
 	flags: WalkFlagValues;
 	env?: Record<string, string | undefined>;
-	/** Starts the --demo sandbox; tests may pass their own. */
-	startDemo?: (options: {scenario: ScenarioName}) => Promise<DemoSandbox>;
+	/** With --demo: the sandbox already started for this plan (see demoPlan). */
+	demo?: DemoSandbox;
 };
 
-async function startDemoSandbox(options: {scenario: ScenarioName}): Promise<DemoSandbox> {
-	const {startSandbox} = await import('../sandbox/index.js');
-	return startSandbox({port: 0, scenario: options.scenario}) as Promise<DemoSandbox>;
-}
-
 /**
- * Checks every flag, the endpoint and the credential, and returns the walk
- * configuration. Throws a UsageError (exit 2) with one sentence on the first
- * problem; nothing is sent before it returns. With --demo it starts the
- * sandbox, and the returned close() stops it.
+ * Validates everything in the order a user meets it, then returns the --demo
+ * plan and a builder that only fills in what a started sandbox knows.
  */
-export async function resolveConfig({input, flags, env = process.env, startDemo = startDemoSandbox}: ResolveInput): Promise<WalkConfig> {
+function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
 	if (input.length > 1) {
 		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
 	}
@@ -353,13 +128,13 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 		throw new UsageError('With --demo give the endpoint as a name or path, not a full URL.');
 	}
 
-	const target = endpoint(text(input[0]) ?? 'accounts', apiFlag, bases);
+	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases);
 
 	// Query parameters written into the endpoint count as flags; flags win.
 	const fromUrl = target.query;
 	const extraQuery: Array<[string, string]> = [];
 	for (const [key, value] of fromUrl) {
-		if (!['limit', 'order', 'starting_after', 'ending_before'].includes(key)) {
+		if (!(paginationParameters as readonly string[]).includes(key)) {
 			if (key === 'access_token' || key === 'api_key') {
 				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment.`);
 			}
@@ -369,7 +144,7 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 	}
 
 	const query: WalkQuery = {};
-	const limit = integer('limit', text(flags.limit) ?? fromUrl.get('limit') ?? undefined, 0, 100);
+	const limit = limitValue(text(flags.limit) ?? fromUrl.get('limit') ?? undefined);
 	if (limit !== undefined) {
 		query.limit = limit;
 	}
@@ -434,48 +209,71 @@ export async function resolveConfig({input, flags, env = process.env, startDemo 
 		requestHeaders[name] = value;
 	}
 
-	let close = async () => {};
-	let demoCredentials: WalkConfig['demoCredentials'] = null;
-	if (demo) {
-		const sandbox = await startDemo({scenario: (scenarioRaw ?? 'restricted') as ScenarioName});
-		const which = (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted';
-		bases.account = parseBase(sandbox.accountUrl);
-		bases.commerce = parseBase(sandbox.commerceUrl);
-		secret = sandbox.credentials[target.api][which];
-		const other = which === 'full' ? 'restricted' : 'full';
-		demoCredentials = {using: `demo ${which}`, other: {envName: `demo ${other}`, value: sandbox.credentials[target.api][other]}};
-		let closed = false;
-		close = async () => {
-			if (!closed) {
-				closed = true;
-				await sandbox.close();
-			}
-		};
-	}
-
-	const credentialValue = target.api === 'account' && !/^bearer /i.test(secret!) ? `Bearer ${secret!}` : secret!;
+	const plan: DemoPlan | null = demo
+		? {scenario: (scenarioRaw ?? 'restricted') as ScenarioName, credential: (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted'}
+		: null;
 	return {
-		api: target.api,
-		endpoint: target.path,
-		base: bases[target.api],
-		query,
-		extraQuery,
-		credential: {
-			header: target.api === 'account' ? 'Authorization' : 'X-CC-Api-Key',
-			value: new Secret(credentialValue),
-			envName,
+		plan,
+		build(sandbox) {
+			let demoCredentials: WalkConfig['demoCredentials'] = null;
+			let credential = secret;
+			const configBases = {...bases};
+			if (plan) {
+				if (!sandbox) {
+					throw new Error('--demo needs its sandbox started first (see commands/demo.ts).');
+				}
+
+				const which = plan.credential;
+				configBases.account = parseBase(sandbox.accountUrl);
+				configBases.commerce = parseBase(sandbox.commerceUrl);
+				credential = sandbox.credentials[target.api][which];
+				const other = which === 'full' ? 'restricted' : 'full';
+				demoCredentials = {using: `demo ${which}`, other: {envName: `demo ${other}`, value: sandbox.credentials[target.api][other]}};
+			}
+
+			const credentialValue = target.api === 'account' && !/^bearer /i.test(credential!) ? `Bearer ${credential!}` : credential!;
+			return {
+				api: target.api,
+				endpoint: target.path,
+				base: configBases[target.api],
+				query,
+				extraQuery,
+				credential: {
+					header: target.api === 'account' ? 'Authorization' : 'X-CC-Api-Key',
+					value: new Secret(credentialValue),
+					envName,
+				},
+				headers: requestHeaders,
+				timeoutMs,
+				retries,
+				maxWaitMs,
+				retryBaseMs: defaults.retryBaseMs,
+				maxPages,
+				maxItems,
+				demo,
+				demoCredentials,
+			};
 		},
-		headers: requestHeaders,
-		timeoutMs,
-		retries,
-		maxWaitMs,
-		retryBaseMs: defaults.retryBaseMs,
-		maxPages,
-		maxItems,
-		demo,
-		demoCredentials,
-		close,
 	};
+}
+
+/**
+ * Checks every flag, the endpoint and the credential, and returns the walk
+ * configuration. Throws a UsageError (exit 2) with one sentence on the first
+ * problem; nothing is sent and nothing is started. With --demo, `demo` is the
+ * sandbox started for demoPlan()'s answer.
+ */
+export function resolveConfig(input: ResolveInput): WalkConfig {
+	return assemble(input).build(input.demo);
+}
+
+/**
+ * Checks every flag as resolveConfig does, and says whether --demo asks for a
+ * sandbox (and which), or null without --demo. Call it before starting one,
+ * so a wrong flag starts nothing.
+ */
+export function demoPlan(input: Omit<ResolveInput, 'demo'>): DemoPlan | null {
+	return assemble(input).plan;
 }
 
 /** The URL of the first page for `query` (the config's own query by default). */

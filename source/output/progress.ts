@@ -73,7 +73,8 @@ export class Progress {
 		// A line wider than the terminal would wrap, and \r would then redraw
 		// only its last row; cut it to the width instead (short of the last
 		// column, where some terminals wrap already).
-		const width = this.#stream.columns ?? 80;
+		// A pty with no size set reports 0 columns: that means unknown, not none.
+		const width = this.#stream.columns || 80;
 		this.#stream.write(`\r\u001B[2K${cutToWidth(line, width - 1)}`);
 		this.#visible = true;
 	}

@@ -4,6 +4,7 @@
  * {@link ApiProblem} that names the parameter, which each API renders in its
  * own error shape.
  */
+import {contractDefaults, paginationParameters} from '../core/contract.js';
 import type {Order} from '../core/types.js';
 import type {Link, PageQuery} from './window.js';
 
@@ -13,10 +14,10 @@ export type ApiProblem = {status: number; code: string; message: string; headers
 export type Parsed<T> = {ok: true; value: T} | {ok: false; problem: ApiProblem};
 
 /** Parameters the sandbox reads; anything else in a query is ignored, as real servers do. */
-const known = new Set(['limit', 'order', 'starting_after', 'ending_before', 'access_token']);
+const known = new Set<string>([...paginationParameters, 'access_token']);
 
-export const defaultLimit = 25;
-export const maximumLimit = 100;
+export const defaultLimit = contractDefaults.limit;
+export const maximumLimit = contractDefaults.maximumLimit;
 
 export function badRequest(message: string, code = 'validation_error'): ApiProblem {
 	return {status: 400, code, message};
@@ -98,7 +99,7 @@ function cursor(name: 'starting_after' | 'ending_before', value: string | undefi
  * and a `next_uri` that cannot loop on empty pages.
  */
 export function pageQuery(parameters: Map<string, string>): Parsed<PageQuery> {
-	let limit = defaultLimit;
+	let limit: number = defaultLimit;
 	const rawLimit = parameters.get('limit');
 	if (rawLimit !== undefined) {
 		if (!/^\d{1,9}$/.test(rawLimit) || Number(rawLimit) > maximumLimit) {
@@ -108,7 +109,7 @@ export function pageQuery(parameters: Map<string, string>): Parsed<PageQuery> {
 		limit = Number(rawLimit) === 0 ? defaultLimit : Number(rawLimit);
 	}
 
-	let order: Order = 'desc';
+	let order: Order = contractDefaults.order;
 	const rawOrder = parameters.get('order');
 	if (rawOrder !== undefined) {
 		if (rawOrder !== 'asc' && rawOrder !== 'desc') {

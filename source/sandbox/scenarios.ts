@@ -6,12 +6,14 @@
  * (the second page of a walk from the start), so the rest of the walk stays
  * clean and the check that catches it names that page.
  */
+import type {ScenarioName} from '../core/contract.js';
 import type {ListObject} from '../core/types.js';
 import type {Collection} from './store.js';
 import type {Window} from './window.js';
 
-export const scenarioNames = ['restricted', 'churn', 'duplicate', 'wrong-limit', 'unordered', 'yielded-mismatch', 'missing-param'] as const;
-export type ScenarioName = (typeof scenarioNames)[number];
+// The names live with the contract, so the client can check --scenario
+// without importing the sandbox.
+export {isScenario, scenarioNames, type ScenarioName} from '../core/contract.js';
 
 /** Changes a second made by the `churn` preset. */
 export const churnPerSecond = 5;
@@ -33,10 +35,6 @@ export type PageContext = {window: Window; collection: Collection};
 
 /** Rewrites one rendered envelope; the identity for clean scenarios. */
 export type Fault = (envelope: Envelope, page: PageContext) => Envelope;
-
-export function isScenario(name: string): name is ScenarioName {
-	return (scenarioNames as readonly string[]).includes(name);
-}
 
 /**
  * Whether this page is the second of a walk from the start: its

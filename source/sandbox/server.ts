@@ -5,8 +5,19 @@
  */
 import http from 'node:http';
 import type {AddressInfo, Socket} from 'node:net';
-import {PagewalkError} from '../core/errors.js';
 import type {SandboxRequest, SandboxResponse} from './http-types.js';
+
+/**
+ * The sandbox cannot listen (port taken, no such interface). Its own type:
+ * the sandbox shares only the contract with the client, never its errors;
+ * the commands turn this into the sentence the user reads.
+ */
+export class SandboxListenError extends Error {
+	constructor(message: string, options: {cause?: unknown} = {}) {
+		super(message, {cause: options.cause});
+		this.name = 'SandboxListenError';
+	}
+}
 
 export type Handler = (request: SandboxRequest) => SandboxResponse;
 
@@ -74,8 +85,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 			server.off('listening', onListening);
 			reject(
 				error.code === 'EADDRINUSE'
-					? new PagewalkError(`Port ${options.port} on ${options.host} is already in use, so the ${name} API cannot listen there; choose another --port (0 picks a free one).`, {cause: error})
-					: new PagewalkError(`The ${name} API cannot listen on ${options.host} port ${options.port}: ${error.message}.`, {cause: error}),
+					? new SandboxListenError(`Port ${options.port} on ${options.host} is already in use, so the ${name} API cannot listen there; choose another --port (0 picks a free one).`, {cause: error})
+					: new SandboxListenError(`The ${name} API cannot listen on ${options.host} port ${options.port}: ${error.message}.`, {cause: error}),
 			);
 		};
 

@@ -187,5 +187,4 @@ console.log(`target: our own work under 16 ms (median): ${worst < 16 ? 'met' : '
 
 instance.unmount();
 await client.close();
-await config.close();
 await sandbox.close();

@@ -9,6 +9,12 @@ import {
 	type StackAction,
 } from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
+import {noticeText, retryText} from '../../source/browser/status-model.js';
+
+/** The notice as the status line words it (the reducer records it as data). */
+function notice(state: PageStackState): string | null {
+	return state.notice === null ? null : noticeText(state.notice);
+}
 
 const settings = {order: 'desc' as const, limit: 3};
 
@@ -121,7 +127,7 @@ describe('page stack', () => {
 	it('back at the bottom of a walk started from a cursor follows previous_uri', () => {
 		let state = answer(start(url('c')), p2);
 		state = reduce(state, {type: 'previous'});
-		expect(state.notice).toBe('following previous_uri');
+		expect(notice(state)).toBe('following previous_uri');
 		expect(state.pending).toMatchObject({url: url(undefined, '?ending_before=d'), kind: 'reset'});
 		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({...p1, url: url(undefined, '?ending_before=d')})});
 		expect(state.entries.map(e => e.url)).toEqual([url(undefined, '?ending_before=d')]);
@@ -133,14 +139,14 @@ describe('page stack', () => {
 	it('back on the first page says so and sends nothing', () => {
 		let state = answer(start(), {...p1, previous: url(undefined, '?ending_before=a')});
 		state = reduce(state, {type: 'previous'});
-		expect(state.notice).toBe('already on the first page');
+		expect(notice(state)).toBe('already on the first page');
 		expect(state.pending).toBeNull();
 	});
 
 	it('back at the bottom without previous_uri says there is nothing below', () => {
 		let state = answer(start(url('c')), {...p2, previous: null});
 		state = reduce(state, {type: 'previous'});
-		expect(state.notice).toBe('no page below: previous_uri is empty');
+		expect(notice(state)).toBe('no page below: previous_uri is empty');
 	});
 
 	it('0 returns to the cached first page', () => {
@@ -156,7 +162,7 @@ describe('page stack', () => {
 		let state = walkedTo3();
 		state = reduce(state, {type: 'toggle-order'});
 		expect(state.settings.order).toBe('asc');
-		expect(state.notice).toBe('order asc: new walk from the first page');
+		expect(notice(state)).toBe('order asc: new walk from the first page');
 		expect(state.pending).toMatchObject({kind: 'reset', url: 'http://x.test/v2/accounts?limit=3&order=asc'});
 		expect(state.seen.size).toBe(0);
 		// The old page stays on screen until the new one lands.
@@ -171,7 +177,7 @@ describe('page stack', () => {
 		state = reduce(state, {type: 'change-limit', delta: 5});
 		expect(state.settings.limit).toBe(8);
 		expect(state.pending?.url).toBe('http://x.test/v2/accounts?limit=8&order=desc');
-		expect(state.notice).toBe('limit 8: new walk from the first page');
+		expect(notice(state)).toBe('limit 8: new walk from the first page');
 		state = reduce(state, {type: 'set-limit', limit: 500});
 		expect(state.settings.limit).toBe(100);
 		state = reduce(state, {type: 'change-limit', delta: -500});
@@ -179,7 +185,7 @@ describe('page stack', () => {
 		const before = state;
 		state = reduce(state, {type: 'set-limit', limit: Number.NaN});
 		expect(state.settings).toEqual(before.settings);
-		expect(state.notice).toBe('limit stays 0 (0–100)');
+		expect(notice(state)).toBe('limit stays 0 (0–100)');
 	});
 
 	it('a stale response never lands', () => {
@@ -222,14 +228,14 @@ describe('page stack', () => {
 		expect(state.pending).toBeNull();
 		expect(state.queue).toEqual([]);
 		expect(state.entries).toHaveLength(1);
-		expect(state.notice).toBe('stopped loading the next page');
+		expect(notice(state)).toBe('stopped loading the next page');
 	});
 
 	it('← while the first page or a new walk loads waits for it instead of cancelling it', () => {
 		let state = reduce(start(), {type: 'previous'});
 		expect(state.pending).toMatchObject({kind: 'reset', url: url()});
 		state = answer(state, p1);
-		expect(state.notice).toBe('already on the first page');
+		expect(notice(state)).toBe('already on the first page');
 		state = apply(state, {type: 'toggle-order'}, {type: 'previous'});
 		expect(state.pending?.kind).toBe('reset');
 		expect(state.queue).toEqual([{type: 'previous'}]);
@@ -242,7 +248,7 @@ describe('page stack', () => {
 		state = answer(state, {url: url('x'), ids: ['q'], next: null});
 		expect(state.prefetch).toBeNull();
 		state = reduce(state, {type: 'next'});
-		expect(state.notice).toBe('end of list: next_uri is empty');
+		expect(notice(state)).toBe('end of list: next_uri is empty');
 		expect(state.pending).toBeNull();
 	});
 
@@ -250,7 +256,7 @@ describe('page stack', () => {
 		let state = answer(start(), {url: url(), ids: [], next: url()});
 		expect(state.prefetch).toBeNull();
 		state = reduce(state, {type: 'next'});
-		expect(state.notice).toBe('end of list: next_uri leads back to this page');
+		expect(notice(state)).toBe('end of list: next_uri leads back to this page');
 	});
 
 	it('a failed load keeps the page on screen, and r retries the same request', () => {
@@ -259,7 +265,7 @@ describe('page stack', () => {
 		state = apply(state, {type: 'next'}, {type: 'move', delta: 1});
 		state = reduce(state, {type: 'failed', requestId: state.pending!.requestId, message: '503 service unavailable'});
 		expect(state.error).toEqual({message: '503 service unavailable', url: url('c'), kind: 'push'});
-		expect(state.notice).toBe('1 key pressed while loading dropped');
+		expect(notice(state)).toBe('1 key pressed while loading dropped');
 		expect(top(state)?.url).toBe(url());
 		state = reduce(state, {type: 'refresh'});
 		expect(state.pending).toMatchObject({url: url('c'), kind: 'push'});
@@ -273,10 +279,10 @@ describe('page stack', () => {
 		state = reduce(state, {type: 'refresh'});
 		expect(state.pending?.kind).toBe('refresh');
 		state = answer(state, p1);
-		expect(state.notice).toBe('refreshed: page unchanged');
+		expect(notice(state)).toBe('refreshed: page unchanged');
 		state = reduce(state, {type: 'refresh'});
 		state = answer(state, {...p1, ids: ['new', 'a', 'b']});
-		expect(state.notice).toBe('refreshed: page changed (1 new, 1 gone)');
+		expect(notice(state)).toBe('refreshed: page changed (1 new, 1 gone)');
 	});
 
 	it('row keys during a refresh apply to the page on screen', () => {
@@ -287,8 +293,8 @@ describe('page stack', () => {
 
 	it('reports retries of the request in flight', () => {
 		let state = start();
-		state = reduce(state, {type: 'retrying', requestId: 1, note: '429, again in 1 s'});
-		expect(state.pending?.retrying).toBe('429, again in 1 s');
+		state = reduce(state, {type: 'retrying', requestId: 1, retry: {attempt: 1, waitMs: 1000, reason: '429'}});
+		expect(retryText(state.pending!.retrying!)).toBe('429, retry 1 in 1 s');
 	});
 
 	it('keeps only a bounded number of pages in memory and refetches evicted ones on the way back', () => {

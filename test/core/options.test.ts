@@ -1,14 +1,13 @@
 import {inspect} from 'node:util';
 import {describe, expect, test} from 'vitest';
 import {UsageError} from '../../source/core/errors.js';
-import {firstPageUrl, resolveConfig, type WalkFlagValues} from '../../source/core/options.js';
+import {openConfig} from '../../source/commands/demo.js';
+import {demoPlan, firstPageUrl, resolveConfig, type WalkFlagValues} from '../../source/core/options.js';
 
 const env = {COINBASE_ACCESS_TOKEN: 'tok-1', COINBASE_COMMERCE_API_KEY: 'key-1'};
 
 async function config(input: string[], flags: WalkFlagValues = {}, environment: Record<string, string | undefined> = env) {
-	return resolveConfig({input, flags, env: environment, startDemo: () => {
-		throw new Error('no demo in this test');
-	}});
+	return resolveConfig({input, flags, env: environment});
 }
 
 async function usage(input: string[], flags: WalkFlagValues, message: RegExp | string, environment: Record<string, string | undefined> = env) {
@@ -148,13 +147,29 @@ describe('--demo', () => {
 				closed += 1;
 			},
 		};
-		const c = await resolveConfig({input: ['checkouts'], flags: {demo: true}, env: {}, startDemo: async () => sandbox});
+		const c = await openConfig({input: ['checkouts'], flags: {demo: true}, env: {}, startDemo: async () => sandbox});
 		expect(firstPageUrl(c)).toBe('http://127.0.0.1:5002/checkouts');
 		expect(c.credential.value.reveal()).toBe('cr');
 		await c.close();
 		await c.close();
 		expect(closed).toBe(1);
-		const full = await resolveConfig({input: [], flags: {demo: true, demoCredential: 'full'}, env: {}, startDemo: async () => sandbox});
+		const full = await openConfig({input: [], flags: {demo: true, demoCredential: 'full'}, env: {}, startDemo: async () => sandbox});
 		expect(full.credential.value.reveal()).toBe('Bearer af');
+	});
+
+	test('resolving is synchronous: the plan names the scenario and credential, and a wrong flag starts nothing', async () => {
+		expect(demoPlan({input: [], flags: {}, env})).toBeNull();
+		expect(demoPlan({input: [], flags: {demo: true, scenario: 'duplicate'}, env: {}})).toEqual({scenario: 'duplicate', credential: 'restricted'});
+		expect(() => demoPlan({input: [], flags: {demo: true, scenario: 'nope'}, env: {}})).toThrow(UsageError);
+		let started = 0;
+		const promise = openConfig({input: [], flags: {demo: true, limit: '500'}, env: {}, async startDemo() {
+			started += 1;
+			throw new Error('must not start');
+		}});
+		await expect(promise).rejects.toThrow('--limit must be a whole number from 0 to 100, not \'500\'.');
+		expect(started).toBe(0);
+		const sandbox = {accountUrl: 'http://127.0.0.1:5001', commerceUrl: 'http://127.0.0.1:5002', credentials: {account: {full: 'af', restricted: 'ar'}, commerce: {full: 'cf', restricted: 'cr'}}};
+		const c = resolveConfig({input: ['checkouts'], flags: {demo: true}, env: {}, demo: sandbox});
+		expect(c.demoCredentials).toEqual({using: 'demo restricted', other: {envName: 'demo full', value: 'cf'}});
 	});
 });

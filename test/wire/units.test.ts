@@ -93,16 +93,14 @@ describe('the resume flag survives a POSIX shell unchanged', () => {
 describe('cursors: any id a server can produce is accepted', () => {
 	const env = {COINBASE_ACCESS_TOKEN: 'test-token-1234'};
 	for (const id of ['-rf', 'a b', 'it\'s "q"', 'x'.repeat(4096)]) {
-		test(JSON.stringify(id.slice(0, 20)), async () => {
-			const config = await resolveConfig({input: ['accounts'], flags: {startingAfter: id}, env});
+		test(JSON.stringify(id.slice(0, 20)), () => {
+			const config = resolveConfig({input: ['accounts'], flags: {startingAfter: id}, env});
 			expect(config.query.startingAfter).toBe(id);
-			await config.close();
 		});
 	}
 
-	test('a credential a header cannot carry is one sentence at config time, without the value', async () => {
-		const promise = resolveConfig({input: ['accounts'], flags: {}, env: {COINBASE_ACCESS_TOKEN: 'tok€n-secret'}});
-		await expect(promise).rejects.toThrow('COINBASE_ACCESS_TOKEN holds a character an HTTP header cannot carry (at position 4; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.');
+	test('a credential a header cannot carry is one sentence at config time, without the value', () => {
+		expect(() => resolveConfig({input: ['accounts'], flags: {}, env: {COINBASE_ACCESS_TOKEN: 'tok€n-secret'}})).toThrow('COINBASE_ACCESS_TOKEN holds a character an HTTP header cannot carry (at position 4; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.');
 	});
 
 	test('so is a --compare-env credential', () => {

@@ -125,7 +125,6 @@ export async function renderApp(options: {
 		instance.unmount();
 		await client.close();
 		await compareClient?.close();
-		await config.close();
 	}
 
 	return {instance, waitFor, press, close, resize, frame: () => visible(instance.lastFrame())};

@@ -10,7 +10,9 @@ const enterScreen = '\u001B[?1049h\u001B[H';
 const leaveScreen = '\u001B[?25h\u001B[?1049l';
 
 /**
- * Draws the browser on the terminal until the user quits. The terminal is
+ * The browse command's render-and-restore lifecycle (kept with the command,
+ * so components never import the app root): draws the browser on the
+ * terminal until the user quits. The terminal is
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */

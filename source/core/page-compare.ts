@@ -1,0 +1,63 @@
+/**
+ * One page seen through two credentials: which ids each sees, in list order,
+ * and the compare view's text. Shared by the browser's compare view and the
+ * audit; every id drawn is made inert here.
+ */
+import {inert} from './inert.js';
+
+/** One row of the browser's compare view: an id and which credentials see it. */
+export type CompareRow = {id: string; a: boolean; b: boolean};
+
+/**
+ * The rows for one page seen through two credentials, in list order: every id
+ * of A, with the ids only B sees placed after the id B showed just before them.
+ */
+export function comparePageRows(aIds: readonly string[], bIds: readonly string[]): CompareRow[] {
+	const inA = new Set(aIds);
+	const inB = new Set(bIds);
+	// B-only ids waiting to be placed after a given A id ('' = before the first).
+	const after = new Map<string, string[]>();
+	let anchor = '';
+	for (const id of bIds) {
+		if (inA.has(id)) {
+			anchor = id;
+			continue;
+		}
+
+		const waiting = after.get(anchor) ?? [];
+		waiting.push(id);
+		after.set(anchor, waiting);
+	}
+
+	const rows: CompareRow[] = [];
+	const placeAfter = (key: string): void => {
+		for (const id of after.get(key) ?? []) {
+			rows.push({id, a: false, b: true});
+		}
+	};
+
+	placeAfter('');
+	for (const id of aIds) {
+		rows.push({id, a: true, b: inB.has(id)});
+		placeAfter(id);
+	}
+
+	return rows;
+}
+
+/** One sentence for a compare view's header. */
+export function compareSummary(rows: readonly CompareRow[], labels: {a: string; b: string}): string {
+	const onlyA = rows.filter((row) => row.a && !row.b).length;
+	const onlyB = rows.filter((row) => row.b && !row.a).length;
+	const both = rows.length - onlyA - onlyB;
+	return `${both} seen by both, ${onlyA} only by ${labels.a}, ${onlyB} only by ${labels.b}.`;
+}
+
+/** The compare view's lines: the summary, a blank line, then `✓ ✓ id`, `✓ · id` (only A), `· ✓ id` (only B). */
+export function compareViewLines(rows: readonly CompareRow[], labels: {a: string; b: string}): {summary: string; lines: string[]} {
+	const mark = (seen: boolean) => (seen ? '✓' : '·');
+	return {
+		summary: inert(compareSummary(rows, labels)),
+		lines: rows.map((row) => `${mark(row.a)} ${mark(row.b)}  ${inert(row.id)}${row.a && row.b ? '' : row.a ? `  only ${inert(labels.a)}` : `  only ${inert(labels.b)}`}`),
+	};
+}
