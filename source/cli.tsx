@@ -11,6 +11,7 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	serve: async () => import('./commands/serve.js'),
 	audit: async () => import('./commands/audit.js'),
 	dump: async () => import('./commands/dump.js'),
+	profiles: async () => import('./commands/profiles.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -10,6 +10,7 @@ import {inert} from '../core/inert.js';
 import {defaults, type WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
+import {compareProfileCredential, type ProfileIo} from './profile-config.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
@@ -38,6 +39,8 @@ const help = `
 	  --compare-env NAME       also walk with the credential in environment variable NAME;
 	                           report ids one credential sees and the other does not, per page
 	                           and in total (the value is never printed)
+	  --compare-profile NAME   the same with the credential of profile NAME (see pagewalk
+	                           profiles); its base URL must be the one in use
 	  --max-pages N            stop after N pages per walk (default ${defaultMaxPages}; reported, exit 3)
 
 	Checks (each passed or failed, with the page and the evidence)
@@ -72,6 +75,8 @@ export type AuditIo = {
 	stdout: Writable;
 	stderr: Writable & {isTTY?: boolean};
 	env: Record<string, string | undefined>;
+	/** How profiles are read (tests: a short credential command timeout). */
+	profiles?: ProfileIo;
 };
 
 export type AuditOptions = {
@@ -196,17 +201,22 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	}
 
 	const {input, flags} = parsed;
-	const compare = compareCredential(flags.compareEnv, io.env);
+	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
+		throw new UsageError('Give --compare-env or --compare-profile, not both: an audit compares two credentials.');
+	}
+
+	const fromEnv = compareCredential(flags.compareEnv, io.env);
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 
-	const config = await openConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env, profiles: io.profiles});
 	try {
+		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
 		}
 
-		const primaryLabel = config.demoCredentials?.using ?? config.credential.envName;
+		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.envName : `profile ${config.profile}`);
 		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal}, io);
 	} finally {
 		await config.close();

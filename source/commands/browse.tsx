@@ -2,7 +2,9 @@ import process from 'node:process';
 import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags.js';
 import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
+import {UsageError} from '../core/errors.js';
 import {openConfig} from './demo.js';
+import {compareProfileCredential} from './profile-config.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -63,6 +65,7 @@ const help = `
 	  $ pagewalk dump [endpoint]        write pages as JSON or NDJSON
 	  $ pagewalk audit [endpoint]       walk a list and check the contract
 	  $ pagewalk serve                  run the local sandbox of both APIs
+	  $ pagewalk profiles               list the config file's profiles (secrets left out)
 
 	In a terminal, opens the browser (press ? inside for the keys). When stdout
 	is not a terminal, writes the first page as JSON instead, like 'dump'.
@@ -71,6 +74,8 @@ ${walkFlagsHelp}
 	  --compare-env NAME       c shows which ids of the page on screen the credential in
 	                           environment variable NAME sees, against yours (with --demo:
 	                           the sandbox's other credential, without this flag)
+	  --compare-profile NAME   the same with the credential of profile NAME (for the API in
+	                           use; its base URL must be the one in use)
 
 	On a pipe
 	  --format ndjson|json|csv|table
@@ -107,12 +112,17 @@ export async function run(argv: string[]): Promise<number> {
 	const {input, flags} = parsed;
 	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
+	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
+		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
+	}
+
 	const given = compareCredential(flags.compareEnv, process.env);
 	const config = await openConfig({input, flags});
 	try {
+		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
 		const {createClient} = await import('../core/http-client.js');
 		const client = createClient(config);
-		const second = given ?? config.demoCredentials?.other ?? null;
+		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
 		try {
 			// The first page is asked for before Ink and React are loaded: the
@@ -133,7 +143,7 @@ export async function run(argv: string[]): Promise<number> {
 					compareClient && second
 						? {
 								loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}),
-								labels: {a: config.demoCredentials?.using ?? config.credential.envName, b: second.envName},
+								labels: {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.envName : `profile ${config.profile}`), b: second.envName},
 							}
 						: undefined,
 			});

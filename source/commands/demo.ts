@@ -6,7 +6,10 @@
  */
 import process from 'node:process';
 import {PagewalkError} from '../core/errors.js';
+import {UsageError} from '../core/errors.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../core/options.js';
+import {profileEnvironment, selectProfile} from '../core/profiles.js';
+import {loadProfiles, readProfileCredential, type ProfileIo} from './profile-config.js';
 import type {ScenarioName} from '../core/contract.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */
@@ -18,6 +21,8 @@ export type StartDemo = (options: {scenario: ScenarioName}) => Promise<RunningDe
 export type OpenConfig = WalkConfig & {
 	/** Releases what the config owns (the --demo sandbox). Safe to call twice. */
 	close(): Promise<void>;
+	/** The profile in use (--profile, PAGEWALK_PROFILE or the config file's default), if any. */
+	profile?: string;
 };
 
 /** Starts the sandbox on a free loopback port; loaded only when --demo asks for it. */
@@ -38,17 +43,48 @@ export function sandboxFailure(error: unknown): never {
 }
 
 /**
- * Checks every flag, starts the --demo sandbox when asked for, and returns
- * the config with a close() that stops it. Throws a UsageError before
- * anything starts when a flag is wrong.
+ * With a profile in use (see selectProfile in core/profiles.ts), the input the
+ * option resolver reads: the profile's bases and API version, and the
+ * credential read from its source for the API the endpoint belongs to, set
+ * under the environment names the resolver knows. Flags still win: the
+ * resolver reads a flag before its variable. The resolver runs twice: first
+ * with a placeholder credential, so every flag is checked and the API is
+ * known before a credential command runs; then with the real one.
  */
-export async function openConfig({startDemo = startDemoSandbox, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo}): Promise<OpenConfig> {
-	const resolveInput = {...input, env: input.env ?? process.env};
-	const plan = demoPlan(resolveInput);
-	if (plan === null) {
-		return {...resolveConfig(resolveInput), close: async () => {}};
+async function withProfile(input: Omit<ResolveInput, 'demo'> & {env: Record<string, string | undefined>}, io: ProfileIo | undefined): Promise<{input: Omit<ResolveInput, 'demo'>; profile?: string}> {
+	const flag = typeof input.flags.profile === 'string' ? input.flags.profile : undefined;
+	const {config, location} = loadProfiles(input.env, io);
+	const selected = selectProfile(config, flag, input.env, location);
+	if (selected === undefined) {
+		return {input};
 	}
 
+	const {profile} = selected;
+	const flags = {...input.flags, apiVersion: input.flags.apiVersion ?? profile.apiVersion};
+	const probeEnv = {...profileEnvironment(input.env, profile, undefined, undefined), COINBASE_ACCESS_TOKEN: 'x', COINBASE_COMMERCE_API_KEY: 'x'};
+	const {api} = resolveConfig({...input, flags, env: probeEnv});
+	const credential = await readProfileCredential(config!, profile, api, input.env, io);
+	return {input: {...input, flags, env: profileEnvironment(input.env, profile, api, credential)}, profile: profile.name};
+}
+
+/**
+ * Checks every flag, starts the --demo sandbox when asked for, and returns
+ * the config with a close() that stops it. Throws a UsageError before
+ * anything starts when a flag is wrong. Without --demo, applies the profile
+ * in use, running its credential command if it has one.
+ */
+export async function openConfig({startDemo = startDemoSandbox, profiles, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo; profiles?: ProfileIo}): Promise<OpenConfig> {
+	const resolveInput = {...input, env: input.env ?? process.env};
+	if (input.flags.demo !== true) {
+		const chosen = await withProfile(resolveInput, profiles);
+		return {...resolveConfig(chosen.input), close: async () => {}, profile: chosen.profile};
+	}
+
+	if (input.flags.profile !== undefined) {
+		throw new UsageError('--demo runs its own sandbox with its own credentials, so it cannot be combined with --profile.');
+	}
+
+	const plan = demoPlan(resolveInput)!;
 	const sandbox = await startDemo({scenario: plan.scenario});
 	let closed = false;
 	const close = async () => {

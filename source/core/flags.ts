@@ -43,6 +43,7 @@ export const walkFlags = {
 	demo: {type: 'boolean'},
 	demoCredential: {type: 'string'},
 	scenario: {type: 'string'},
+	profile: {type: 'string'},
 } as const;
 
 /**
@@ -52,6 +53,7 @@ export const walkFlags = {
 export const browseFlags = {
 	...walkFlags,
 	compareEnv: {type: 'string'},
+	compareProfile: {type: 'string'},
 	format: {type: 'string'},
 } as const;
 
@@ -66,6 +68,12 @@ export const auditFlags = {
 	json: {type: 'boolean'},
 	bothOrders: {type: 'boolean'},
 	compareEnv: {type: 'string'},
+	compareProfile: {type: 'string'},
+} as const;
+
+/** `pagewalk profiles`: lists the config file's profiles, every secret left out. */
+export const profilesFlags = {
+	json: {type: 'boolean'},
 } as const;
 
 export const serveFlags = {
@@ -86,6 +94,7 @@ export const commands = {
 	dump: {name: 'pagewalk dump', flags: dumpFlags, takesArguments: true},
 	audit: {name: 'pagewalk audit', flags: auditFlags, takesArguments: true},
 	serve: {name: 'pagewalk serve', flags: serveFlags, takesArguments: false},
+	profiles: {name: 'pagewalk profiles', flags: profilesFlags, takesArguments: false},
 } as const satisfies Record<string, CommandFlags>;
 
 export const walkFlagsHelp = `
@@ -127,4 +136,10 @@ export const walkFlagsHelp = `
 	  COINBASE_ACCESS_TOKEN       account API, sent as Authorization: Bearer …
 	  COINBASE_COMMERCE_API_KEY   commerce API, sent as X-CC-Api-Key
 	  They are sent only to the configured origin, never in a URL, never printed.
+
+	Profiles (pagewalk profiles lists them)
+	  --profile NAME           use a profile of the config file (env PAGEWALK_PROFILE): its
+	                           bases, API version and credential sources; flags still win,
+	                           and the shell's PAGEWALK_*_URL and credential variables are
+	                           then not read
 `;

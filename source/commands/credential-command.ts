@@ -1,0 +1,95 @@
+/**
+ * Runs a profile's credential command (`op read …`, `pass show …`, a keychain
+ * tool) and returns what it printed, trimmed: the secret. The command comes
+ * only from the config file, never from a flag or the environment, and runs
+ * without a shell, so no word of it is expanded or re-parsed.
+ *
+ * Bounded: it is stopped (SIGKILL) after `timeoutMs`, and its output is cut
+ * off past `maxBytes` (a credential is short; megabytes mean the wrong command).
+ *
+ * Its stderr is read and dropped, never shown: a secret tool that fails may
+ * print part of the secret, a vault path or a session hint there, and the
+ * user can run the same command to see it. The error names the profile and
+ * the program, never the output.
+ */
+import {spawn as nodeSpawn} from 'node:child_process';
+import {UsageError} from '../core/errors.js';
+import {inert} from '../core/inert.js';
+import {programName} from '../core/profiles.js';
+
+export const commandDefaults = {timeoutMs: 10_000, maxBytes: 64 * 1024} as const;
+
+export type CommandOptions = {
+	/** How the command is named in errors, e.g. "profile 'work' ('/home/u/.config/pagewalk/config.json' line 7)". */
+	place: string;
+	timeoutMs?: number;
+	maxBytes?: number;
+	env?: Record<string, string | undefined>;
+	spawn?: typeof nodeSpawn;
+};
+
+/** Runs `argv` and resolves to its trimmed stdout, or rejects with one sentence (a UsageError, exit 2). */
+export async function runCredentialCommand(argv: readonly string[], options: CommandOptions): Promise<string> {
+	const {place, timeoutMs = commandDefaults.timeoutMs, maxBytes = commandDefaults.maxBytes, spawn = nodeSpawn} = options;
+	const program = inert(programName(argv));
+	const fail = (what: string) => new UsageError(`The credential command of ${place} (${program}) ${what}; run it yourself to see why, or fix the profile.`);
+
+	return new Promise<string>((resolve, reject) => {
+		let settled = false;
+		const chunks: Buffer[] = [];
+		let bytes = 0;
+		const child = spawn(argv[0]!, argv.slice(1), {
+			shell: false,
+			// No terminal input: a tool that would prompt fails at once instead of
+			// waiting on a keyboard the browser is about to take over.
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: options.env,
+			windowsHide: true,
+		});
+		const finish = (error: Error | undefined, value?: string) => {
+			if (settled) {
+				return;
+			}
+
+			settled = true;
+			clearTimeout(timer);
+			if (error) {
+				child.kill('SIGKILL');
+				reject(error);
+			} else {
+				resolve(value!);
+			}
+		};
+
+		const timer = setTimeout(() => {
+			finish(fail(`did not finish within ${formatSeconds(timeoutMs)} and was stopped`));
+		}, timeoutMs);
+		child.stdout!.on('data', (chunk: Buffer) => {
+			bytes += chunk.length;
+			if (bytes > maxBytes) {
+				finish(fail(`printed more than ${Math.round(maxBytes / 1024)} KiB, far more than a credential`));
+				return;
+			}
+
+			chunks.push(chunk);
+		});
+		// Read and dropped (see above); reading keeps a chatty tool from blocking on a full pipe.
+		child.stderr!.resume();
+		child.on('error', (error: NodeJS.ErrnoException) => {
+			finish(fail(error.code === 'ENOENT' ? 'could not be started: no such program on PATH' : error.code === 'EACCES' ? 'could not be started: not executable' : `could not be started (${error.code ?? 'unknown error'})`));
+		});
+		child.on('close', (code, signal) => {
+			if (code !== 0) {
+				finish(fail(signal ? `was ended by ${signal}` : `exited with status ${code}`));
+				return;
+			}
+
+			const text = Buffer.concat(chunks).toString('utf8').trim();
+			finish(text === '' ? fail('printed nothing') : undefined, text);
+		});
+	});
+}
+
+function formatSeconds(ms: number): string {
+	return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} seconds` : `${ms} ms`;
+}

@@ -1,0 +1,178 @@
+/**
+ * The I/O half of profiles (the pure half is core/profiles.ts): reads the
+ * config file, and reads a profile's credential from its source (an
+ * environment variable, a key file's path, or a command's output), only for
+ * the API a walk uses, so a second command (and its password prompt) runs
+ * only when needed.
+ */
+import {readFileSync} from 'node:fs';
+import {parseKeyParts} from '../core/cdp-key.js';
+import {defaults} from '../core/config-defaults.js';
+import {UsageError} from '../core/errors.js';
+import {parseBase} from '../core/links.js';
+import type {WalkConfig} from '../core/options.js';
+import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
+import {unfitForHeader} from '../core/secret.js';
+import type {Api} from '../core/types.js';
+import {runCredentialCommand} from './credential-command.js';
+
+/** What profile handling needs from outside; tests replace parts of it. */
+export type ProfileIo = {
+	readFile?: (path: string) => string;
+	platform?: NodeJS.Platform;
+	/** Bound on a credential command's run (default 10 s). */
+	commandTimeoutMs?: number;
+};
+
+/** A config file is a few kilobytes; a huge one is the wrong file and is not read whole. */
+const maxConfigBytes = 1024 * 1024;
+
+function readText(path: string): string {
+	const text = readFileSync(path, 'utf8');
+	if (text.length > maxConfigBytes) {
+		throw new UsageError(`The config file ${quotePath(path)} is larger than 1 MiB, so it is not a pagewalk config; check PAGEWALK_CONFIG.`);
+	}
+
+	return text;
+}
+
+export type LoadedProfiles = {config: ProfileConfig | undefined; location: string | undefined};
+
+/**
+ * Reads and parses the config file. No file at the default place is no
+ * profiles; a PAGEWALK_CONFIG naming a missing file, an unreadable file or a
+ * malformed one is one sentence (exit 2).
+ */
+export function loadProfiles(env: Record<string, string | undefined>, io: ProfileIo = {}): LoadedProfiles {
+	const where = configLocation(env, io.platform);
+	if (where === undefined) {
+		return {config: undefined, location: undefined};
+	}
+
+	let text: string;
+	try {
+		text = (io.readFile ?? readText)(where.path);
+	} catch (error: unknown) {
+		if (error instanceof UsageError) {
+			throw error;
+		}
+
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT' && !where.explicit) {
+			return {config: undefined, location: where.path};
+		}
+
+		throw new UsageError(code === 'ENOENT'
+			? `PAGEWALK_CONFIG names ${quotePath(where.path)}, which does not exist; create it or unset PAGEWALK_CONFIG.`
+			: `The config file ${quotePath(where.path)} cannot be read (${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code ?? 'unknown error'}); fix its permissions or set PAGEWALK_CONFIG to another file.`);
+	}
+
+	return {config: parseProfileConfig(text, where.path), location: where.path};
+}
+
+/** Checks a token read from a profile's source: one line that an HTTP header can carry. */
+function checkToken(value: string, what: string): string {
+	// eslint-disable-next-line no-control-regex
+	if (/[\u0000-\u001F\u007F]/.test(value)) {
+		throw new UsageError(`${what} holds a line break or control character; it must give the bare credential.`);
+	}
+
+	const unfit = unfitForHeader(value);
+	if (unfit > 0) {
+		throw new UsageError(`${what} holds a character an HTTP header cannot carry (at position ${unfit}); it must give the bare credential as the API issued it.`);
+	}
+
+	return value;
+}
+
+/**
+ * A command's output for the account API: a token, or a CDP key file's JSON
+ * (as `op read` of a stored key file gives). JSON is told apart by its first
+ * character: no token starts with '{'. The key is checked here, so a wrong
+ * one names the profile, and is then handed on as name and private key.
+ */
+function commandOutput(text: string, api: Api, place: string): ResolvedCredential {
+	const output = `the output of the credential command of the ${place}`;
+	const what = `The output of the credential command of the ${place}`;
+	if (api !== 'account' || !text.startsWith('{')) {
+		return {kind: 'token', value: checkToken(text, what)};
+	}
+
+	let record: Record<string, unknown> | undefined;
+	try {
+		const value: unknown = JSON.parse(text);
+		record = typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+	} catch {
+		// Not JSON: reported below like any other wrong shape.
+	}
+
+	// Never JSON.parse's message: it quotes the text around the fault, which may be key material.
+	const name = typeof record?.['name'] === 'string' && record['name'] !== '' ? record['name'] : record?.['id'];
+	if (typeof name !== 'string' || typeof record?.['privateKey'] !== 'string') {
+		throw new UsageError(`${what} starts like a key file but is not a JSON object with "name" (or "id") and "privateKey"; it must print a token or the key file as the key portal gives it.`);
+	}
+
+	const privateKey = record['privateKey'];
+	parseKeyParts({name, privateKey}, {name: `the key name in ${output}`, privateKey: `the private key in ${output}`});
+	return {kind: 'key-parts', name, privateKey};
+}
+
+/** Reads `api`'s credential from `profile`'s source; every problem is one sentence naming the profile and line. */
+export async function readProfileCredential(config: ProfileConfig, profile: Profile, api: Api, env: Record<string, string | undefined>, io: ProfileIo = {}): Promise<ResolvedCredential> {
+	const source = profile.credentials[api];
+	if (source === undefined) {
+		throw new UsageError(`The ${profilePlace(config, profile)} gives no ${api} credential; add "${api}": {"env": …}, {"command": […]}${api === 'account' ? ' or {"key_file": …}' : ''} to it.`);
+	}
+
+	const place = profilePlace(config, profile, source.line);
+	switch (source.kind) {
+		case 'env': {
+			const value = env[source.name]?.trim();
+			if (!value) {
+				throw new UsageError(`The ${place} takes its ${api} credential from ${source.name}, which is not set; set it or change the profile.`);
+			}
+
+			return {kind: 'token', value: checkToken(value, `${source.name} (named by the ${place})`)};
+		}
+
+		case 'key-file': {
+			return {kind: 'key-file', path: keyFilePath(source.path, config.file, env.HOME)};
+		}
+
+		case 'command': {
+			const text = await runCredentialCommand(source.argv, {place, timeoutMs: io.commandTimeoutMs, env});
+			return commandOutput(text, api, place);
+		}
+	}
+}
+
+/**
+ * `--compare-profile NAME`: the second credential of a compare, read from
+ * another profile for the API in use. Its base must be the one in use: the
+ * compare asks the same origin, and a credential is only ever sent where its
+ * profile says.
+ */
+export async function compareProfileCredential(name: string, walk: WalkConfig, env: Record<string, string | undefined>, io: ProfileIo = {}): Promise<{envName: string; value: string}> {
+	if (walk.demo) {
+		throw new UsageError('--compare-profile cannot be used with --demo, whose sandbox knows only its own credentials; without the flag the compare uses the sandbox\'s other one.');
+	}
+
+	const {config, location} = loadProfiles(env, io);
+	const profile = config?.profiles.find((candidate) => candidate.name === name);
+	if (config === undefined || profile === undefined) {
+		throw new UsageError(unknownProfile(config, name, '--compare-profile', location));
+	}
+
+	const base = parseBase(walk.api === 'account' ? profile.baseUrl ?? defaults.baseUrl : profile.commerceUrl ?? defaults.commerceUrl);
+	if (base.origin !== walk.base.origin || base.prefix !== walk.base.prefix) {
+		throw new UsageError(`The ${profilePlace(config, profile)} is for ${base.origin}${base.prefix}, not ${walk.base.origin}${walk.base.prefix} in use; a compare sends both credentials to the same API, so pick a profile for it.`);
+	}
+
+	const credential = await readProfileCredential(config, profile, walk.api, env, io);
+	if (credential.kind !== 'token') {
+		// The compare client takes a token today; a CDP key needs the signing client (see core/credentials.ts once it lands).
+		throw new UsageError(`The ${profilePlace(config, profile)} gives a CDP key, and --compare-profile compares with tokens only for now; use a profile with a token or --compare-env.`);
+	}
+
+	return {envName: `profile ${profile.name}`, value: credential.value};
+}
