@@ -62,10 +62,23 @@ export function parseJsonWithLines(text: string): JsonNode {
 		throw new JsonSyntaxError(line, problem);
 	};
 
+	/** The usual slips from JavaScript or JSON5 get their own words. */
+	const unexpected = (expected: string): never => {
+		if (text[index] === '/' && (text[index + 1] === '/' || text[index + 1] === '*')) {
+			fail('JSON has no comments');
+		}
+
+		if (text[index] === '\'') {
+			fail('strings take double quotes in JSON, not single ones');
+		}
+
+		return fail(`expected ${expected}, found ${describeHere()}`);
+	};
+
 	const expect = (char: string, what: string) => {
 		skipSpace();
 		if (text[index] !== char) {
-			fail(`expected ${what}, found ${describeHere()}`);
+			unexpected(what);
 		}
 
 		index++;
@@ -107,7 +120,7 @@ export function parseJsonWithLines(text: string): JsonNode {
 			for (;;) {
 				skipSpace();
 				if (text[index] !== '"') {
-					fail(`expected a key in double quotes, found ${describeHere()}`);
+					unexpected('a key in double quotes');
 				}
 
 				const keyLine = line;
@@ -181,15 +194,7 @@ export function parseJsonWithLines(text: string): JsonNode {
 			}
 		}
 
-		if (char === '/' && (text[index + 1] === '/' || text[index + 1] === '*')) {
-			fail('JSON has no comments');
-		}
-
-		if (char === '\'') {
-			fail('strings take double quotes in JSON, not single ones');
-		}
-
-		return fail(`expected a value, found ${describeHere()}`);
+		return unexpected('a value');
 	};
 
 	const value = readValue(0);
