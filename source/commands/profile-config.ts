@@ -165,7 +165,7 @@ export async function compareProfileCredential(name: string, walk: WalkConfig, e
 
 	const base = parseBase(walk.api === 'account' ? profile.baseUrl ?? defaults.baseUrl : profile.commerceUrl ?? defaults.commerceUrl);
 	if (base.origin !== walk.base.origin || base.prefix !== walk.base.prefix) {
-		throw new UsageError(`The ${profilePlace(config, profile)} is for ${base.origin}${base.prefix}, not ${walk.base.origin}${walk.base.prefix} in use; a compare sends both credentials to the same API, so pick a profile for it.`);
+		throw new UsageError(`The ${profilePlace(config, profile)} is for ${base.origin}${base.prefix}, not ${walk.base.origin}${walk.base.prefix} in use; a compare sends both credentials to the same API, so name a profile with the same base.`);
 	}
 
 	const credential = await readProfileCredential(config, profile, walk.api, env, io);
