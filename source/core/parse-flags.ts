@@ -46,7 +46,8 @@ function unknownFlagHint(typed: string, command: CommandFlags): string {
 	const name = camel(typed.toLowerCase());
 	const elsewhere = Object.values(commands).filter(other => other.name !== command.name && Object.hasOwn(other.flags, name)).map(other => other.name);
 	if (elsewhere.length > 0) {
-		return ` (${elsewhere.join(' and ')} ${elsewhere.length === 1 ? 'takes' : 'take'} it)`;
+		const list = elsewhere.length === 1 ? elsewhere[0]! : `${elsewhere.slice(0, -1).join(', ')} and ${elsewhere.at(-1)!}`;
+		return ` (${list} ${elsewhere.length === 1 ? 'takes' : 'take'} it)`;
 	}
 
 	const known = [...Object.keys(command.flags).map(flag => kebab(flag)), 'help', 'version'];

@@ -53,7 +53,7 @@ describe('parseFlags', () => {
 
 	it('says which command takes a flag this one does not', () => {
 		expect(usage(() => parseFlags(['--all'], commands.browse))).toBe('Unknown flag --all (pagewalk dump takes it); see pagewalk --help.');
-		expect(usage(() => parseFlags(['--json'], commands.dump))).toBe('Unknown flag --json (pagewalk audit and pagewalk serve take it); see pagewalk dump --help.');
+		expect(usage(() => parseFlags(['--json'], commands.dump))).toBe('Unknown flag --json (pagewalk audit, pagewalk serve and pagewalk profiles take it); see pagewalk dump --help.');
 		expect(usage(() => parseFlags(['--port', '1'], commands.audit))).toBe('Unknown flag --port (pagewalk serve takes it); see pagewalk audit --help.');
 	});
 
