@@ -217,7 +217,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 /**
  * A dump from parsed flags. With `bare`, this is the browser on a stdout
  * that is not a terminal (`pagewalk accounts | jq`): one page, from the
- * browser's flags (browse.tsx); --compare-env, a view of the screen, does nothing here.
+ * browser's flags (browse.tsx); --compare-env and --compare-profile, views of the screen, do nothing here.
  */
 async function dumpParsed(
 	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,

@@ -12,7 +12,8 @@ import {UsageError} from '../../source/core/errors.js';
 import {firstPageUrl, type WalkFlagValues} from '../../source/core/options.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {validate} from '../audit/json-schema.js';
-import {auditInProcess, auditJson, schema} from '../audit/run-audit.js';
+import {auditInProcess, auditJson, prepareCli, runCli, schema} from '../audit/run-audit.js';
+import {compareProfileCredential} from '../../source/commands/profile-config.js';
 
 class Capture extends Writable {
 	text = '';
@@ -285,6 +286,41 @@ describe('--compare-profile in the audit, against the sandbox', () => {
 		expect(both).toMatchObject({code: 2, stderr: 'pagewalk: Give --compare-env or --compare-profile, not both: an audit compares two credentials.\n'});
 		for (const result of [elsewhere, unknown, both]) {
 			expect(result.stderr).not.toContain(sandbox.credentials.account.full);
+		}
+	});
+});
+
+describe('the built CLI', () => {
+	beforeAll(() => {
+		prepareCli();
+	});
+
+	test('pagewalk profiles, and a walk with a profile that is wrong: one line on stderr, exit 2, nothing on stdout', async () => {
+		const missing = {PAGEWALK_CONFIG: path.join(directory, 'missing.json')};
+		const listed = await runCli(['profiles'], missing);
+		expect(listed).toMatchObject({code: 2, stdout: ''});
+		expect(listed.stderr).toMatch(/^pagewalk: PAGEWALK_CONFIG names '.*missing\.json', which does not exist; create it or unset PAGEWALK_CONFIG\.\n$/);
+		const malformed = configFile('{\n"profiles": {\n"p": {"account": {"command": "op read x"}}\n}\n}');
+		for (const argv of [['profiles'], ['dump', '--profile', 'p'], ['--profile', 'p']]) {
+			// eslint-disable-next-line no-await-in-loop
+			const result = await runCli(argv, malformed);
+			expect(result).toMatchObject({code: 2, stdout: ''});
+			expect(result.stderr).toMatch(/^pagewalk: In the config file '.*', line 3 needs "command" to be a non-empty list of strings[^\n]*\n$/);
+		}
+
+		const listedOk = await runCli(['profiles', '--json'], configFile({profiles: {p: {account: {env: 'T'}}}}));
+		expect(listedOk.code).toBe(0);
+		expect(JSON.parse(listedOk.stdout)).toMatchObject({profiles: [{name: 'p', credentials: {account: {source: 'env', name: 'T', set: false}}}]});
+	});
+});
+
+describe('--compare-profile with --demo', () => {
+	test('is refused: the sandbox knows only its own credentials', async () => {
+		const config = await openConfig({input: [], flags: {demo: true}, env: {}});
+		try {
+			await expect(compareProfileCredential('x', config, {})).rejects.toThrow(/--compare-profile cannot be used with --demo/);
+		} finally {
+			await config.close();
 		}
 	});
 });
