@@ -61,7 +61,9 @@ async function withProfile(input: Omit<ResolveInput, 'demo'> & {env: Record<stri
 
 	const {profile} = selected;
 	const flags = {...input.flags, apiVersion: input.flags.apiVersion ?? profile.apiVersion};
-	const probeEnv = {...profileEnvironment(input.env, profile, undefined, undefined), COINBASE_ACCESS_TOKEN: 'x', COINBASE_COMMERCE_API_KEY: 'x'};
+	// A placeholder no text holds, as redact() will remember it like any credential; it is never sent.
+	const placeholder = 'pagewalk-profile-placeholder-never-sent';
+	const probeEnv = {...profileEnvironment(input.env, profile, undefined, undefined), COINBASE_ACCESS_TOKEN: placeholder, COINBASE_COMMERCE_API_KEY: placeholder};
 	const {api} = resolveConfig({...input, flags, env: probeEnv});
 	const credential = await readProfileCredential(config!, profile, api, input.env, io);
 	return {input: {...input, flags, env: profileEnvironment(input.env, profile, api, credential)}, profile: profile.name};

@@ -6,7 +6,6 @@
  * only when needed.
  */
 import {readFileSync} from 'node:fs';
-import {parseKeyParts} from '../core/cdp-key.js';
 import {defaults} from '../core/config-defaults.js';
 import {UsageError} from '../core/errors.js';
 import {parseBase} from '../core/links.js';
@@ -14,7 +13,6 @@ import type {WalkConfig} from '../core/options.js';
 import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
 import {unfitForHeader} from '../core/secret.js';
 import type {Api} from '../core/types.js';
-import {runCredentialCommand} from './credential-command.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {
@@ -91,7 +89,7 @@ function checkToken(value: string, what: string): string {
  * character: no token starts with '{'. The key is checked here, so a wrong
  * one names the profile, and is then handed on as name and private key.
  */
-function commandOutput(text: string, api: Api, place: string): ResolvedCredential {
+async function commandOutput(text: string, api: Api, place: string): Promise<ResolvedCredential> {
 	const output = `the output of the credential command of the ${place}`;
 	const what = `The output of the credential command of the ${place}`;
 	if (api !== 'account' || !text.startsWith('{')) {
@@ -113,6 +111,7 @@ function commandOutput(text: string, api: Api, place: string): ResolvedCredentia
 	}
 
 	const privateKey = record['privateKey'];
+	const {parseKeyParts} = await import('../core/cdp-key.js');
 	parseKeyParts({name, privateKey}, {name: `the key name in ${output}`, privateKey: `the private key in ${output}`});
 	return {kind: 'key-parts', name, privateKey};
 }
@@ -140,8 +139,10 @@ export async function readProfileCredential(config: ProfileConfig, profile: Prof
 		}
 
 		case 'command': {
+			// Loaded only for a command: a walk without one never loads child_process.
+			const {runCredentialCommand} = await import('./credential-command.js');
 			const text = await runCredentialCommand(source.argv, {place, timeoutMs: io.commandTimeoutMs, env});
-			return commandOutput(text, api, place);
+			return await commandOutput(text, api, place);
 		}
 	}
 }
