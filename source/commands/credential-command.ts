@@ -32,7 +32,7 @@ export type CommandOptions = {
 export async function runCredentialCommand(argv: readonly string[], options: CommandOptions): Promise<string> {
 	const {place, timeoutMs = commandDefaults.timeoutMs, maxBytes = commandDefaults.maxBytes, spawn = nodeSpawn} = options;
 	const program = inert(programName(argv));
-	const fail = (what: string) => new UsageError(`The credential command of ${place} (${program}) ${what}; run it yourself to see why, or fix the profile.`);
+	const fail = (what: string) => new UsageError(`The credential command '${program}' of ${place} ${what}; run it yourself to see why, or fix the profile.`);
 
 	return new Promise<string>((resolve, reject) => {
 		let settled = false;

@@ -35,7 +35,7 @@ describe('credential commands', () => {
 
 	test('a command that fails names its status, not its stderr', async () => {
 		const message = await failure(node(`process.stderr.write(${JSON.stringify(canary)}); process.stdout.write(${JSON.stringify(canary)}); process.exit(1)`));
-		expect(message).toMatch(/\(node\) exited with status 1; run it yourself to see why/);
+		expect(message).toMatch(/^The credential command 'node' of profile 'work' \('\/c\/config\.json' line 7\) exited with status 1; run it yourself to see why, or fix the profile\.$/);
 	});
 
 	test('a command that hangs is stopped at its deadline', async () => {
@@ -53,6 +53,6 @@ describe('credential commands', () => {
 	});
 
 	test('a program that does not exist', async () => {
-		expect(await failure(['pagewalk-no-such-program-3c9a', 'x'])).toMatch(/\(pagewalk-no-such-program-3c9a\) could not be started: no such program on PATH/);
+		expect(await failure(['pagewalk-no-such-program-3c9a', 'x'])).toMatch(/'pagewalk-no-such-program-3c9a' of .* could not be started: no such program on PATH/);
 	});
 });

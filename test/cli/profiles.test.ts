@@ -142,7 +142,7 @@ describe('resolution order', () => {
 		const env = {...configFile(profiles), HOME_TOKEN: 'home-token'};
 		// home's commerce command fails; walking accounts never runs it.
 		await expect(open([], {profile: 'home'}, env)).resolves.toMatchObject({api: 'account'});
-		expect(await usage(['checkouts'], {profile: 'home'}, env)).toMatch(/^The credential command of profile 'home' \(.*line \d+\) \(node\) exited with status 1/);
+		expect(await usage(['checkouts'], {profile: 'home'}, env)).toMatch(/^The credential command 'node' of profile 'home' \('.*' line \d+\) exited with status 1/);
 	});
 
 	test('a wrong flag is reported before any credential command runs', async () => {
