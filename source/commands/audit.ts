@@ -10,7 +10,7 @@ import {inert} from '../core/inert.js';
 import {defaults, type WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
-import {compareProfileCredential, type ProfileIo} from './profile-config.js';
+import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './profile-config.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
 import {Progress} from '../output/progress.js';
@@ -203,6 +203,11 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	const {input, flags} = parsed;
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
 		throw new UsageError('Give --compare-env or --compare-profile, not both: an audit compares two credentials.');
+	}
+
+	if (flags.demo === true && flags.compareProfile !== undefined) {
+		// Checked here too, so the sandbox is not started for nothing.
+		throw new UsageError(demoCompareProfile);
 	}
 
 	const fromEnv = compareCredential(flags.compareEnv, io.env);

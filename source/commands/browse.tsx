@@ -4,7 +4,7 @@ import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {UsageError} from '../core/errors.js';
 import {openConfig} from './demo.js';
-import {compareProfileCredential} from './profile-config.js';
+import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -114,6 +114,11 @@ export async function run(argv: string[]): Promise<number> {
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
 		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
+	}
+
+	if (flags.demo === true && flags.compareProfile !== undefined) {
+		// Checked here too, so the sandbox is not started for nothing.
+		throw new UsageError(demoCompareProfile);
 	}
 
 	const given = compareCredential(flags.compareEnv, process.env);

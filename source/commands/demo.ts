@@ -5,8 +5,7 @@
  * then the config takes its URLs and credentials.
  */
 import process from 'node:process';
-import {PagewalkError} from '../core/errors.js';
-import {UsageError} from '../core/errors.js';
+import {PagewalkError, UsageError} from '../core/errors.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../core/options.js';
 import {profileEnvironment, selectProfile} from '../core/profiles.js';
 import {loadProfiles, readProfileCredential, type ProfileIo} from './profile-config.js';

@@ -147,6 +147,8 @@ export async function readProfileCredential(config: ProfileConfig, profile: Prof
 	}
 }
 
+export const demoCompareProfile = '--compare-profile cannot be used with --demo, whose sandbox knows only its own credentials; without the flag the compare uses the sandbox\'s other one.';
+
 /**
  * `--compare-profile NAME`: the second credential of a compare, read from
  * another profile for the API in use. Its base must be the one in use: the
@@ -155,7 +157,7 @@ export async function readProfileCredential(config: ProfileConfig, profile: Prof
  */
 export async function compareProfileCredential(name: string, walk: WalkConfig, env: Record<string, string | undefined>, io: ProfileIo = {}): Promise<{envName: string; value: string}> {
 	if (walk.demo) {
-		throw new UsageError('--compare-profile cannot be used with --demo, whose sandbox knows only its own credentials; without the flag the compare uses the sandbox\'s other one.');
+		throw new UsageError(demoCompareProfile);
 	}
 
 	const {config, location} = loadProfiles(env, io);

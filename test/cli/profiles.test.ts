@@ -315,6 +315,12 @@ describe('the built CLI', () => {
 });
 
 describe('--compare-profile with --demo', () => {
+	test('the audit refuses it before anything starts', async () => {
+		const result = await auditInProcess(['--demo', '--compare-profile', 'x'], {});
+		expect(result).toMatchObject({code: 2, stdout: ''});
+		expect(result.stderr).toMatch(/^pagewalk: --compare-profile cannot be used with --demo/);
+	});
+
 	test('is refused: the sandbox knows only its own credentials', async () => {
 		const config = await openConfig({input: [], flags: {demo: true}, env: {}});
 		try {
