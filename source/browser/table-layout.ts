@@ -1,3 +1,4 @@
+import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
 import type {Row} from './cells.js';
 
@@ -14,29 +15,39 @@ export {fitCell, type Column, type TableLayout};
 export const markerWidth = 2;
 
 /** The shared layout for a terminal `width` cells wide, the marker included. */
-export function layoutColumns(rows: readonly Row[], width: number, sample?: number): TableLayout {
-	return layoutCells(rows.map(row => row.cells), width - markerWidth, sample);
+export function layoutColumns(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
+	const cells = rows.map(row => row.cells);
+	return layoutCells(cells, width - markerWidth, sample, {paths: chooseColumns(cells, view.choice), offset: view.offset});
 }
+
+/** How the user looks at a page's columns: their choice (picker, --columns) and how far they scrolled sideways. */
+export type ColumnView = {choice?: ColumnChoice | undefined; offset?: number};
 
 // A row's cells only change with the columns: a key press that moves the
 // selection reuses every other line as it was (measuring text is the costly part).
 const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string}>();
 
-const layouts = new WeakMap<readonly Row[], {width: number; layout: TableLayout}>();
+const layouts = new WeakMap<readonly Row[], {width: number; choice: ColumnChoice | undefined; offset: number; layout: TableLayout}>();
 
 /**
  * {@link layoutColumns}, remembered per page and width: going back to a page
  * reuses its columns, and with them every line already cut for them.
  */
-export function pageLayout(rows: readonly Row[], width: number): TableLayout {
+export function pageLayout(rows: readonly Row[], width: number, view: ColumnView = {}): TableLayout {
 	const cached = layouts.get(rows);
-	if (cached?.width === width) {
+	const offset = view.offset ?? 0;
+	if (cached?.width === width && cached.choice === view.choice && cached.offset === offset) {
 		return cached.layout;
 	}
 
-	const layout = layoutColumns(rows, width);
-	layouts.set(rows, {width, layout});
+	const layout = layoutColumns(rows, width, undefined, view);
+	layouts.set(rows, {width, choice: view.choice, offset, layout});
 	return layout;
+}
+
+/** The page's columns in the order the table shows them (the picker lists these, hidden ones after). */
+export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string[] {
+	return chooseColumns(rows.map(row => row.cells), choice);
 }
 
 /** One table line: marker, then each cell cut and padded to its column. */
