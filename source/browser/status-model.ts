@@ -32,6 +32,8 @@ export type StatusInput = {
 	visible: number;
 	/** Columns that did not fit the terminal's width. */
 	hiddenColumns?: number;
+	/** Which columns are shown, by position (the pinned id is 1), for `cols 4–9 of 22`. */
+	columnSpan?: {offset?: number; first?: number; last?: number; total?: number};
 };
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -151,7 +153,12 @@ export function statusModel(input: StatusInput): StatusModel {
 	}
 
 	const hidden = input.hiddenColumns ?? 0;
-	if (hidden > 0) {
+	const span = input.columnSpan;
+	if (span?.total !== undefined && span.last !== undefined && (hidden > 0 || (span.offset ?? 0) > 0)) {
+		// Scrolled: the id is still shown (pinned), then columns from `first` on.
+		const first = (span.offset ?? 0) > 0 ? span.first ?? 1 : 1;
+		pageSegments.push({id: 'hidden', text: `cols ${first}–${span.last} of ${span.total} (< > scroll, C pick)`, tone: 'dim'});
+	} else if (hidden > 0) {
 		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
 	}
 

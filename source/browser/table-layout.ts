@@ -16,8 +16,7 @@ export const markerWidth = 2;
 
 /** The shared layout for a terminal `width` cells wide, the marker included. */
 export function layoutColumns(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
-	const cells = rows.map(row => row.cells);
-	return layoutCells(cells, width - markerWidth, sample, {paths: chooseColumns(cells, view.choice), offset: view.offset});
+	return layoutCells(rows.map(row => row.cells), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
 }
 
 /** How the user looks at a page's columns: their choice (picker, --columns) and how far they scrolled sideways. */
@@ -45,9 +44,30 @@ export function pageLayout(rows: readonly Row[], width: number, view: ColumnView
 	return layout;
 }
 
-/** The page's columns in the order the table shows them (the picker lists these, hidden ones after). */
+const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice | undefined; paths: string[]}>();
+
+/**
+ * The page's columns in the order the table shows them, remembered per page
+ * and choice: ranking a page's columns reads every row, and a sideways
+ * scroll or a resize must not pay for it again.
+ */
 export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string[] {
-	return chooseColumns(rows.map(row => row.cells), choice);
+	const cached = chosen.get(rows);
+	if (cached && cached.choice === choice) {
+		return cached.paths;
+	}
+
+	const paths = chooseColumns(rows.map(row => row.cells), choice);
+	chosen.set(rows, {choice, paths});
+	return paths;
+}
+
+/** The column picker's list: the shown columns in table order, then the hidden ones of the page. */
+export function pickerItems(rows: readonly Row[], choice?: ColumnChoice): Array<{path: string; shown: boolean}> {
+	const shown = pageColumns(rows, choice);
+	const all = pageColumns(rows, undefined);
+	const hidden = all.filter(path => !shown.includes(path));
+	return [...shown.map(path => ({path, shown: true})), ...hidden.map(path => ({path, shown: false}))];
 }
 
 /** One table line: marker, then each cell cut and padded to its column. */

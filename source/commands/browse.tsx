@@ -2,6 +2,8 @@ import process from 'node:process';
 import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags.js';
 import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
+import {parseColumnList} from '../core/column-order.js';
+import {loadColumnChoice, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
@@ -72,6 +74,12 @@ ${walkFlagsHelp}
 	                           environment variable NAME sees, against yours (with --demo:
 	                           the sandbox's other credential, without this flag)
 
+	Columns
+	  --columns a,b,c          start with these columns, in this order (id stays first); C in
+	                           the browser picks, hides and reorders them, remembered per endpoint
+	                           in $XDG_STATE_HOME/pagewalk/columns.json. On a pipe with --format
+	                           csv or table: exactly these columns
+
 	On a pipe
 	  --format ndjson|json|csv|table
 	                           how the first page is written (default ndjson, as in dump)
@@ -108,6 +116,7 @@ export async function run(argv: string[]): Promise<number> {
 	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	const given = compareCredential(flags.compareEnv, process.env);
+	const columnList = parseColumnList(flags.columns);
 	const config = await openConfig({input, flags});
 	try {
 		const {createClient} = await import('../core/http-client.js');
@@ -119,6 +128,9 @@ export async function run(argv: string[]): Promise<number> {
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
 			const {runBrowser} = await import('./run-browser.js');
+			// --columns wins over the remembered choice; a choice made in the picker is remembered.
+			const columnsKey = `${config.api} ${config.endpoint}`;
+			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env);
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then
@@ -136,6 +148,12 @@ export async function run(argv: string[]): Promise<number> {
 								labels: {a: config.demoCredentials?.using ?? config.credential.envName, b: second.envName},
 							}
 						: undefined,
+				columns: {
+					initial: initialColumns,
+					save(choice) {
+						saveColumnChoice(columnsKey, choice, process.env);
+					},
+				},
 			});
 		} finally {
 			await Promise.all([client.close(), compareClient?.close()]);

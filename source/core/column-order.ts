@@ -1,3 +1,5 @@
+import {UsageError} from './errors.js';
+import {quote} from './flag-values.js';
 import {columnsOf} from './flatten.js';
 
 /**
@@ -222,4 +224,29 @@ export function chooseColumns(rows: readonly Cells[], choice?: ColumnChoice, opt
 	const result = [...new Set([...chosen, ...rest])];
 	// The id is the cursor: the browser pins it whatever the choice.
 	return pinId ? ['id', ...result.filter(path => path !== 'id')] : result;
+}
+
+/**
+ * `--columns a,b,c`: column paths as the table header and csv name them
+ * (`balance.amount`). Names not on the first page are allowed, not refused:
+ * a field may first appear on a later page (csv writes its column empty
+ * until then; the browser shows it once a page has it). An empty name or a
+ * name given twice is a usage error.
+ */
+export function parseColumnList(value: string | undefined): string[] | undefined {
+	if (value === undefined) {
+		return undefined;
+	}
+
+	const names = value.split(',').map(name => name.trim());
+	if (names.some(name => name === '')) {
+		throw new UsageError(`--columns takes column names separated by commas, such as id,name,balance.amount; ${quote(value)} has an empty one.`);
+	}
+
+	const twice = names.find((name, index) => names.indexOf(name) !== index);
+	if (twice !== undefined) {
+		throw new UsageError(`--columns names ${quote(twice)} twice; give each column once.`);
+	}
+
+	return names;
 }

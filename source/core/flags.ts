@@ -53,12 +53,14 @@ export const browseFlags = {
 	...walkFlags,
 	compareEnv: {type: 'string'},
 	format: {type: 'string'},
+	columns: {type: 'string'},
 } as const;
 
 export const dumpFlags = {
 	...walkFlags,
 	all: {type: 'boolean'},
 	format: {type: 'string'},
+	columns: {type: 'string'},
 } as const;
 
 export const auditFlags = {

@@ -109,7 +109,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 			wanted = pinned;
 		} else if (traits.timestamp) {
 			wanted = width;
-		} else if (rank > ranks.id && rank <= ranks.created) {
+		} else if (rank > ranks.id && rank <= ranks.description) {
 			wanted = Math.min(width, readWidth);
 		} else {
 			wanted = Math.min(width, minimumWidth);

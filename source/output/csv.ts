@@ -40,7 +40,7 @@ export function csvWriter(options: WriterOptions): Writer {
 			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions));
 			let text = '';
 			if (columns === undefined) {
-				columns = columnsOf(rows);
+				columns = options.fields ? [...options.fields] : columnsOf(rows);
 				text += `${columns.map(column => quote(show(guard ? guard(column) : column))).join(',')}\r\n`;
 			}
 
