@@ -38,8 +38,8 @@ export function keyTable(): string {
 		'| keys | action |',
 		'|---|---|',
 		...rows,
-		`| typing | in ${keysCell('filter')} and ${keysCell('limit-type')}: ${typing} |`,
 		`| columns | in ${keysCell('columns')}: ${pickerCommands().map(command => `${keysCell(command)} ${cell(keymap[command].description)}`).join(', ')} |`,
+		`| typing | in ${keysCell('filter')} and ${keysCell('limit-type')}: ${typing} |`,
 	].join('\n');
 }
 

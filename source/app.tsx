@@ -4,8 +4,9 @@ import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {statusModel} from './browser/status-model.js';
-import {pageLayout} from './browser/table-layout.js';
+import {pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
+import {clampOffset} from './core/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
@@ -44,6 +45,13 @@ export type AppProps = {
 	 */
 	columns?: {initial?: ColumnChoice | undefined; save?: (choice: ColumnChoice) => void};
 };
+
+/** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
+function columnSpan(layout: TableLayout, offset: number) {
+	const total = layout.columns.length + layout.hidden;
+	const scrolled = layout.columns[0]?.path === 'id' ? clampOffset(offset, total - 1) : 0;
+	return {offset: scrolled, first: scrolled + 2, last: scrolled + layout.columns.length, total};
+}
 
 /**
  * The browser. Holds the state, runs the requests it asks for, and maps keys
@@ -133,7 +141,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		filter: stack.filter,
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
-		columnSpan: layout,
+		columnSpan: columnSpan(layout, state.view.offset),
 	});
 
 	let prompt: string | undefined;

@@ -1,5 +1,6 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import {inert} from '../core/inert.js';
+import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
 import type {Page} from '../core/types.js';
@@ -141,7 +142,7 @@ function applyView(state: BrowserState, change: ViewChange): View {
 		case 'scroll-columns': {
 			const page = top(state.stack)?.page;
 			const scrollable = page ? pageColumns(rowsOf(page.objects), view.choice).length - 1 : 0;
-			const offset = Math.min(Math.max(view.offset + change.delta, 0), Math.max(0, scrollable - 1));
+			const offset = clampOffset(view.offset + change.delta, scrollable);
 			return offset === view.offset ? view : {...view, offset};
 		}
 

@@ -131,14 +131,14 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
 	// Columns and wide text. `z`, not `w`: w is kept for saving.
 	'scroll-left': {
-		keys: ['<', 'shift+left'],
-		description: 'scroll columns left (id stays); in a pane with wrap off, scroll text left',
-		readme: 'scroll the table\'s columns left, the `id` column pinned; in a pane with wrapping off, scroll the text left',
+		keys: ['<', {key: 'shift+left', hidden: true}],
+		description: 'columns left, id stays (also Shift-←); pane text left when wrap is off',
+		readme: 'scroll the table\'s columns left (also `Shift-←`), the `id` column pinned; in a pane with wrapping off, scroll the text left',
 	},
 	'scroll-right': {
-		keys: ['>', 'shift+right'],
-		description: 'scroll columns right (id stays); in a pane with wrap off, scroll text right',
-		readme: 'scroll the table\'s columns right (the status line says which are shown: `cols 4–9 of 22`); in a pane with wrapping off, scroll the text right',
+		keys: ['>', {key: 'shift+right', hidden: true}],
+		description: 'columns right, id stays (also Shift-→); pane text right when wrap is off',
+		readme: 'scroll the table\'s columns right (also `Shift-→`; the status line says which are shown: `cols 4–9 of 22`); in a pane with wrapping off, scroll the text right',
 	},
 	columns: {
 		keys: ['C'],
@@ -294,7 +294,7 @@ export function helpLines(): string[] {
 	return [
 		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
 		'',
-		`${'typing'.padEnd(width)}  ${typingLine()}`,
 		`${'columns'.padEnd(width)}  ${pickerLine()}`,
+		`${'typing'.padEnd(width)}  ${typingLine()}`,
 	];
 }

@@ -148,18 +148,19 @@ export function statusModel(input: StatusInput): StatusModel {
 		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
 	}
 
-	if (page) {
-		pageSegments.push(totalsSegment(page));
-	}
-
+	// Before the totals too: which columns are on screen is what the user can act on.
 	const hidden = input.hiddenColumns ?? 0;
 	const span = input.columnSpan;
 	if (span?.total !== undefined && span.last !== undefined && (hidden > 0 || (span.offset ?? 0) > 0)) {
 		// Scrolled: the id is still shown (pinned), then columns from `first` on.
 		const first = (span.offset ?? 0) > 0 ? span.first ?? 1 : 1;
-		pageSegments.push({id: 'hidden', text: `cols ${first}–${span.last} of ${span.total} (< > scroll, C pick)`, tone: 'dim'});
+		pageSegments.push({id: 'hidden', text: `cols ${first}–${span.last} of ${span.total} (< >)`, tone: 'dim'});
 	} else if (hidden > 0) {
 		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
+	}
+
+	if (page) {
+		pageSegments.push(totalsSegment(page));
 	}
 
 	let message: Segment | null = null;

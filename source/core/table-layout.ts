@@ -10,12 +10,8 @@ import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
  */
 
 export type Column = {path: string; width: number; align?: 'right'};
-/**
- * `hidden`: columns of the page not shown. `first`–`last` of `total`: the
- * 1-based positions of the scrolled columns shown (the pinned id is
- * position 1), for the status line; `offset`: columns scrolled past.
- */
-export type TableLayout = {columns: Column[]; hidden: number; offset?: number; first?: number; last?: number; total?: number};
+/** `hidden`: columns of the page not shown (scrolled past or not fitting). */
+export type TableLayout = {columns: Column[]; hidden: number};
 /** Flattened cells of one object: path → inert display text. */
 export type Cells = ReadonlyMap<string, string>;
 
@@ -47,6 +43,11 @@ export type LayoutOptions = {
 	offset?: number;
 };
 
+/** Columns scrolled past: at least one column stays beside the pinned id. */
+export function clampOffset(offset: number, scrollable: number): number {
+	return Math.max(0, Math.min(offset, scrollable - 1));
+}
+
 /**
  * A column's width when it is shown at all: a timestamp whole (its order is
  * in its last digits), a name or amount up to {@link readWidth}, anything
@@ -65,8 +66,8 @@ export function fitRight(text: string, width: number): string {
  * in order (the reading order of core/column-order.ts unless `paths` says
  * otherwise), from `offset` on after the pinned id, as long as each fits at
  * its floor: a timestamp whole, a field people read up to {@link readWidth},
- * any other up to {@link minimumWidth} (a column that fits only at that
- * minimum is the last one taken). Spare cells then widen the shown columns
+ * any other up to {@link minimumWidth} (or at that minimum when its floor
+ * does not fit); the first column that fits neither way ends the row. Spare cells then widen the shown columns
  * together (a common cap, found by search) up to their natural width (the
  * widest of header and cells, at most {@link maximumWidth}); the columns left
  * over are counted as hidden. Widths are measured up to the cap only, so a
@@ -93,7 +94,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 	// keeps its whole width whenever one more column still fits beside it.
 	const pinned = hasId && idNatural + gap + minimumWidth <= available ? idNatural : undefined;
 	const scrollable = hasId ? paths.slice(1) : paths;
-	const offset = Math.max(0, Math.min(options.offset ?? 0, Math.max(0, scrollable.length - 1)));
+	const offset = clampOffset(options.offset ?? 0, scrollable.length);
 	const candidates = hasId ? ['id', ...scrollable.slice(offset)] : scrollable.slice(offset);
 
 	type Planned = {path: string; natural: number; floor: number; align: Align};
@@ -130,9 +131,6 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 
 		planned.push({path, natural: width, floor, align: !isId && traits.numeric ? 'right' : 'left'});
 		used += extra + floor;
-		if (floor < wanted) {
-			break;
-		}
 	}
 
 	const widthOf = (column: Planned, cap: number) => Math.max(column.floor, Math.min(column.natural, cap));
@@ -152,15 +150,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		const width = widthOf(column, low);
 		return column.align === 'right' ? {path: column.path, width, align: 'right'} : {path: column.path, width};
 	});
-	const shownScrollable = columns.length - (hasId ? 1 : 0);
-	return {
-		columns,
-		hidden: paths.length - columns.length,
-		offset,
-		total: paths.length,
-		first: hasId ? offset + 2 : offset + 1,
-		last: (hasId ? offset + 1 : offset) + shownScrollable,
-	};
+	return {columns, hidden: paths.length - columns.length};
 }
 
 /** The cells of one row (or the header, given each column's path), cut, padded and joined. */

@@ -71,7 +71,8 @@ describe('dump formats', () => {
 		expect(result.code).toBe(0);
 		const lines = result.stdout.trimEnd().split('\n');
 		expect(lines).toHaveLength(6);
-		expect(lines[0]).toMatch(/^id\s+resource\s+name/);
+		// The reading order of the browser: names and prices first, the resource type last.
+		expect(lines[0]).toMatch(/^id\s+name\s+local_price\.amount\s+local_price\.currency\s.*\sresource$/);
 		expect(lines[1]!.startsWith(sandbox.store.ids('checkouts')[0]!)).toBe(true);
 	});
 
