@@ -62,12 +62,23 @@ export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string
 	return paths;
 }
 
-/** The column picker's list: the shown columns in table order, then the hidden ones of the page. */
+/**
+ * The column picker's list: every column of the page, in the order of the
+ * choice (hidden ones where the user left them, so hiding and showing again
+ * happens in place), then columns the choice does not name; without a
+ * choice, the reading order, all shown.
+ */
 export function pickerItems(rows: readonly Row[], choice?: ColumnChoice): Array<{path: string; shown: boolean}> {
-	const shown = pageColumns(rows, choice);
 	const all = pageColumns(rows, undefined);
-	const hidden = all.filter(path => !shown.includes(path));
-	return [...shown.map(path => ({path, shown: true})), ...hidden.map(path => ({path, shown: false}))];
+	if (!choice) {
+		return all.map(path => ({path, shown: true}));
+	}
+
+	const shown = new Set(pageColumns(rows, choice));
+	const onPage = new Set(all);
+	const named = choice.order.filter(path => onPage.has(path));
+	const ordered = [...new Set(['id', ...named, ...all])];
+	return ordered.map(path => ({path, shown: shown.has(path)}));
 }
 
 /** One table line: marker, then each cell cut and padded to its column. */

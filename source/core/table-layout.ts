@@ -146,7 +146,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		}
 	}
 
-	const columns: Column[] = planned.map((column, i) => {
+	const columns: Column[] = planned.map(column => {
 		const width = widthOf(column, low);
 		return column.align === 'right' ? {path: column.path, width, align: 'right'} : {path: column.path, width};
 	});
