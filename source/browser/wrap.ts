@@ -25,10 +25,11 @@ function chunk(text: string, width: number): string {
 
 /** Rows one line takes at `width` cells. */
 export function lineRows(line: string, width: number): number {
-	if (width <= 0 || line.length <= width) {
+	if (width <= 0) {
 		return 1;
 	}
 
+	// One cell per code unit only for printable ASCII: ten CJK letters take twenty cells.
 	if (printableAscii.test(line)) {
 		return Math.ceil(line.length / width);
 	}

@@ -4,7 +4,7 @@
  * scrolling with < > and Shift-arrows, the column picker (toggle, reorder,
  * remembered through the app's save callback) and the panes' wrap toggle.
  */
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
 import type {ColumnChoice} from '../../source/core/column-order.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {keys, renderApp} from './support/render-app.js';
@@ -39,7 +39,8 @@ describe('default columns in the browser', () => {
 		const expected: Array<[number, string[]]> = [
 			[60, ['id', 'name']],
 			[120, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at']],
-			[200, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at', 'currency.name', 'currency.type', 'updated_at', 'currency.color', 'currency.sort_index']],
+			// The last column gets what is left: its header cut.
+			[200, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at', 'currency.name', 'currency.type', 'updated_at', 'currency.color', 'currency.sort_ind…']],
 		];
 		for (const [columns, names] of expected) {
 			// eslint-disable-next-line no-await-in-loop
@@ -91,7 +92,10 @@ describe('the column picker', () => {
 		await app.press(keys.enter);
 		frame = await app.waitFor(f => f.startsWith('  id '));
 		expect(header(frame).slice(0, 4)).toEqual(['id', 'currency.code', 'balance.amount', 'type']);
-		expect(saved).toHaveLength(1);
+		// Saved from an effect, after the frame.
+		await vi.waitFor(() => {
+			expect(saved).toHaveLength(1);
+		});
 		expect(saved[0]!.order.slice(0, 4)).toEqual(['id', 'name', 'currency.code', 'balance.amount']);
 		expect(saved[0]!.hidden).toEqual(['name']);
 		// The picker shows the choice in place; Esc leaves it as it was, and nothing more is saved.
