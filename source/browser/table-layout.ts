@@ -16,7 +16,19 @@ export const markerWidth = 2;
 
 /** The shared layout for a terminal `width` cells wide, the marker included. */
 export function layoutColumns(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
-	return layoutCells(rows.map(row => row.cells), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
+	return layoutCells(cellsOf(rows), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
+}
+
+// One cells array per page, so the shared layout can remember what it measured of it.
+const pageCells = new WeakMap<readonly Row[], Array<Map<string, string>>>();
+function cellsOf(rows: readonly Row[]): Array<Map<string, string>> {
+	let cells = pageCells.get(rows);
+	if (!cells) {
+		cells = rows.map(row => row.cells);
+		pageCells.set(rows, cells);
+	}
+
+	return cells;
 }
 
 /** How the user looks at a page's columns: their choice (picker, --columns) and how far they scrolled sideways. */
@@ -57,7 +69,7 @@ export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string
 		return cached.paths;
 	}
 
-	const paths = chooseColumns(rows.map(row => row.cells), choice);
+	const paths = chooseColumns(cellsOf(rows), choice);
 	chosen.set(rows, {choice, paths});
 	return paths;
 }

@@ -1,4 +1,4 @@
-import {columnTraits, nameRank, orderColumns, ranks} from './column-order.js';
+import {columnTraits, nameRank, orderColumns, ranks, type ColumnTraits} from './column-order.js';
 import {columnsOf} from './flatten.js';
 import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
 
@@ -48,6 +48,9 @@ export function clampOffset(offset: number, scrollable: number): number {
 	return Math.max(0, Math.min(offset, scrollable - 1));
 }
 
+type Measure = {natural: number; traits: ColumnTraits};
+const measures = new WeakMap<readonly Cells[], {sample: number; columns: Map<string, Measure>}>();
+
 /**
  * A column's width when it is shown at all: a timestamp whole (its order is
  * in its last digits), a name or amount up to {@link readWidth}, anything
@@ -76,17 +79,34 @@ export function fitRight(text: string, width: number): string {
 export function layoutColumns(rows: readonly Cells[], available: number, sample = sampleRows, options: LayoutOptions = {}): TableLayout {
 	const sampled = rows.slice(0, sample);
 	const paths = options.paths ? [...options.paths] : orderColumns(sampled, columnsOf(rows as Iterable<Map<string, string>>));
-	const natural = (path: string) => {
-		let widest = displayWidth(path, maximumWidth);
-		for (const row of sampled) {
-			const text = row.get(path);
-			if (text !== undefined && widest < maximumWidth) {
-				widest = Math.max(widest, displayWidth(text, maximumWidth));
+	// What a column's cells say is measured once per page (the same rows
+	// array): a sideways scroll or a toggle lays out again without reading
+	// every cell again.
+	let measured = measures.get(rows);
+	if (measured?.sample !== sample) {
+		measured = {sample, columns: new Map()};
+		measures.set(rows, measured);
+	}
+
+	const measure = (path: string): Measure => {
+		let found = measured.columns.get(path);
+		if (!found) {
+			let widest = displayWidth(path, maximumWidth);
+			for (const row of sampled) {
+				const text = row.get(path);
+				if (text !== undefined && widest < maximumWidth) {
+					widest = Math.max(widest, displayWidth(text, maximumWidth));
+				}
 			}
+
+			found = {natural: widest, traits: columnTraits(sampled, path)};
+			measured.columns.set(path, found);
 		}
 
-		return widest;
+		return found;
 	};
+
+	const natural = (path: string) => measure(path).natural;
 
 	const hasId = paths[0] === 'id';
 	const idNatural = hasId ? natural('id') : 0;
@@ -102,8 +122,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 	let used = 0;
 	for (const [index, path] of candidates.entries()) {
 		const isId = hasId && index === 0;
-		const width = natural(path);
-		const traits = columnTraits(sampled, path);
+		const {natural: width, traits} = measure(path);
 		const rank = nameRank(path);
 		let wanted: number;
 		if (isId && pinned !== undefined) {
