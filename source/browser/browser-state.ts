@@ -11,7 +11,7 @@ import {helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, top, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {routeKey, type Screen, type ViewChange} from './screen.js';
 import {pageColumns, pickerItems} from './table-layout.js';
-import {wrappedRows} from './wrap.js';
+import {wrappedRows, wrappedWindow} from './wrap.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go
@@ -214,8 +214,17 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
-	const screen = routed.screen ?? state.screen;
+	let screen = routed.screen ?? state.screen;
 	let view = routed.view ? applyView(state, routed.view) : state.view;
+	// Wrapping on or off keeps the same line at the top of the pane.
+	if (routed.view?.type === 'toggle-wrap' && 'scroll' in screen && action.columns !== undefined) {
+		const lines = overlayLines(state);
+		const scroll = state.view.wrap
+			? Math.max(0, wrappedWindow(lines, action.columns, screen.scroll, 1).firstLine - 1)
+			: wrappedRows(lines.slice(0, screen.scroll), action.columns);
+		screen = {...screen, scroll};
+	}
+
 	// A pane opens at its left edge.
 	if (screen.kind !== state.screen.kind && view.paneColumn !== 0) {
 		view = {...view, paneColumn: 0};

@@ -46,7 +46,8 @@ export function csvWriter(options: WriterOptions): Writer {
 
 			const known = new Set(columns);
 			for (const row of rows) {
-				for (const path of row.keys()) {
+				// With --columns the user chose what to leave out: nothing to note.
+				for (const path of options.fields ? [] : row.keys()) {
 					if (!known.has(path)) {
 						dropped.add(path);
 					}
