@@ -4,20 +4,16 @@ import type {Row} from '../browser/cells.js';
 import {formatHeader, formatRow, windowStart, type TableLayout} from '../browser/table-layout.js';
 
 /**
- * The rows on screen as ONE text node: the lines above the selection, the
- * selected line (inverse), the lines below. Ink lays out and measures a node
- * per <Text>, so a page change with one node per row cost a Yoga measure
- * and a text squash per row; one node costs one (see `npm run bench:keys`).
- * Every line is already cut to the terminal's width (table-layout.ts), so
- * Ink's own wrapping never runs: `wrap` only tells Ink not to truncate the
- * block as if it were one line. Memoised on its text: a key that changes
- * nothing on screen (a status-line update) skips it.
+ * A row redraws only when its text or selection changes. One <Text> per row,
+ * not one for the whole table: measured with bench:keys, a single text block
+ * cost 30% more CPU per row move, since Ink measures every text node's whole
+ * string on every frame (string-width over the block) while a memoised row
+ * is measured only when it changes. Most of a frame is Ink's output pass,
+ * which costs per character on screen whatever the node count.
  */
-const RowBlock = memo(({above, selected, below}: {above: string; selected: string; below: string}) => (
-	<Text wrap="wrap">
-		{above}
-		{selected === '' ? '' : <Text inverse>{selected}</Text>}
-		{below}
+const RowLine = memo(({text, selected}: {text: string; selected: boolean}) => (
+	<Text inverse={selected} wrap="truncate-end">
+		{text}
 	</Text>
 ));
 
@@ -39,26 +35,6 @@ export function TableView({rows, layout, selected, height, empty}: Props) {
 	start.current = windowStart(rows.length, bodyRows, selected, start.current);
 	const shown = rows.slice(start.current, start.current + bodyRows);
 
-	let above = '';
-	let current = '';
-	let below = '';
-	for (const row of shown) {
-		const isSelected = row === rows[selected];
-		const line = formatRow(row.cells, layout.columns, isSelected);
-		if (isSelected) {
-			current = line;
-		} else if (current === '') {
-			above += `${line}\n`;
-		} else {
-			below += `\n${line}`;
-		}
-	}
-
-	// Nothing selected on screen: the lines above end with a newline too many.
-	if (current === '' && above.endsWith('\n')) {
-		above = above.slice(0, -1);
-	}
-
 	return (
 		<Box flexDirection="column" height={height}>
 			<Text bold wrap="truncate-end">
@@ -70,7 +46,11 @@ export function TableView({rows, layout, selected, height, empty}: Props) {
 					{empty}
 				</Text>
 			) : (
-				<RowBlock above={above} selected={current} below={below} />
+				shown.map(row => {
+					const isSelected = row === rows[selected];
+					// Without the last column's padding: Ink's output pass costs per character drawn.
+					return <RowLine key={row.index} text={formatRow(row.cells, layout.columns, isSelected).trimEnd()} selected={isSelected} />;
+				})
 			)}
 		</Box>
 	);
