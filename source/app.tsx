@@ -4,7 +4,9 @@ import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {statusModel} from './browser/status-model.js';
-import {pageLayout} from './browser/table-layout.js';
+import {pageLayout, type TableLayout} from './browser/table-layout.js';
+import type {ColumnChoice} from './core/column-order.js';
+import {clampOffset} from './core/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
@@ -36,18 +38,31 @@ export type AppProps = {
 	 * credential; `labels` name both credentials (never their values).
 	 */
 	compare?: {loadPage: (url: string, signal: AbortSignal) => Promise<Page>; labels: {a: string; b: string}};
+	/**
+	 * The columns to start with (--columns, or the endpoint's remembered
+	 * choice), and where a choice made in the picker is remembered: the
+	 * command owns the state file, the app never touches the file system.
+	 */
+	columns?: {initial?: ColumnChoice | undefined; save?: (choice: ColumnChoice) => void};
 };
+
+/** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
+function columnSpan(layout: TableLayout, offset: number) {
+	const total = layout.columns.length + layout.hidden;
+	const scrolled = layout.columns[0]?.path === 'id' ? clampOffset(offset, total - 1) : 0;
+	return {offset: scrolled, first: scrolled + 2, last: scrolled + layout.columns.length, total};
+}
 
 /**
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
 		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null},
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial},
 		initialBrowserState,
 	);
 	const {stack, screen} = state;
@@ -64,7 +79,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const bodyRows = bodyHeight - 1;
 
 	useInput((input, key) => {
-		dispatch({type: 'key', input, key, bodyRows});
+		dispatch({type: 'key', input, key, bodyRows, columns: size.columns});
 	});
 
 	// The compare view asks for the page on screen with the second credential;
@@ -97,6 +112,16 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, [compareUrl, compare]);
 
+	// A choice made in the picker is remembered for the endpoint.
+	const save = columns?.save;
+	useEffect(() => {
+		if (state.view.chosen > 0 && state.view.choice) {
+			save?.(state.view.choice);
+		}
+		// Saved once per choice made, not when the callback's identity changes.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [state.view.chosen]);
+
 	useEffect(() => {
 		if (state.quit) {
 			exit();
@@ -107,7 +132,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const rows = shownRows(stack);
 	const allRows = page ? rowsOf(page.objects) : [];
 	// Columns come from the whole page, so filtering does not reshuffle them.
-	const layout = pageLayout(allRows, size.columns);
+	const layout = pageLayout(allRows, size.columns, {choice: state.view.choice, offset: state.view.offset});
 	const model = statusModel({
 		state: stack,
 		api,
@@ -116,6 +141,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		filter: stack.filter,
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
+		columnSpan: columnSpan(layout, state.view.offset),
 	});
 
 	let prompt: string | undefined;
@@ -126,14 +152,28 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}
 
 	let body;
-	if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare') {
+	if (screen.kind === 'columns') {
+		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
+		const scroll = Math.max(0, screen.cursor - (bodyHeight - 2));
+		body = <TextPane title="columns: Space shows/hides · J K move · Enter applies · Esc cancels" lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
+	} else if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare') {
 		const titles = {
 			help: 'keys',
 			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
 			debug: 'debug: request and response',
 			compare: compare ? `compare: ${inert(compare.labels.a)} against ${inert(compare.labels.b)}` : 'compare',
 		};
-		body = <TextPane title={titles[screen.kind]} lines={overlayLines(state)} scroll={screen.scroll} height={bodyHeight} width={size.columns} />;
+		body = (
+			<TextPane
+				title={titles[screen.kind]}
+				lines={overlayLines(state)}
+				scroll={screen.scroll}
+				height={bodyHeight}
+				width={size.columns}
+				wrap={state.view.wrap}
+				column={state.view.paneColumn}
+			/>
+		);
 	} else {
 		const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
 		body = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} />;

@@ -1,13 +1,17 @@
+import type {ColumnChoice} from '../core/column-order.js';
 import {inert} from '../core/inert.js';
+import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
 import type {Page} from '../core/types.js';
-import {visibleRows, type Row} from './cells.js';
+import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, top, type PageStackState, type Settings, type StackAction} from './page-stack.js';
-import {routeKey, type Screen} from './screen.js';
+import {routeKey, type Screen, type ViewChange} from './screen.js';
+import {pageColumns, pickerItems} from './table-layout.js';
+import {wrappedRows, wrappedWindow} from './wrap.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go
@@ -29,11 +33,20 @@ export type BrowserState = {
 	/** Names of the two credentials compared (a: the walk's, b: the second), or null when no second was given. */
 	compareLabels: {a: string; b: string} | null;
 	compare: CompareResult | null;
+	view: View;
 };
+
+/**
+ * How the user looks at pages: `choice` of columns (picker, --columns; none:
+ * reading order), `offset` columns scrolled past after the pinned id, panes
+ * wrapped or cut and scrolled `paneColumn` cells sideways. `chosen` counts
+ * choices made in the picker, so the app knows when to remember one.
+ */
+export type View = {choice: ColumnChoice | undefined; offset: number; wrap: boolean; paneColumn: number; chosen: number};
 
 export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn. */
-	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number}
+	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
 	| {type: 'compared'; result: CompareResult};
 
@@ -44,13 +57,16 @@ export function initialBrowserState(options: {
 	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page;
 	compareLabels?: {a: string; b: string} | null;
+	/** The columns to start with (--columns, or remembered for the endpoint). */
+	columnChoice?: ColumnChoice;
 }): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
 		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
 	}
 
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null};
+	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -101,12 +117,56 @@ function compareLines(state: BrowserState): string[] {
 	return [view.summary, '', ...view.lines];
 }
 
+// An object never changes once loaded: its pretty JSON is built once, and the
+// same lines array lets the pane remember how many rows each line wraps to.
+const detailCache = new WeakMap<object, string[]>();
+function detailLines(object: Record<string, unknown>): string[] {
+	let lines = detailCache.get(object);
+	if (!lines) {
+		lines = jsonLines(object);
+		detailCache.set(object, lines);
+	}
+
+	return lines;
+}
+
+/** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
+function overlayRows(state: BrowserState, columns: number | undefined): number {
+	const lines = overlayLines(state);
+	return state.view.wrap && columns !== undefined ? wrappedRows(lines, columns) : lines.length;
+}
+
+function applyView(state: BrowserState, change: ViewChange): View {
+	const {view} = state;
+	switch (change.type) {
+		case 'scroll-columns': {
+			const page = top(state.stack)?.page;
+			const scrollable = page ? pageColumns(rowsOf(page.objects), view.choice).length - 1 : 0;
+			const offset = clampOffset(view.offset + change.delta, scrollable);
+			return offset === view.offset ? view : {...view, offset};
+		}
+
+		case 'scroll-pane': {
+			const paneColumn = view.wrap ? 0 : Math.max(0, view.paneColumn + change.delta);
+			return paneColumn === view.paneColumn ? view : {...view, paneColumn};
+		}
+
+		case 'toggle-wrap': {
+			return {...view, wrap: !view.wrap, paneColumn: 0};
+		}
+
+		case 'choose-columns': {
+			return {...view, choice: change.choice, offset: 0, chosen: view.chosen + 1};
+		}
+	}
+}
+
 /** The lines of the open overlay (empty for the table). */
 export function overlayLines(state: BrowserState): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
-			return row ? jsonLines(row.object) : ['no object selected'];
+			return row ? detailLines(row.object) : ['no object selected'];
 		}
 
 		case 'debug': {
@@ -141,15 +201,34 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	const name = keyName(action.input, action.key);
 	const routed = routeKey(state.screen, name, action.input, {
 		bodyRows: action.bodyRows,
-		overlayLines: overlayLines(state).length,
+		overlayLines: overlayRows(state, action.columns),
 		filter: state.stack.filter,
 		hasSelection: selectedRow(state.stack) !== undefined,
+		columnItems() {
+			const page = top(state.stack)?.page;
+			return page ? pickerItems(rowsOf(page.objects), state.view.choice) : [];
+		},
 	});
 	if (routed.quit) {
 		return {...state, quit: true};
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
-	const screen = routed.screen ?? state.screen;
-	return stack === state.stack && screen === state.screen ? state : {...state, stack, screen, quit: false};
+	let screen = routed.screen ?? state.screen;
+	let view = routed.view ? applyView(state, routed.view) : state.view;
+	// Wrapping on or off keeps the same line at the top of the pane.
+	if (routed.view?.type === 'toggle-wrap' && 'scroll' in screen && action.columns !== undefined) {
+		const lines = overlayLines(state);
+		const scroll = state.view.wrap
+			? Math.max(0, wrappedWindow(lines, action.columns, screen.scroll, 1).firstLine - 1)
+			: wrappedRows(lines.slice(0, screen.scroll), action.columns);
+		screen = {...screen, scroll};
+	}
+
+	// A pane opens at its left edge.
+	if (screen.kind !== state.screen.kind && view.paneColumn !== 0) {
+		view = {...view, paneColumn: 0};
+	}
+
+	return stack === state.stack && screen === state.screen && view === state.view ? state : {...state, stack, screen, view, quit: false};
 }

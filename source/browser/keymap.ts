@@ -10,11 +10,12 @@
 /**
  * Where a key is read. `table`: the page of rows. `overlay`: help, detail,
  * debug or compare covering it. `prompt`: a line being typed (the filter
- * after `/`, a limit after `L`), where printable keys are text.
+ * after `/`, a limit after `L`), where printable keys are text. `picker`:
+ * the column picker (`C`), a list of the page's columns to show, hide and move.
  */
-export type Mode = 'table' | 'overlay' | 'prompt';
+export type Mode = 'table' | 'overlay' | 'prompt' | 'picker';
 
-export const modes: readonly Mode[] = ['table', 'overlay', 'prompt'];
+export const modes: readonly Mode[] = ['table', 'overlay', 'prompt', 'picker'];
 
 /** Where commands apply unless they say otherwise: everywhere but a prompt. */
 const browsing: readonly Mode[] = ['table', 'overlay'];
@@ -43,10 +44,23 @@ export type Command =
 	| 'quit'
 	| 'prompt-apply'
 	| 'prompt-cancel'
-	| 'prompt-delete';
+	| 'prompt-delete'
+	| 'scroll-left'
+	| 'scroll-right'
+	| 'columns'
+	| 'wrap'
+	| 'picker-up'
+	| 'picker-down'
+	| 'picker-toggle'
+	| 'picker-move-up'
+	| 'picker-move-down'
+	| 'picker-apply'
+	| 'picker-cancel';
 
 /** Keys with a name, as {@link keyName} reports them. */
-type NamedKey = 'up' | 'down' | 'left' | 'right' | 'pageup' | 'pagedown' | 'home' | 'end' | 'return' | 'escape' | 'backspace' | 'tab';
+type NamedKey =
+	| 'up' | 'down' | 'left' | 'right' | 'pageup' | 'pagedown' | 'home' | 'end' | 'return' | 'escape' | 'backspace' | 'tab'
+	| 'shift+left' | 'shift+right' | 'shift+up' | 'shift+down';
 
 type Characters<Text extends string> = Text extends `${infer First}${infer Rest}` ? First | Characters<Rest> : never;
 type Letter = Characters<'abcdefghijklmnopqrstuvwxyz'>;
@@ -115,6 +129,30 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
+	// Columns and wide text. `z`, not `w`: w is kept for saving.
+	'scroll-left': {
+		keys: ['<', {key: 'shift+left', hidden: true}],
+		description: 'columns left, id stays (also Shift-←); pane text left when wrap is off',
+		readme: 'scroll the table\'s columns left (also `Shift-←`), the `id` column pinned; in a pane with wrapping off, scroll the text left',
+	},
+	'scroll-right': {
+		keys: ['>', {key: 'shift+right', hidden: true}],
+		description: 'columns right, id stays (also Shift-→); pane text right when wrap is off',
+		readme: 'scroll the table\'s columns right (also `Shift-→`; the status line says which are shown: `cols 4–9 of 22`); in a pane with wrapping off, scroll the text right',
+	},
+	columns: {
+		keys: ['C'],
+		description: 'pick columns: show, hide, reorder (remembered per endpoint)',
+		readme: 'column picker: show, hide and reorder the page\'s columns; remembered per endpoint (also `--columns a,b,c`)',
+	},
+	wrap: {keys: ['z'], description: 'wrap long lines in panes on/off (off: < > scroll sideways)', readme: 'wrap long lines in detail, debug, help and compare on/off (on by default; off: `<` `>` scroll sideways)'},
+	'picker-up': {keys: ['up', 'k'], description: 'previous column', modes: ['picker']},
+	'picker-down': {keys: ['down', 'j'], description: 'next column', modes: ['picker']},
+	'picker-toggle': {keys: [' '], description: 'shows or hides it', modes: ['picker']},
+	'picker-move-up': {keys: ['K', 'shift+up'], description: 'moves it up', modes: ['picker']},
+	'picker-move-down': {keys: ['J', 'shift+down'], description: 'moves it down', modes: ['picker']},
+	'picker-apply': {keys: ['return'], description: 'applies', modes: ['picker']},
+	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
 };
 
 export const commands = Object.keys(keymap) as Command[];
@@ -161,12 +199,20 @@ const namedLabels: Record<NamedKey, string> = {
 	escape: 'Esc',
 	backspace: 'Backspace',
 	tab: 'Tab',
+	'shift+left': 'Shift-←',
+	'shift+right': 'Shift-→',
+	'shift+up': 'Shift-↑',
+	'shift+down': 'Shift-↓',
 };
 
 /** How help and the README write a key: ↑, PgUp, Enter, Ctrl-C. */
 export function keyLabel(key: KeyName): string {
 	if (key in namedLabels) {
 		return namedLabels[key as NamedKey];
+	}
+
+	if (key === ' ') {
+		return 'Space';
 	}
 
 	return key.startsWith('ctrl+') && key.length > 5 ? `Ctrl-${key.slice(5).toUpperCase()}` : key;
@@ -177,9 +223,20 @@ export function shownKeys(command: Command): string[] {
 	return keymap[command].keys.filter(binding => typeof binding === 'string' || !binding.hidden).map(binding => keyLabel(bindingKey(binding)));
 }
 
-/** Commands that apply outside prompts: the lines of the help. */
+/** Commands that apply on the table or in an overlay: the lines of the help. */
 export function browsingCommands(): Command[] {
-	return commands.filter(command => (keymap[command].modes ?? browsing).some(mode => mode !== 'prompt'));
+	return commands.filter(command => (keymap[command].modes ?? browsing).some(mode => mode === 'table' || mode === 'overlay'));
+}
+
+/** Commands of the column picker only: one line of the help. */
+export function pickerCommands(): Command[] {
+	return commands.filter(command => (keymap[command].modes ?? browsing).every(mode => mode === 'picker'));
+}
+
+/** The sentence on the column picker, shared by the help and the README: "in C: ↑ k previous column, ...". */
+export function pickerLine(): string {
+	const keys = pickerCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);
+	return `in ${shownKeys('columns').join(' ')}: ${keys.join(', ')}`;
 }
 
 /** Commands that apply in a prompt only: the keys of typing. */
@@ -209,14 +266,15 @@ export type KeyFlags = {
 	backspace?: boolean;
 	delete?: boolean;
 	tab?: boolean;
+	shift?: boolean;
 };
 
 /** One name for a key press, whatever the terminal sent for it. */
 export function keyName(input: string, key: KeyFlags): string {
-	if (key.upArrow) return 'up';
-	if (key.downArrow) return 'down';
-	if (key.leftArrow) return 'left';
-	if (key.rightArrow) return 'right';
+	if (key.upArrow) return key.shift ? 'shift+up' : 'up';
+	if (key.downArrow) return key.shift ? 'shift+down' : 'down';
+	if (key.leftArrow) return key.shift ? 'shift+left' : 'left';
+	if (key.rightArrow) return key.shift ? 'shift+right' : 'right';
 	if (key.pageUp) return 'pageup';
 	if (key.pageDown) return 'pagedown';
 	if (key.home) return 'home';
@@ -236,6 +294,7 @@ export function helpLines(): string[] {
 	return [
 		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
 		'',
+		`${'columns'.padEnd(width)}  ${pickerLine()}`,
 		`${'typing'.padEnd(width)}  ${typingLine()}`,
 	];
 }

@@ -1,3 +1,4 @@
+import type {ColumnChoice} from '../core/column-order.js';
 import type {StackAction} from './page-stack.js';
 import {commandFor, type Mode} from './keymap.js';
 
@@ -14,7 +15,21 @@ export type Screen =
 	| {kind: 'debug'; scroll: number}
 	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
-	| {kind: 'limit'; draft: string};
+	| {kind: 'limit'; draft: string}
+	| {kind: 'columns'; items: ColumnItem[]; cursor: number};
+
+/** One line of the column picker: a column of the page and whether the table shows it. */
+export type ColumnItem = {path: string; shown: boolean};
+
+/**
+ * How the user looks at the page, apart from the page stack: which columns
+ * and how far scrolled sideways, and whether panes wrap.
+ */
+export type ViewChange =
+	| {type: 'scroll-columns'; delta: number}
+	| {type: 'scroll-pane'; delta: number}
+	| {type: 'toggle-wrap'}
+	| {type: 'choose-columns'; choice: ColumnChoice};
 
 type Scrolling = Extract<Screen, {scroll: number}>;
 type Typing = Extract<Screen, {draft: string}>;
@@ -28,9 +43,11 @@ export type KeyContext = {
 	filter: string;
 	/** Whether the page has a selected object (Enter needs one). */
 	hasSelection: boolean;
+	/** The page's columns as the picker lists them (asked for only when it opens). */
+	columnItems?: () => ColumnItem[];
 };
 
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true};
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -40,6 +57,10 @@ function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'botto
 
 /** The keymap's mode for what is on screen. */
 export function modeOf(screen: Screen): Mode {
+	if (screen.kind === 'columns') {
+		return 'picker';
+	}
+
 	return screen.kind === 'table' ? 'table' : 'draft' in screen ? 'prompt' : 'overlay';
 }
 
@@ -99,6 +120,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		}
 	}
 
+	if (screen.kind === 'columns') {
+		return routePicker(screen, command);
+	}
+
 	if (command === undefined) {
 		return {};
 	}
@@ -131,6 +156,16 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 			case 'bottom': {
 				return {screen: scrolled(screen, 'bottom', context)};
+			}
+
+			// Sideways in the pane: only when wrapping is off (the reducer knows).
+			case 'scroll-left':
+			case 'scroll-right': {
+				return {view: {type: 'scroll-pane', delta: command === 'scroll-left' ? -8 : 8}};
+			}
+
+			case 'wrap': {
+				return {view: {type: 'toggle-wrap'}};
 			}
 
 			// The key that opened an overlay closes it again.
@@ -233,10 +268,83 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			return context.filter === '' ? {} : {stack: [{type: 'set-filter', filter: ''}]};
 		}
 
-		// Bound in prompts only, handled above.
+		case 'scroll-left': {
+			return {view: {type: 'scroll-columns', delta: -1}};
+		}
+
+		case 'scroll-right': {
+			return {view: {type: 'scroll-columns', delta: 1}};
+		}
+
+		case 'wrap': {
+			return {view: {type: 'toggle-wrap'}};
+		}
+
+		case 'columns': {
+			const items = context.columnItems?.() ?? [];
+			return items.length === 0 ? {} : {screen: {kind: 'columns', items, cursor: 0}};
+		}
+
+		// Bound in prompts and the picker only, handled above.
+		case 'picker-up':
+		case 'picker-down':
+		case 'picker-toggle':
+		case 'picker-move-up':
+		case 'picker-move-down':
+		case 'picker-apply':
+		case 'picker-cancel':
 		case 'prompt-apply':
 		case 'prompt-cancel':
 		case 'prompt-delete': {
+			return {};
+		}
+	}
+}
+
+/**
+ * The column picker's keys. The id stays first and shown: it is the cursor
+ * users copy, so it cannot be hidden nor moved.
+ */
+function routePicker(screen: Extract<Screen, {kind: 'columns'}>, command: string | undefined): Routed {
+	const {items, cursor} = screen;
+	const pinned = (index: number) => items[index]?.path === 'id' && index === 0;
+	switch (command) {
+		case 'picker-up':
+		case 'picker-down': {
+			const next = Math.min(Math.max(cursor + (command === 'picker-up' ? -1 : 1), 0), items.length - 1);
+			return next === cursor ? {} : {screen: {...screen, cursor: next}};
+		}
+
+		case 'picker-toggle': {
+			if (pinned(cursor)) {
+				return {};
+			}
+
+			return {screen: {...screen, items: items.map((item, index) => (index === cursor ? {...item, shown: !item.shown} : item))}};
+		}
+
+		case 'picker-move-up':
+		case 'picker-move-down': {
+			const target = cursor + (command === 'picker-move-up' ? -1 : 1);
+			if (pinned(cursor) || pinned(target) || target < 0 || target >= items.length) {
+				return {};
+			}
+
+			const moved = [...items];
+			[moved[cursor], moved[target]] = [moved[target]!, moved[cursor]!];
+			return {screen: {...screen, items: moved, cursor: target}};
+		}
+
+		case 'picker-apply': {
+			const choice = {order: items.map(item => item.path), hidden: items.filter(item => !item.shown).map(item => item.path)};
+			return {screen: {kind: 'table'}, view: {type: 'choose-columns', choice}};
+		}
+
+		case 'picker-cancel': {
+			return {screen: {kind: 'table'}};
+		}
+
+		default: {
 			return {};
 		}
 	}

@@ -32,6 +32,8 @@ export type StatusInput = {
 	visible: number;
 	/** Columns that did not fit the terminal's width. */
 	hiddenColumns?: number;
+	/** Which columns are shown, by position (the pinned id is 1), for `cols 4–9 of 22`. */
+	columnSpan?: {offset?: number; first?: number; last?: number; total?: number};
 };
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -146,13 +148,19 @@ export function statusModel(input: StatusInput): StatusModel {
 		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
 	}
 
-	if (page) {
-		pageSegments.push(totalsSegment(page));
+	// Before the totals too: which columns are on screen is what the user can act on.
+	const hidden = input.hiddenColumns ?? 0;
+	const span = input.columnSpan;
+	if (span?.total !== undefined && span.last !== undefined && (hidden > 0 || (span.offset ?? 0) > 0)) {
+		// Scrolled: the id is still shown (pinned), then columns from `first` on.
+		const first = (span.offset ?? 0) > 0 ? span.first ?? 1 : 1;
+		pageSegments.push({id: 'hidden', text: `cols ${first}–${span.last} of ${span.total} (< >)`, tone: 'dim'});
+	} else if (hidden > 0) {
+		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
 	}
 
-	const hidden = input.hiddenColumns ?? 0;
-	if (hidden > 0) {
-		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
+	if (page) {
+		pageSegments.push(totalsSegment(page));
 	}
 
 	let message: Segment | null = null;

@@ -1,3 +1,4 @@
+import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
 import type {Row} from './cells.js';
 
@@ -14,29 +15,82 @@ export {fitCell, type Column, type TableLayout};
 export const markerWidth = 2;
 
 /** The shared layout for a terminal `width` cells wide, the marker included. */
-export function layoutColumns(rows: readonly Row[], width: number, sample?: number): TableLayout {
-	return layoutCells(rows.map(row => row.cells), width - markerWidth, sample);
+export function layoutColumns(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
+	return layoutCells(cellsOf(rows), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
 }
+
+// One cells array per page, so the shared layout can remember what it measured of it.
+const pageCells = new WeakMap<readonly Row[], Array<Map<string, string>>>();
+function cellsOf(rows: readonly Row[]): Array<Map<string, string>> {
+	let cells = pageCells.get(rows);
+	if (!cells) {
+		cells = rows.map(row => row.cells);
+		pageCells.set(rows, cells);
+	}
+
+	return cells;
+}
+
+/** How the user looks at a page's columns: their choice (picker, --columns) and how far they scrolled sideways. */
+export type ColumnView = {choice?: ColumnChoice | undefined; offset?: number};
 
 // A row's cells only change with the columns: a key press that moves the
 // selection reuses every other line as it was (measuring text is the costly part).
 const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string}>();
 
-const layouts = new WeakMap<readonly Row[], {width: number; layout: TableLayout}>();
+const layouts = new WeakMap<readonly Row[], {width: number; choice: ColumnChoice | undefined; offset: number; layout: TableLayout}>();
 
 /**
  * {@link layoutColumns}, remembered per page and width: going back to a page
  * reuses its columns, and with them every line already cut for them.
  */
-export function pageLayout(rows: readonly Row[], width: number): TableLayout {
+export function pageLayout(rows: readonly Row[], width: number, view: ColumnView = {}): TableLayout {
 	const cached = layouts.get(rows);
-	if (cached?.width === width) {
+	const offset = view.offset ?? 0;
+	if (cached?.width === width && cached.choice === view.choice && cached.offset === offset) {
 		return cached.layout;
 	}
 
-	const layout = layoutColumns(rows, width);
-	layouts.set(rows, {width, layout});
+	const layout = layoutColumns(rows, width, undefined, view);
+	layouts.set(rows, {width, choice: view.choice, offset, layout});
 	return layout;
+}
+
+const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice | undefined; paths: string[]}>();
+
+/**
+ * The page's columns in the order the table shows them, remembered per page
+ * and choice: ranking a page's columns reads every row, and a sideways
+ * scroll or a resize must not pay for it again.
+ */
+export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string[] {
+	const cached = chosen.get(rows);
+	if (cached && cached.choice === choice) {
+		return cached.paths;
+	}
+
+	const paths = chooseColumns(cellsOf(rows), choice);
+	chosen.set(rows, {choice, paths});
+	return paths;
+}
+
+/**
+ * The column picker's list: every column of the page, in the order of the
+ * choice (hidden ones where the user left them, so hiding and showing again
+ * happens in place), then columns the choice does not name; without a
+ * choice, the reading order, all shown.
+ */
+export function pickerItems(rows: readonly Row[], choice?: ColumnChoice): Array<{path: string; shown: boolean}> {
+	const all = pageColumns(rows, undefined);
+	if (!choice) {
+		return all.map(path => ({path, shown: true}));
+	}
+
+	const shown = new Set(pageColumns(rows, choice));
+	const onPage = new Set(all);
+	const named = choice.order.filter(path => onPage.has(path));
+	const ordered = [...new Set(['id', ...named, ...all])];
+	return ordered.map(path => ({path, shown: shown.has(path)}));
 }
 
 /** One table line: marker, then each cell cut and padded to its column. */

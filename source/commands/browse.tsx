@@ -3,6 +3,8 @@ import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags
 import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {UsageError} from '../core/errors.js';
+import {parseColumnList} from '../core/column-order.js';
+import {loadColumnChoice, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {Page, RetryNotice} from '../core/types.js';
@@ -77,6 +79,12 @@ ${walkFlagsHelp}
 	  --compare-profile NAME   the same with the credential of profile NAME (for the API in
 	                           use; its base URL must be the one in use)
 
+	Columns
+	  --columns a,b,c          start with these columns, in this order (id stays first); C in
+	                           the browser picks, hides and reorders them, remembered per endpoint
+	                           in $XDG_STATE_HOME/pagewalk/columns.json. On a pipe with --format
+	                           csv or table: exactly these columns
+
 	On a pipe
 	  --format ndjson|json|csv|table
 	                           how the first page is written (default ndjson, as in dump)
@@ -122,6 +130,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const given = compareCredential(flags.compareEnv, process.env);
+	const columnList = parseColumnList(flags.columns);
 	const config = await openConfig({input, flags});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
@@ -134,6 +143,9 @@ export async function run(argv: string[]): Promise<number> {
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
 			const {runBrowser} = await import('./run-browser.js');
+			// --columns wins over the remembered choice; a choice made in the picker is remembered.
+			const columnsKey = `${config.api} ${config.endpoint}`;
+			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env);
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then
@@ -151,6 +163,12 @@ export async function run(argv: string[]): Promise<number> {
 								labels: {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.envName : `profile ${config.profile}`), b: second.envName},
 							}
 						: undefined,
+				columns: {
+					initial: initialColumns,
+					save(choice) {
+						saveColumnChoice(columnsKey, choice, process.env);
+					},
+				},
 			});
 		} finally {
 			await Promise.all([client.close(), compareClient?.close()]);

@@ -1,5 +1,6 @@
 import process from 'node:process';
 import type {Writable} from 'node:stream';
+import {parseColumnList} from '../core/column-order.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
@@ -29,6 +30,9 @@ const help = `
 	                           ndjson (default): one API object per line, exactly as sent
 	                           json: one array for the whole walk (valid even if it fails)
 	                           csv: flattened columns (nested fields as a.b); table: for people
+	  --columns a,b,c          csv and table: exactly these columns, in this order (names as in
+	                           the header, e.g. id,name,balance.amount); a name no object has
+	                           yet is kept as an empty column (it may appear on a later page)
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
@@ -75,7 +79,7 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
  */
-export async function dump(config: WalkConfig, options: {all: boolean; format: Format; signal?: AbortSignal}, io: DumpIo): Promise<number> {
+export async function dump(config: WalkConfig, options: {all: boolean; format: Format; signal?: AbortSignal; columns?: string[] | undefined}, io: DumpIo): Promise<number> {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -85,7 +89,12 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		controller.abort();
 	});
 	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
-	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: color && io.stdout.isTTY === true});
+	const writer = createWriter(options.format, {
+		tty: io.stdout.isTTY === true,
+		columns: io.stdout.columns,
+		color: color && io.stdout.isTTY === true,
+		fields: options.columns,
+	});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
@@ -229,10 +238,16 @@ async function dumpParsed(
 		throw new UsageError(`--format must be one of ${formats.join(', ')}, not ${quoteValue(format)}.`);
 	}
 
+	// Checked before anything is sent, as every usage error is.
+	const columns = parseColumnList(flags.columns);
+	if (columns && format !== 'csv' && format !== 'table') {
+		throw new UsageError(`--columns applies to --format csv and table (and the browser); ${format} writes every field as sent.`);
+	}
+
 	const config = await openConfig({input, flags, env: io.env});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
-		return await dump(config, {all, format: format as Format, signal: options.signal}, io);
+		return await dump(config, {all, format: format as Format, signal: options.signal, columns}, io);
 	} finally {
 		await config.close();
 	}

@@ -1,38 +1,55 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../core/text-width.js';
+import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
 
 type Props = {
 	title: string;
 	/** Already inert: every caller builds these through inert(). */
 	lines: readonly string[];
+	/** First row shown: a line when wrapping is off, a wrapped row when on. */
 	scroll: number;
 	/** Lines available, title included. */
 	height: number;
 	/**
-	 * Cells available: each line is cut to it here, by the one cut that reads a
-	 * bounded prefix, so a megabyte line costs Ink no more than a short one.
+	 * Cells available: each line is cut (or wrapped) to it here, by the one
+	 * cut that reads a bounded prefix, so a megabyte line costs Ink no more
+	 * than a short one.
 	 */
 	width?: number;
+	/** Long lines wrap (default), so nothing is cut; off: cut, and seen `column` cells from their start. */
+	wrap?: boolean;
+	column?: number;
 };
 
-/** A titled, scrollable block of text: detail JSON, the debug panel, help. */
-export function TextPane({title, lines, scroll, height, width}: Props) {
+/** A titled, scrollable block of text: detail JSON, the debug panel, help, compare. */
+export function TextPane({title, lines, scroll, height, width, wrap = true, column = 0}: Props) {
 	const bodyRows = Math.max(0, height - 1);
-	const shown = lines.slice(scroll, scroll + bodyRows);
-	const position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + shown.length} of ${lines.length}` : '';
+	let rows: string[];
+	let position: string;
+	if (wrap && width !== undefined) {
+		const window = wrappedWindow(lines, width, scroll, bodyRows);
+		rows = window.rows;
+		const whole = window.firstLine <= 1 && window.lastLine >= lines.length && scroll === 0;
+		position = whole ? '' : ` · lines ${window.firstLine}–${window.lastLine} of ${lines.length}`;
+	} else {
+		rows = lines.slice(scroll, scroll + bodyRows).map(line => (width === undefined ? line : column > 0 ? sidewaysCut(line, column, width) : cutToWidth(line, width)));
+		position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + rows.length} of ${lines.length}` : '';
+	}
 
+	const mode = wrap ? '' : ` · wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
 	return (
 		<Box flexDirection="column" height={height}>
 			<Text bold color="cyan" wrap="truncate-end">
 				{title}
 				{position}
+				{mode}
 				{' · Esc closes'}
 			</Text>
-			{shown.map((line, index) => (
-				// Lines have no identity beyond their position in the pane.
+			{rows.map((line, index) => (
+				// Rows have no identity beyond their position in the pane.
 				// eslint-disable-next-line react/no-array-index-key
-				<Text key={scroll + index} wrap="truncate-end">
-					{line === '' ? ' ' : width === undefined ? line : cutToWidth(line, width)}
+				<Text key={index} wrap="truncate-end">
+					{line === '' ? ' ' : line}
 				</Text>
 			))}
 		</Box>

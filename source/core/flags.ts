@@ -55,12 +55,14 @@ export const browseFlags = {
 	compareEnv: {type: 'string'},
 	compareProfile: {type: 'string'},
 	format: {type: 'string'},
+	columns: {type: 'string'},
 } as const;
 
 export const dumpFlags = {
 	...walkFlags,
 	all: {type: 'boolean'},
 	format: {type: 'string'},
+	columns: {type: 'string'},
 } as const;
 
 export const auditFlags = {

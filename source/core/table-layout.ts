@@ -1,5 +1,6 @@
+import {columnTraits, nameRank, orderColumns, ranks, type ColumnTraits} from './column-order.js';
 import {columnsOf} from './flatten.js';
-import {displayWidth, padToWidth} from './text-width.js';
+import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
 
 /**
  * The one table layout, shared by the browser and `dump --format table`: which
@@ -8,7 +9,8 @@ import {displayWidth, padToWidth} from './text-width.js';
  * of React and of either caller, so both draw a page by the same rules.
  */
 
-export type Column = {path: string; width: number};
+export type Column = {path: string; width: number; align?: 'right'};
+/** `hidden`: columns of the page not shown (scrolled past or not fitting). */
 export type TableLayout = {columns: Column[]; hidden: number};
 /** Flattened cells of one object: path → inert display text. */
 export type Cells = ReadonlyMap<string, string>;
@@ -31,74 +33,151 @@ export function fitCell(text: string, width: number): string {
 	return padToWidth(text, width);
 }
 
+/** Where a column's text sits in its cells: numbers and amounts to the right, so their digits line up. */
+export type Align = 'left' | 'right';
+
+export type LayoutOptions = {
+	/** The columns, in the order to show them (default: the page's, in reading order; see core/column-order.ts). */
+	paths?: readonly string[];
+	/** Columns scrolled past, after the pinned `id` (horizontal scrolling). */
+	offset?: number;
+};
+
+/** Columns scrolled past: at least one column stays beside the pinned id. */
+export function clampOffset(offset: number, scrollable: number): number {
+	return Math.max(0, Math.min(offset, scrollable - 1));
+}
+
+type Measure = {natural: number; traits: ColumnTraits};
+const measures = new WeakMap<readonly Cells[], {sample: number; columns: Map<string, Measure>}>();
+
 /**
- * Fits columns into `available` cells (Infinity: no limit): every column gets
- * its natural width (the widest of header and cells, capped) when it fits;
- * otherwise the widest are narrowed together (a common cap, found by search)
- * down to a minimum, and the columns that still do not fit are hidden from
- * the right. Widths are measured up to the cap only, so a megabyte cell costs
- * what a short one does.
+ * A column's width when it is shown at all: a timestamp whole (its order is
+ * in its last digits), a name or amount up to {@link readWidth}, anything
+ * else up to {@link minimumWidth}. Spare cells are then shared out.
  */
-export function layoutColumns(rows: readonly Cells[], available: number, sample = sampleRows): TableLayout {
-	const paths = columnsOf(rows as Iterable<Map<string, string>>);
+export const readWidth = 24;
+
+/** {@link fitCell}, the padding in front: numbers line up on their last digit. */
+export function fitRight(text: string, width: number): string {
+	const cut = cutWithWidth(text, width);
+	return ' '.repeat(Math.max(0, width - cut.width)) + cut.text;
+}
+
+/**
+ * Fits columns into `available` cells (Infinity: no limit). Columns are taken
+ * in order (the reading order of core/column-order.ts unless `paths` says
+ * otherwise), from `offset` on after the pinned id, as long as each fits at
+ * its floor: a timestamp whole, a field people read up to {@link readWidth},
+ * any other up to {@link minimumWidth} (or at that minimum when its floor
+ * does not fit); the first column that fits neither way ends the row. Spare cells then widen the shown columns
+ * together (a common cap, found by search) up to their natural width (the
+ * widest of header and cells, at most {@link maximumWidth}); the columns left
+ * over are counted as hidden. Widths are measured up to the cap only, so a
+ * megabyte cell costs what a short one does.
+ */
+export function layoutColumns(rows: readonly Cells[], available: number, sample = sampleRows, options: LayoutOptions = {}): TableLayout {
 	const sampled = rows.slice(0, sample);
-	const natural = paths.map(path => {
-		let widest = displayWidth(path, maximumWidth);
-		for (const row of sampled) {
-			const text = row.get(path);
-			if (text !== undefined && widest < maximumWidth) {
-				widest = Math.max(widest, displayWidth(text, maximumWidth));
-			}
-		}
-
-		return widest;
-	});
-
-	// The id is the cursor: users copy it and match it against next_uri, so it
-	// keeps its whole width whenever one more column still fits beside it.
-	const pinned = paths[0] === 'id' && natural[0]! + gap + minimumWidth <= available ? natural[0]! : undefined;
-	const widthOf = (i: number, cap: number) => (i === 0 && pinned !== undefined ? pinned : Math.min(natural[i]!, cap));
-	const total = (count: number, cap: number) => {
-		let sum = gap * Math.max(0, count - 1);
-		for (let i = 0; i < count; i++) {
-			sum += widthOf(i, cap);
-		}
-
-		return sum;
-	};
-
-	// Keep as many leading columns as fit at their floor width.
-	let count = paths.length;
-	while (count > 1 && total(count, minimumWidth) > available) {
-		count--;
+	const paths = options.paths ? [...options.paths] : orderColumns(sampled, columnsOf(rows as Iterable<Map<string, string>>));
+	// What a column's cells say is measured once per page (the same rows
+	// array): a sideways scroll or a toggle lays out again without reading
+	// every cell again.
+	let measured = measures.get(rows);
+	if (measured?.sample !== sample) {
+		measured = {sample, columns: new Map()};
+		measures.set(rows, measured);
 	}
 
+	const measure = (path: string): Measure => {
+		let found = measured.columns.get(path);
+		if (!found) {
+			let widest = displayWidth(path, maximumWidth);
+			for (const row of sampled) {
+				const text = row.get(path);
+				if (text !== undefined && widest < maximumWidth) {
+					widest = Math.max(widest, displayWidth(text, maximumWidth));
+				}
+			}
+
+			found = {natural: widest, traits: columnTraits(sampled, path)};
+			measured.columns.set(path, found);
+		}
+
+		return found;
+	};
+
+	const natural = (path: string) => measure(path).natural;
+
+	const hasId = paths[0] === 'id';
+	const idNatural = hasId ? natural('id') : 0;
+	// The id is the cursor: users copy it and match it against next_uri, so it
+	// keeps its whole width whenever one more column still fits beside it.
+	const pinned = hasId && idNatural + gap + minimumWidth <= available ? idNatural : undefined;
+	const scrollable = hasId ? paths.slice(1) : paths;
+	const offset = clampOffset(options.offset ?? 0, scrollable.length);
+	const candidates = hasId ? ['id', ...scrollable.slice(offset)] : scrollable.slice(offset);
+
+	type Planned = {path: string; natural: number; floor: number; align: Align};
+	const planned: Planned[] = [];
+	let used = 0;
+	for (const [index, path] of candidates.entries()) {
+		const isId = hasId && index === 0;
+		const {natural: width, traits} = measure(path);
+		const rank = nameRank(path);
+		let wanted: number;
+		if (isId && pinned !== undefined) {
+			wanted = pinned;
+		} else if (traits.timestamp) {
+			wanted = width;
+		} else if (rank > ranks.id && rank <= ranks.description) {
+			wanted = Math.min(width, readWidth);
+		} else {
+			wanted = Math.min(width, minimumWidth);
+		}
+
+		const floors = [wanted, Math.min(width, minimumWidth)];
+		const extra = planned.length === 0 ? 0 : gap;
+		const floor = floors.find(candidate => used + extra + candidate <= available);
+		if (floor === undefined) {
+			if (planned.length === 0) {
+				// A terminal narrower than one column at its floor: cut that column to fit.
+				planned.push({path, natural: width, floor: Math.max(1, Math.floor(available)), align: 'left'});
+				used = available;
+			}
+
+			break;
+		}
+
+		planned.push({path, natural: width, floor, align: !isId && traits.numeric ? 'right' : 'left'});
+		used += extra + floor;
+	}
+
+	const widthOf = (column: Planned, cap: number) => Math.max(column.floor, Math.min(column.natural, cap));
+	const total = (cap: number) => planned.reduce((sum, column, i) => sum + (i > 0 ? gap : 0) + widthOf(column, cap), 0);
 	let low = minimumWidth;
 	let high = maximumWidth;
 	while (low < high) {
 		const middle = Math.ceil((low + high) / 2);
-		if (total(count, middle) <= available) {
+		if (total(middle) <= available) {
 			low = middle;
 		} else {
 			high = middle - 1;
 		}
 	}
 
-	const columns = paths.slice(0, count).map((path, i) => ({path, width: widthOf(i, low)}));
-	// A terminal narrower than one column at its floor: cut that column to fit.
-	if (count === 1 && columns[0]!.width > available) {
-		columns[0]!.width = Math.max(1, available);
-	}
-
-	return {columns, hidden: paths.length - count};
+	const columns: Column[] = planned.map(column => {
+		const width = widthOf(column, low);
+		return column.align === 'right' ? {path: column.path, width, align: 'right'} : {path: column.path, width};
+	});
+	return {columns, hidden: paths.length - columns.length};
 }
 
 /** The cells of one row (or the header, given each column's path), cut, padded and joined. */
 export function formatCells(cells: Cells, columns: readonly Column[]): string {
-	return columns.map(column => fitCell(cells.get(column.path) ?? '', column.width)).join(' '.repeat(gap));
+	return columns.map(column => column.align === 'right' ? fitRight(cells.get(column.path) ?? '', column.width) : fitCell(cells.get(column.path) ?? '', column.width)).join(' '.repeat(gap));
 }
 
 /** The header: each column's path, cut and padded like a cell. */
 export function formatHeaderCells(columns: readonly Column[]): string {
-	return columns.map(column => fitCell(column.path, column.width)).join(' '.repeat(gap));
+	return columns.map(column => column.align === 'right' ? fitRight(column.path, column.width) : fitCell(column.path, column.width)).join(' '.repeat(gap));
 }

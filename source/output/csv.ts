@@ -40,13 +40,14 @@ export function csvWriter(options: WriterOptions): Writer {
 			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions));
 			let text = '';
 			if (columns === undefined) {
-				columns = columnsOf(rows);
+				columns = options.fields ? [...options.fields] : columnsOf(rows);
 				text += `${columns.map(column => quote(show(guard ? guard(column) : column))).join(',')}\r\n`;
 			}
 
 			const known = new Set(columns);
 			for (const row of rows) {
-				for (const path of row.keys()) {
+				// With --columns the user chose what to leave out: nothing to note.
+				for (const path of options.fields ? [] : row.keys()) {
 					if (!known.has(path)) {
 						dropped.add(path);
 					}

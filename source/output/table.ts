@@ -44,7 +44,8 @@ export function tableWriter(options: WriterOptions): Writer {
 			let text = '';
 			if (columns === undefined) {
 				const available = options.tty && options.columns !== undefined ? options.columns : Number.POSITIVE_INFINITY;
-				const layout = layoutColumns(rows, available);
+				// --columns: exactly those, in that order; else the reading order (core/column-order.ts).
+				const layout = layoutColumns(rows, available, undefined, options.fields ? {paths: options.fields} : {});
 				columns = layout.columns;
 				hidden = layout.hidden;
 				text += `${bold(formatHeaderCells(columns).trimEnd())}\n`;

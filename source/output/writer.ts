@@ -28,6 +28,8 @@ export type WriterOptions = {
 	 * (starting with =, +, -, @, tab or CR). On unless turned off.
 	 */
 	formulaGuard?: boolean;
+	/** csv and table: exactly these columns, in this order (--columns); absent cells are empty. */
+	fields?: readonly string[] | undefined;
 };
 
 export const formats = ['ndjson', 'json', 'csv', 'table'] as const;

@@ -92,12 +92,14 @@ describe('<App> on the sandbox', () => {
 		const page = expectedPages(25)[0]!;
 		expect(page.length).toBeLessThan(25);
 		const shown = lines(frame);
-		expect(shown[0]).toBe(`  id${' '.repeat(36)}name         primary  type`);
-		expect(shown[1]).toMatch(new RegExp(`^› ${idCell(page[0]!)}  `));
+		// The fields people read first (names, then amounts, right-aligned), not the always-false primary.
+		expect(shown[0]).toBe(`  id${' '.repeat(36)}name         balance.amount`);
+		expect(shown[1]).toMatch(new RegExp(`^› ${idCell(page[0]!)}  DOGE Wallet +\\d+\\.\\d{8}$`));
 		expect(rowIds(frame)).toEqual(page.slice(0, 10).map(idCell));
 		expect(shown.slice(-4)).toEqual([
 			`account /v2/accounts · page 1 · desc · limit 25 · seen ${page.length} · N ms`,
-			`${page.length}/25 short · more pages follow · total/yielded not provided · 17 columns hidden`,
+			// Cut at the terminal's width: which columns are shown comes before what the API does not report.
+			`${page.length}/25 short · more pages follow · cols 1–3 of 21 (< >) · total/yielded not prov…`,
 			// The fill strip: one page so far, short; the note says why it may be short.
 			'fill ▆ · 1 short · 0 empty',
 			`${page.length} of 25: fewer than limit: permissions or access level; the list continues.`,
@@ -204,7 +206,8 @@ describe('<App> on the sandbox', () => {
 	});
 
 	it('? shows help generated from the keymap', async () => {
-		const app = await browse({size: {columns: 80, rows: 40}});
+		// Wide enough for the longest help line: a narrower pane wraps it.
+		const app = await browse({size: {columns: 200, rows: 40}});
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press('?');
 		const frame = await app.waitFor(f => f.startsWith('keys'));
@@ -238,7 +241,7 @@ describe('<App> on the sandbox', () => {
 		const app = await browse({baseUrl: sandbox.commerceUrl, token: sandbox.credentials.commerce.full, api: 'commerce', endpoint: 'checkouts', limit: 10});
 		const frame = await app.waitFor(f => f.includes('page 1 '));
 		expect(lines(frame).at(-4)).toBe('commerce /checkouts · page 1 · desc · limit 10 · seen 10 · N ms');
-		expect(lines(frame).at(-3)).toMatch(/^10\/10 · more pages follow · total \d+ · yielded 10/);
+		expect(lines(frame).at(-3)).toMatch(/^10\/10 · more pages follow · (?:cols [^·]+ · )?total \d+ · yielded 10/);
 	});
 
 	it('an error shows in a banner, the page stays, and r retries', async () => {
@@ -293,10 +296,10 @@ describe('<App> on the sandbox', () => {
 			return stringWidth(line.slice(0, index));
 		};
 
-		let app = await browse({baseUrl: server.origin, token: 'test-token', size: {columns: 60, rows: 16}});
+		let app = await browse({baseUrl: server.origin, token: 'test-token', size: {columns: 36, rows: 16}});
 		let shown = lines(await app.waitFor(f => f.includes('page 1 ')));
-		// Six two-cell characters and the ellipsis: 13 cells, never a split character.
-		expect(shown[2]).toBe('  wide-1     日本語のウォ…');
+		// Eleven two-cell characters and the ellipsis: 23 cells, never a split character.
+		expect(shown[2]).toBe('  wide-1     日本語のウォレット名前…');
 		expect(cellOf(shown[2]!, '日')).toBe(cellOf(shown[0]!, 'name'));
 		expect(cellOf(shown[3]!, 'Wallet')).toBe(cellOf(shown[0]!, 'name'));
 
@@ -323,10 +326,10 @@ describe('<App> on the sandbox', () => {
 	it('re-fits columns and rows when the terminal is resized', async () => {
 		const app = await browse();
 		let frame = await app.waitFor(f => f.includes('page 1 '));
-		expect(lines(frame)[0]).toBe(`  id${' '.repeat(36)}name         primary  type`);
+		expect(lines(frame)[0]).toBe(`  id${' '.repeat(36)}name         balance.amount`);
 		app.resize({columns: 50, rows: 10});
 		frame = await app.waitFor(f => lines(f).length === 9);
-		expect(lines(frame)[0]).toBe(`  id${' '.repeat(18)}name         primary  type`);
+		expect(lines(frame)[0]).toBe(`  id${' '.repeat(19)}name         balance.amount`);
 		for (const line of lines(frame)) {
 			expect(line.length).toBeLessThanOrEqual(50);
 		}

@@ -77,10 +77,13 @@ describe('table layout', () => {
 			expect(layout.columns[0]!.path).toBe('id');
 		}
 
-		const layout = layoutColumns(rows, 80);
+		// Fields people read keep a readable width (the name whole, the description 24 cells) before narrow extra columns are added.
+		const layout = layoutColumns(rows, 120);
 		expect(layout.hidden).toBe(0);
-		// The short columns keep their natural width.
-		expect(layout.columns.slice(3).map(column => column.width)).toEqual([1, 1, 1]);
+		expect(layout.columns.map(column => column.path)).toEqual(['id', 'name', 'description', 'a', 'b', 'c']);
+		// The short columns keep their natural width, numbers to the right.
+		expect(layout.columns.slice(3)).toEqual([{path: 'a', width: 1, align: 'right'}, {path: 'b', width: 1, align: 'right'}, {path: 'c', width: 1, align: 'right'}]);
+		expect(layoutColumns(rows, 80).columns.map(column => column.width)).toEqual([36, 24, 14]);
 		expect(layoutColumns(rows, 20).hidden).toBeGreaterThan(0);
 	});
 

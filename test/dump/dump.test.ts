@@ -66,12 +66,31 @@ describe('dump formats', () => {
 		expect(rows[1]).toContain((first.balance as {amount: string}).amount);
 	});
 
+	test('--columns: csv and table write exactly those columns, in that order; a name no object has is an empty column', async () => {
+		const csv = await dumpInProcess(['accounts', '--limit', '3', '--format', 'csv', '--columns', 'created_at,balance.amount,id,not.yet'], env);
+		expect(csv.code).toBe(0);
+		const rows = csv.stdout.trimEnd().split('\r\n');
+		expect(rows[0]).toBe('created_at,balance.amount,id,not.yet');
+		const first = sandbox.store.get('accounts', sandbox.store.ids('accounts')[0]!) as {id: string; created_at: string; balance: {amount: string}};
+		expect(rows[1]).toBe(`${first.created_at},${first.balance.amount},${first.id},`);
+		// The fields left out were chosen, not lost: no note about them.
+		expect(csv.stderr).not.toContain('left out');
+		const table = await dumpInProcess(['accounts', '--limit', '3', '--format', 'table', '--columns', 'name,id'], env);
+		expect(table.stdout.split('\n')[0]).toMatch(/^name\s+id$/);
+		const refused = await dumpInProcess(['accounts', '--columns', 'id,id'], env);
+		expect(refused).toEqual({code: 2, stdout: '', stderr: 'pagewalk: --columns names \'id\' twice; give each column once.\n'});
+		const ndjson = await dumpInProcess(['accounts', '--columns', 'id'], env);
+		expect(ndjson.code).toBe(2);
+		expect(ndjson.stderr).toBe('pagewalk: --columns applies to --format csv and table (and the browser); ndjson writes every field as sent.\n');
+	});
+
 	test('table: a header and one row per object', async () => {
 		const result = await dumpInProcess(['checkouts', '--limit', '5', '--format', 'table'], env);
 		expect(result.code).toBe(0);
 		const lines = result.stdout.trimEnd().split('\n');
 		expect(lines).toHaveLength(6);
-		expect(lines[0]).toMatch(/^id\s+resource\s+name/);
+		// The reading order of the browser: names and prices first, the resource type last.
+		expect(lines[0]).toMatch(/^id\s+name\s+local_price\.amount\s+local_price\.currency\s.*\sresource$/);
 		expect(lines[1]!.startsWith(sandbox.store.ids('checkouts')[0]!)).toBe(true);
 	});
 

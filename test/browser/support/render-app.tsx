@@ -1,5 +1,5 @@
 import {render} from 'ink-testing-library';
-import {App} from '../../../source/app.js';
+import {App, type AppProps} from '../../../source/app.js';
 import {resolveConfig} from '../../../source/core/options.js';
 import {createClient} from '../../../source/core/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
@@ -7,6 +7,9 @@ import {createCompareClient} from '../../../source/audit/second-credential.js';
 /** Key sequences as a terminal sends them. */
 export const keys = {
 	up: '\u001B[A',
+	shiftRight: '\u001B[1;2C',
+	shiftLeft: '\u001B[1;2D',
+	shiftUp: '\u001B[1;2A',
 	down: '\u001B[B',
 	right: '\u001B[C',
 	left: '\u001B[D',
@@ -40,6 +43,8 @@ export async function renderApp(options: {
 	size?: {columns: number; rows: number};
 	/** A second credential for the compare view (`c`), named COMPARE_TOKEN. */
 	compareToken?: string;
+	/** The columns to start with and where the picker's choice goes (the browse command passes a state file's). */
+	columns?: AppProps['columns'];
 }) {
 	const api = options.api ?? 'account';
 	const config = await resolveConfig({
@@ -61,7 +66,7 @@ export async function renderApp(options: {
 		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.envName, b: 'COMPARE_TOKEN'}}
 		: undefined;
 	const app = (size: {columns: number; rows: number}) => (
-		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} />
+		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 

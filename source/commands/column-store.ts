@@ -1,0 +1,75 @@
+import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs';
+import {homedir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import type {ColumnChoice} from '../core/column-order.js';
+
+/**
+ * The column picker's choices, remembered per endpoint in one small JSON
+ * file: $PAGEWALK_STATE_DIR/columns.json (tests), else
+ * $XDG_STATE_HOME/pagewalk/columns.json, else ~/.local/state/pagewalk/columns.json.
+ * State, not configuration: losing it costs a few key presses, so a missing,
+ * unreadable or malformed file reads as "no choice" and a failed write is
+ * skipped, never an error that ends the walk.
+ *
+ * Only column names (paths of the API's fields) are stored: no values, no
+ * URLs with their queries, never a credential.
+ */
+
+type Env = Readonly<Record<string, string | undefined>>;
+type StateFile = {version: 1; endpoints: Record<string, {order: string[]; hidden: string[]}>};
+
+export function columnStatePath(env: Env): string {
+	const own = env['PAGEWALK_STATE_DIR'];
+	if (own) {
+		return path.join(own, 'columns.json');
+	}
+
+	const xdg = env['XDG_STATE_HOME'];
+	const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env['HOME'] ?? homedir(), '.local', 'state');
+	return path.join(base, 'pagewalk', 'columns.json');
+}
+
+const names = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every(item => typeof item === 'string') ? value : undefined);
+
+function read(file: string): StateFile {
+	try {
+		const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile> | null;
+		if (parsed?.version === 1 && parsed.endpoints && typeof parsed.endpoints === 'object') {
+			return {version: 1, endpoints: parsed.endpoints};
+		}
+	} catch {
+		// Missing or malformed: as if nothing were remembered.
+	}
+
+	return {version: 1, endpoints: {}};
+}
+
+/** The choice remembered for `endpoint` (e.g. "account /v2/accounts"), if any. */
+export function loadColumnChoice(endpoint: string, env: Env): ColumnChoice | undefined {
+	const entry = read(columnStatePath(env)).endpoints[endpoint] as unknown;
+	if (entry === null || typeof entry !== 'object') {
+		return undefined;
+	}
+
+	const order = names((entry as {order?: unknown}).order);
+	const hidden = names((entry as {hidden?: unknown}).hidden) ?? [];
+	return order ? {order, hidden} : undefined;
+}
+
+/** Remembers `choice` for `endpoint`; false when the file could not be written. */
+export function saveColumnChoice(endpoint: string, choice: ColumnChoice, env: Env): boolean {
+	const file = columnStatePath(env);
+	try {
+		const state = read(file);
+		state.endpoints[endpoint] = {order: [...choice.order], hidden: [...(choice.hidden ?? [])]};
+		mkdirSync(path.dirname(file), {recursive: true});
+		// Written whole, then renamed: a crash mid-write leaves the old file, never half a one.
+		const temporary = `${file}.${process.pid}.tmp`;
+		writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
+		renameSync(temporary, file);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,53 @@
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {columnStatePath, loadColumnChoice, saveColumnChoice} from '../../source/commands/column-store.js';
+
+const made: string[] = [];
+function stateDir(): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'pagewalk-state-'));
+	made.push(dir);
+	return dir;
+}
+
+afterEach(() => {
+	for (const dir of made.splice(0)) {
+		rmSync(dir, {recursive: true, force: true});
+	}
+});
+
+describe('the column choices file', () => {
+	it('lives in PAGEWALK_STATE_DIR, else XDG_STATE_HOME/pagewalk, else ~/.local/state/pagewalk', () => {
+		expect(columnStatePath({PAGEWALK_STATE_DIR: '/s'})).toBe(path.join('/s', 'columns.json'));
+		expect(columnStatePath({XDG_STATE_HOME: '/x', HOME: '/h'})).toBe(path.join('/x', 'pagewalk', 'columns.json'));
+		// A relative XDG path is ignored, as the spec says.
+		expect(columnStatePath({XDG_STATE_HOME: 'rel', HOME: '/h'})).toBe(path.join('/h', '.local', 'state', 'pagewalk', 'columns.json'));
+	});
+
+	it('remembers a choice per endpoint, and only column names', () => {
+		const env = {PAGEWALK_STATE_DIR: path.join(stateDir(), 'nested')};
+		expect(loadColumnChoice('account /v2/accounts', env)).toBeUndefined();
+		expect(saveColumnChoice('account /v2/accounts', {order: ['id', 'created_at', 'name'], hidden: ['name']}, env)).toBe(true);
+		expect(saveColumnChoice('commerce /checkouts', {order: ['id', 'local_price.amount']}, env)).toBe(true);
+		expect(loadColumnChoice('account /v2/accounts', env)).toEqual({order: ['id', 'created_at', 'name'], hidden: ['name']});
+		expect(loadColumnChoice('commerce /checkouts', env)).toEqual({order: ['id', 'local_price.amount'], hidden: []});
+		expect(JSON.parse(readFileSync(columnStatePath(env), 'utf8'))).toEqual({
+			version: 1,
+			endpoints: {
+				'account /v2/accounts': {order: ['id', 'created_at', 'name'], hidden: ['name']},
+				'commerce /checkouts': {order: ['id', 'local_price.amount'], hidden: []},
+			},
+		});
+	});
+
+	it('reads a malformed file as no choice and writes over it', () => {
+		const env = {PAGEWALK_STATE_DIR: stateDir()};
+		writeFileSync(columnStatePath(env), '{not json');
+		expect(loadColumnChoice('account /v2/accounts', env)).toBeUndefined();
+		writeFileSync(columnStatePath(env), JSON.stringify({version: 1, endpoints: {'account /v2/accounts': {order: 'name'}}}));
+		expect(loadColumnChoice('account /v2/accounts', env)).toBeUndefined();
+		expect(saveColumnChoice('account /v2/accounts', {order: ['id']}, env)).toBe(true);
+		expect(loadColumnChoice('account /v2/accounts', env)).toEqual({order: ['id'], hidden: []});
+	});
+});

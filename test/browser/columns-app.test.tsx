@@ -1,0 +1,143 @@
+/**
+ * Columns and wide text in the running browser (ink-testing-library, the
+ * sandbox over HTTP): the default columns at 60, 120 and 200 cells, sideways
+ * scrolling with < > and Shift-arrows, the column picker (toggle, reorder,
+ * remembered through the app's save callback) and the panes' wrap toggle.
+ */
+import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
+import type {ColumnChoice} from '../../source/core/column-order.js';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {keys, renderApp} from './support/render-app.js';
+
+let sandbox: Sandbox;
+let open: Array<{close(): Promise<void>}> = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({port: 0});
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+afterEach(async () => {
+	await Promise.all(open.map(async app => app.close()));
+	open = [];
+});
+
+async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
+	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size: {columns: 120, rows: 16}, ...options});
+	open.push(app);
+	return app;
+}
+
+/** The table header's column names, in order. */
+const header = (frame: string) => frame.split('\n')[0]!.trim().split(/ {2,}/);
+
+describe('default columns in the browser', () => {
+	it('shows the fields people read at 60, 120 and 200 cells', async () => {
+		const expected: Array<[number, string[]]> = [
+			[60, ['id', 'name']],
+			[120, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at']],
+			// The last column gets what is left: its header cut.
+			[200, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at', 'currency.name', 'currency.type', 'updated_at', 'currency.color', 'currency.sort_ind…']],
+		];
+		for (const [columns, names] of expected) {
+			// eslint-disable-next-line no-await-in-loop
+			const app = await browse({size: {columns, rows: 16}});
+			// eslint-disable-next-line no-await-in-loop
+			const frame = await app.waitFor(f => f.includes('page 1 '));
+			expect(header(frame), `${columns} cells`).toEqual(names);
+			expect(frame, `${columns} cells`).toContain(`cols 1–${names.length} of 21`);
+			if (columns >= 120) {
+				// A whole timestamp in the first row.
+				expect(frame.split('\n')[1]).toMatch(/ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/);
+			}
+		}
+	});
+});
+
+describe('scrolling sideways', () => {
+	it('> and Shift-→ scroll the columns with the id pinned, < and Shift-← back; the status line says which are shown', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('cols 1–6 of 21'));
+		await app.press('>');
+		let frame = await app.waitFor(f => f.includes('cols 3–'));
+		expect(header(frame).slice(0, 2)).toEqual(['id', 'balance.amount']);
+		await app.press(keys.shiftRight);
+		frame = await app.waitFor(f => f.includes('cols 4–'));
+		expect(header(frame).slice(0, 2)).toEqual(['id', 'currency.code']);
+		// Every column can be reached: the last one ends beside the id.
+		await app.press(...Array.from({length: 30}, () => '>'));
+		frame = await app.waitFor(f => /cols \d+–21 of 21/.test(f) && header(f).length === 2);
+		expect(header(frame)[0]).toBe('id');
+		await app.press(keys.shiftLeft, '<');
+		await app.waitFor(f => f.includes('cols 19–'));
+	});
+});
+
+describe('the column picker', () => {
+	it('C lists every column; Space hides, J moves down, Enter applies and the choice is saved; Esc cancels', async () => {
+		const saved: ColumnChoice[] = [];
+		const app = await browse({columns: {save: choice => saved.push(choice)}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('C');
+		let frame = await app.waitFor(f => f.startsWith('columns:'));
+		expect(frame).toContain('› [x] id  (pinned)');
+		expect(frame).toContain('  [x] name');
+		// Hide name; move balance.amount below currency.code.
+		await app.press('j', ' ', 'j', 'J');
+		frame = await app.waitFor(f => f.includes('› [x] balance.amount') && f.indexOf('currency.code') < f.indexOf('balance.amount'));
+		expect(frame).toContain('  [ ] name');
+		await app.press(keys.enter);
+		frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(header(frame).slice(0, 4)).toEqual(['id', 'currency.code', 'balance.amount', 'type']);
+		// Saved from an effect, after the frame.
+		await vi.waitFor(() => {
+			expect(saved).toHaveLength(1);
+		});
+		expect(saved[0]!.order.slice(0, 4)).toEqual(['id', 'name', 'currency.code', 'balance.amount']);
+		expect(saved[0]!.hidden).toEqual(['name']);
+		// The picker shows the choice in place; Esc leaves it as it was, and nothing more is saved.
+		await app.press('C');
+		frame = await app.waitFor(f => f.startsWith('columns:'));
+		expect(frame).toContain('  [ ] name');
+		await app.press('j', ' ', keys.escape);
+		frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(header(frame)).not.toContain('name');
+		await app.press('C');
+		await app.waitFor(f => f.startsWith('columns:'));
+		await app.press('q');
+		await app.waitFor(f => f.startsWith('  id '));
+		expect(saved).toHaveLength(1);
+	});
+
+	it('starts from the columns given (--columns or remembered), the id pinned', async () => {
+		const app = await browse({columns: {initial: {order: ['created_at', 'name'], only: true}}});
+		const frame = await app.waitFor(f => f.includes('page 1 '));
+		expect(header(frame)).toEqual(['id', 'created_at', 'name']);
+	});
+});
+
+describe('wrapping in text panes', () => {
+	it('wraps long lines by default; z turns wrapping off, and > scrolls the pane sideways', async () => {
+		const app = await browse({size: {columns: 60, rows: 40}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.enter);
+		let frame = await app.waitFor(f => f.includes('"address_regex"'));
+		const regexLine = frame.split('\n').findIndex(line => line.includes('"address_regex"'));
+		// The regex is longer than the pane: it goes on over the next row, never cut with an ellipsis.
+		expect(frame.split('\n')[regexLine]).toHaveLength(60);
+		expect(frame.split('\n')[regexLine]!.endsWith('…')).toBe(false);
+		expect(frame.split('\n')[regexLine + 1]).not.toMatch(/^ {4}"/);
+		await app.press('z');
+		frame = await app.waitFor(f => f.includes('wrap off'));
+		const cut = frame.split('\n').find(line => line.includes('"address_regex"'))!;
+		expect(cut.endsWith('…')).toBe(true);
+		await app.press('>');
+		frame = await app.waitFor(f => f.includes('from cell 9'));
+		expect(frame).toContain('"address_regex"'.slice(4));
+		await app.press('z');
+		await app.waitFor(f => !f.includes('wrap off'));
+	});
+});

@@ -1,0 +1,42 @@
+import stringWidth from 'string-width';
+import {describe, expect, it} from 'vitest';
+import {lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/browser/wrap.js';
+
+describe('wrapping text panes', () => {
+	it('wraps long lines at the width, nothing cut, wide characters never split', () => {
+		const lines = ['short', 'a'.repeat(25), '日本語のテキストです'];
+		expect(wrappedWindow(lines, 10, 0, 20).rows).toEqual(['short', 'a'.repeat(10), 'a'.repeat(10), 'aaaaa', '日本語のテ', 'キストです']);
+		expect(wrappedRows(lines, 10)).toBe(6);
+		expect(wrappedWindow(['日本語'], 5, 0, 5).rows).toEqual(['日本', '語']);
+		for (const row of wrappedWindow(['👍🏽'.repeat(30)], 7, 0, 20).rows) {
+			expect(stringWidth(row)).toBeLessThanOrEqual(7);
+		}
+	});
+
+	it('scrolls by wrapped rows, from the middle of a line, and names the lines shown', () => {
+		const lines = ['first', 'b'.repeat(30), 'last'];
+		expect(wrappedWindow(lines, 10, 2, 3)).toEqual({rows: ['b'.repeat(10), 'b'.repeat(10), 'last'], firstLine: 2, lastLine: 3});
+	});
+
+	it('wraps only what is shown of a megabyte line', () => {
+		for (const unit of ['x', '日本', 'e\u0301']) {
+			const huge = unit.repeat(Math.ceil(1_000_000 / unit.length));
+			const window = wrappedWindow([huge, 'after'], 80, 0, 10);
+			expect(window.rows).toHaveLength(10);
+			expect(window.lastLine).toBe(1);
+			for (const row of window.rows) {
+				expect(stringWidth(row)).toBeLessThanOrEqual(80);
+			}
+		}
+
+		expect(lineRows('x'.repeat(1_000_000), 80)).toBe(12_500);
+	});
+
+	it('with wrapping off, cuts each line and scrolls it sideways by cells', () => {
+		expect(sidewaysCut('0123456789abcdef', 4, 6)).toBe('45678…');
+		// Two cells each: 語のテ would fill the six cells and leave no room to mark the cut.
+		expect(sidewaysCut('日本語のテキスト', 4, 6)).toBe('語の…');
+		expect(sidewaysCut('日本語のテ', 4, 6)).toBe('語のテ');
+		expect(sidewaysCut('short', 10, 6)).toBe('');
+	});
+});
