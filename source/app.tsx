@@ -3,6 +3,7 @@ import {useEffect, useReducer} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
+import {splitKeys} from './browser/key-chunks.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout} from './browser/table-layout.js';
 import type {Settings} from './browser/page-stack.js';
@@ -64,7 +65,10 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const bodyRows = bodyHeight - 1;
 
 	useInput((input, key) => {
-		dispatch({type: 'key', input, key, bodyRows});
+		// One read may hold many keys (key repeat, a paste): each one counts, in order.
+		for (const press of splitKeys(input, key)) {
+			dispatch({type: 'key', input: press.input, key: press.key, bodyRows});
+		}
 	});
 
 	// The compare view asks for the page on screen with the second credential;

@@ -230,15 +230,34 @@ function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
 	return next;
 }
 
-/** Replays keys queued during a load, until one of them starts another load. */
+/**
+ * Replays keys queued during a load, until one of them starts another
+ * request; the keys pressed after that one stay queued for the page it brings (so
+ * holding → for a hundred pages reaches the hundredth).
+ */
 function drain(state: PageStackState): PageStackState {
 	let current = state;
-	while (current.queue.length > 0 && !navigating(current)) {
+	// Any request in flight stops the replay (a queued refresh too): the keys
+	// after it wait for its answer, which drains again.
+	while (current.queue.length > 0 && current.pending === null) {
 		const [action, ...rest] = current.queue;
-		current = pageStackReducer({...current, queue: rest}, action!);
+		const next = pageStackReducer({...current, queue: []}, action!);
+		current = rest.length === 0 ? next : {...next, queue: [...next.queue, ...rest]};
 	}
 
 	return current;
+}
+
+/** Keys held while loading: far more than anyone presses ahead, few enough to replay in one go. */
+export const maxQueuedKeys = 1000;
+
+function enqueue(state: PageStackState, action: StackAction): PageStackState {
+	if (state.queue.length >= maxQueuedKeys) {
+		const count = state.notice?.kind === 'keys-dropped' ? state.notice.count + 1 : 1;
+		return {...state, notice: {kind: 'keys-dropped', count}};
+	}
+
+	return {...state, queue: [...state.queue, action]};
 }
 
 function describeChange(before: Page, after: Page): Notice {
@@ -352,7 +371,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'next': {
 			if (state.pending) {
-				return {...state, queue: [...state.queue, action]};
+				return enqueue(state, action);
 			}
 
 			const entry = top(state);
@@ -401,7 +420,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 				// Loading the first page, a new walk, a page back or a refresh:
 				// ← applies to the page that lands, like any key pressed meanwhile.
-				return {...current, queue: [...current.queue, action]};
+				return enqueue(current, action);
 			}
 
 			if (current.entries.length > 1) {
@@ -480,7 +499,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			}
 
 			if (state.pending) {
-				return navigating(state) ? {...state, queue: [...state.queue, action]} : state;
+				return navigating(state) ? enqueue(state, action) : state;
 			}
 
 			const entry = top(state);
@@ -490,7 +509,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		case 'move':
 		case 'move-to': {
 			if (navigating(state)) {
-				return {...state, queue: [...state.queue, action]};
+				return enqueue(state, action);
 			}
 
 			const entry = top(state);

@@ -1,0 +1,85 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {keys, renderApp} from './support/render-app.js';
+
+/**
+ * Keys as terminals deliver them: several in one read (key repeat over ssh or
+ * tmux, a paste), each of which must count, in order, in the table and in
+ * every prompt; and q or Esc closing every overlay.
+ */
+
+let sandbox: Sandbox;
+let open: Array<{close(): Promise<void>}> = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({port: 0});
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+afterEach(async () => {
+	await Promise.all(open.map(async app => app.close()));
+	open = [];
+});
+
+async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
+	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size: {columns: 100, rows: 16}, ...options});
+	open.push(app);
+	return app;
+}
+
+/** The index of the selected row among the table's rows. */
+function selectedIndex(frame: string): number {
+	return frame.split('\n').slice(1).findIndex(line => line.startsWith('›'));
+}
+
+describe('every key of a chunk counts', () => {
+	it('jjj in one read moves three rows, and kk two back', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('jjj');
+		let frame = await app.waitFor(f => selectedIndex(f) === 3);
+		expect(selectedIndex(frame)).toBe(3);
+		await app.press('kk');
+		frame = await app.waitFor(f => selectedIndex(f) === 1);
+		expect(selectedIndex(frame)).toBe(1);
+	});
+
+	it('arrows in one read each count', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.down + keys.down + keys.down + keys.up);
+		const frame = await app.waitFor(f => selectedIndex(f) === 2);
+		expect(selectedIndex(frame)).toBe(2);
+	});
+
+	it('a pasted 100 then Enter in the L prompt sets limit 100, and a pasted filter filters', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L');
+		await app.press('100');
+		await app.waitFor(f => f.includes('Enter applies: 100'));
+		await app.press(keys.enter);
+		await app.waitFor(f => f.includes('limit 100 ') && !f.includes('loading'));
+		await app.press('/', 'Wallet' + keys.enter);
+		const frame = await app.waitFor(f => f.includes('filter "Wallet"'));
+		expect(frame).not.toContain('/ filter rows');
+	});
+
+	it('a chunk with a digit string and Enter applies the limit in one read', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L', '7\r');
+		await app.waitFor(f => f.includes('limit 7 ') && !f.includes('loading'));
+	});
+
+	it('lllll in one read reaches page 6, each page loaded in turn', async () => {
+		const app = await browse({limit: 5});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('lllll');
+		const frame = await app.waitFor(f => f.includes('page 6 ') && !f.includes('loading'), 10_000);
+		expect(frame).toContain('page 6 ');
+	});
+});
