@@ -133,6 +133,16 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 				return {screen: scrolled(screen, 'bottom', context)};
 			}
 
+			// Next and previous object without leaving the detail view.
+			case 'detail-next':
+			case 'detail-previous': {
+				if (screen.kind !== 'detail') {
+					return {};
+				}
+
+				return {stack: [{type: 'move', delta: command === 'detail-next' ? 1 : -1}], screen: {kind: 'detail', scroll: 0}};
+			}
+
 			// The key that opened an overlay closes it again.
 			case 'help':
 			case 'detail':
@@ -233,10 +243,12 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			return context.filter === '' ? {} : {stack: [{type: 'set-filter', filter: ''}]};
 		}
 
-		// Bound in prompts only, handled above.
+		// Bound in prompts and overlays only, handled above.
 		case 'prompt-apply':
 		case 'prompt-cancel':
-		case 'prompt-delete': {
+		case 'prompt-delete':
+		case 'detail-next':
+		case 'detail-previous': {
 			return {};
 		}
 	}

@@ -83,3 +83,37 @@ describe('every key of a chunk counts', () => {
 		expect(frame).toContain('page 6 ');
 	});
 });
+
+describe('q and Esc close overlays', () => {
+	it('q closes help, detail, debug and compare, each back to the table with the walk intact', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('j');
+		await app.waitFor(f => selectedIndex(f) === 1);
+		for (const [key, title] of [['?', 'keys'], [keys.enter, 'object 2 of'], ['d', 'debug: request'], ['c', 'compare']] as const) {
+			// eslint-disable-next-line no-await-in-loop -- one overlay after another
+			await app.press(key);
+			// eslint-disable-next-line no-await-in-loop
+			await app.waitFor(f => f.startsWith(title));
+			// eslint-disable-next-line no-await-in-loop
+			await app.press('q');
+			// eslint-disable-next-line no-await-in-loop
+			const frame = await app.waitFor(f => f.startsWith('  id '));
+			expect(selectedIndex(frame), title).toBe(1);
+		}
+	});
+
+	it('n and p show the next and previous object without leaving the detail view', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.enter);
+		await app.waitFor(f => f.startsWith('object 1 of'));
+		await app.press('n', 'n');
+		await app.waitFor(f => f.startsWith('object 3 of'));
+		await app.press('p');
+		await app.waitFor(f => f.startsWith('object 2 of'));
+		await app.press(keys.escape);
+		const frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(selectedIndex(frame)).toBe(1);
+	});
+});
