@@ -11,6 +11,8 @@ import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
 import {comparePageRows} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
+import type {ColourLevel} from './core/colour.js';
+import {ColourContext} from './components/colour.js';
 import {StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
@@ -37,13 +39,15 @@ export type AppProps = {
 	 * credential; `labels` name both credentials (never their values).
 	 */
 	compare?: {loadPage: (url: string, signal: AbortSignal) => Promise<Page>; labels: {a: string; b: string}};
+	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
+	colour?: ColourLevel;
 };
 
 /**
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, colour}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
@@ -144,9 +148,11 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}
 
 	return (
-		<Box flexDirection="column" width={size.columns} height={frameRows}>
-			{body}
-			<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} />
-		</Box>
+		<ColourContext.Provider value={(colour ?? 1) > 0}>
+			<Box flexDirection="column" width={size.columns} height={frameRows}>
+				{body}
+				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} />
+			</Box>
+		</ColourContext.Provider>
 	);
 }

@@ -1,5 +1,6 @@
 import process from 'node:process';
 import type {Writable} from 'node:stream';
+import {colourLevel} from '../core/colour.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
@@ -84,8 +85,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	const sink = new Sink(io.stdout, () => {
 		controller.abort();
 	});
-	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
-	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: color && io.stdout.isTTY === true});
+	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: colourLevel(io.env, io.stdout.isTTY === true) > 0});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite

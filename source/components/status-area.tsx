@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {Fragment, type ReactNode} from 'react';
 import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
+import {styled, useColour} from './colour.js';
 
 const colors: Record<Tone, string | undefined> = {
 	plain: undefined,
@@ -12,12 +13,13 @@ const colors: Record<Tone, string | undefined> = {
 };
 
 function Line({segments}: {segments: readonly Segment[]}) {
+	const colour = useColour();
 	return (
 		<Text wrap="truncate-end">
 			{segments.map((segment, index) => (
 				<Fragment key={segment.id}>
-					{index > 0 ? <Text dimColor> · </Text> : null}
-					<Text color={colors[segment.tone]}>{segment.text}</Text>
+					{index > 0 ? <Text {...styled(colour, {dimColor: true})}> · </Text> : null}
+					<Text {...styled(colour, {color: colors[segment.tone]})}>{segment.text}</Text>
 				</Fragment>
 			))}
 		</Text>
@@ -39,33 +41,35 @@ type Props = {
 
 /** Always visible under the table; one line per part of the model. */
 export function StatusArea({model, prompt, fill, note}: Props) {
+	const colour = useColour();
 	let message: ReactNode;
 	if (prompt !== undefined) {
 		message = (
-			<Text color="cyan" wrap="truncate-end">
+			<Text {...styled(colour, {color: 'cyan'})} wrap="truncate-end">
 				{prompt}
-				<Text inverse> </Text>
+				{/* The cursor: a block when styling is allowed, an underscore when not. */}
+				{colour ? <Text inverse> </Text> : '_'}
 			</Text>
 		);
 	} else if (model.message) {
 		message = model.message.tone === 'bad' ? (
-			<Text backgroundColor="red" color="white" bold wrap="truncate-end">
+			<Text {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
 				{` ${model.message.text} `}
 			</Text>
 		) : (
-			<Text color={colors[model.message.tone]} wrap="truncate-end">
+			<Text {...styled(colour, {color: colors[model.message.tone]})} wrap="truncate-end">
 				{model.message.text}
 			</Text>
 		);
 	} else if (note) {
 		message = (
-			<Text color="yellow" wrap="truncate-end">
+			<Text {...styled(colour, {color: 'yellow'})} wrap="truncate-end">
 				{note}
 			</Text>
 		);
 	} else {
 		message = (
-			<Text dimColor wrap="truncate-end">
+			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
 				? help · ←→ pages · Enter detail · d debug · q quit
 			</Text>
 		);
@@ -75,7 +79,7 @@ export function StatusArea({model, prompt, fill, note}: Props) {
 		<Box flexDirection="column">
 			<Line segments={model.location} />
 			<Line segments={model.page} />
-			<Text dimColor wrap="truncate-end">
+			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
 				{fill === '' ? ' ' : fill}
 			</Text>
 			{message}

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../core/text-width.js';
+import {styled, useColour} from './colour.js';
 
 type Props = {
 	title: string;
@@ -17,13 +18,14 @@ type Props = {
 
 /** A titled, scrollable block of text: detail JSON, the debug panel, help. */
 export function TextPane({title, lines, scroll, height, width}: Props) {
+	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
 	const shown = lines.slice(scroll, scroll + bodyRows);
 	const position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + shown.length} of ${lines.length}` : '';
 
 	return (
 		<Box flexDirection="column" height={height}>
-			<Text bold color="cyan" wrap="truncate-end">
+			<Text {...styled(colour, {bold: true, color: 'cyan'})} wrap="truncate-end">
 				{title}
 				{position}
 				{' · Esc closes'}

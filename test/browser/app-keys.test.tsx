@@ -1,3 +1,4 @@
+import chalk from 'chalk';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {keys, renderApp} from './support/render-app.js';
@@ -115,5 +116,47 @@ describe('q and Esc close overlays', () => {
 		await app.press(keys.escape);
 		const frame = await app.waitFor(f => f.startsWith('  id '));
 		expect(selectedIndex(frame)).toBe(1);
+	});
+});
+
+describe('colour honours NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
+	const escape = '\u001B[';
+	// Ink styles through chalk, which finds no terminal under vitest: give it
+	// one, so that a frame without escape sequences is our doing, not chalk's.
+	let level: typeof chalk.level;
+	beforeAll(() => {
+		level = chalk.level;
+		chalk.level = 3;
+	});
+	afterAll(() => {
+		chalk.level = level;
+	});
+
+	it('draws colour by default, and not one escape sequence under NO_COLOR or TERM=dumb, in the table and every overlay', async () => {
+		const coloured = await browse({env: {TERM: 'xterm-256color'}});
+		await coloured.waitFor(f => f.includes('page 1 '));
+		expect(coloured.instance.lastFrame()).toContain(escape);
+		for (const env of [{NO_COLOR: '1', TERM: 'xterm-256color'}, {TERM: 'dumb'}, {FORCE_COLOR: '0'}] as Array<Record<string, string>>) {
+			// eslint-disable-next-line no-await-in-loop -- one environment after another
+			const app = await browse({env});
+			// eslint-disable-next-line no-await-in-loop
+			await app.waitFor(f => f.includes('page 1 '));
+			for (const key of ['', keys.enter, 'd', '?', 'L']) {
+				if (key !== '') {
+					// eslint-disable-next-line no-await-in-loop
+					await app.press(key);
+					// eslint-disable-next-line no-await-in-loop
+					await app.waitFor(f => !f.startsWith('  id ') || key === 'L');
+				}
+
+				expect(app.instance.lastFrame(), `${JSON.stringify(env)} ${key}`).not.toContain(escape);
+				if (key !== '') {
+					// eslint-disable-next-line no-await-in-loop
+					await app.press(keys.escape);
+					// eslint-disable-next-line no-await-in-loop
+					await app.waitFor(f => f.startsWith('  id ') && !f.includes('limit (0'));
+				}
+			}
+		}
 	});
 });
