@@ -1,7 +1,8 @@
-import {contractDefaults, cursorParameters, pageFill} from '../core/contract.js';
+import {contractDefaults, cursorParameters, pageFill, type Finding} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
 import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
+import {pageFindings} from './page-findings.js';
 
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
@@ -17,7 +18,8 @@ export type Settings = {order: Order; limit: number};
 /** How full a page was: all the fill strip needs once the page itself is evicted. */
 export type {FillMark} from '../core/fill-strip.js';
 
-export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark};
+/** `findings`: what the contract's per-page checks found when the page landed (none when it keeps every rule). */
+export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark; findings?: Finding[]};
 
 /**
  * What a wanted page does once it arrives: `push` it on top (next page),
@@ -175,6 +177,12 @@ function visibleCount(state: PageStackState, entry: Entry): number {
 	return entry.page ? visibleRows(entry.page.objects, state.filter).length : 0;
 }
 
+/** The entry of a page landing on top of `below`, checked against the contract as it arrives. */
+function checkedEntry(below: readonly Entry[], url: string, page: Page, selected: number): Entry {
+	const earlier = below.flatMap((entry, index) => (entry.page ? [{number: index + 1, page: entry.page}] : []));
+	return {url, page, selected, findings: pageFindings(page, earlier, below.length > 0)};
+}
+
 function replaceTop(state: PageStackState, entry: Entry): PageStackState {
 	return {...state, entries: [...state.entries.slice(0, -1), entry]};
 }
@@ -288,13 +296,13 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 	const base = {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
 	switch (pending.kind) {
 		case 'push': {
-			return {...base, entries: [...state.entries, {url: pending.url, page, selected: 0}], notice: null};
+			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null};
 		}
 
 		case 'pop': {
 			const below = state.entries.slice(0, -1);
 			const target = below.at(-1);
-			return {...base, entries: [...below.slice(0, -1), {url: pending.url, page, selected: target?.selected ?? 0}], notice: null};
+			return {...base, entries: [...below.slice(0, -1), checkedEntry(below.slice(0, -1), pending.url, page, target?.selected ?? 0)], notice: null};
 		}
 
 		case 'reset': {
@@ -304,7 +312,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
 			return {
 				...base,
-				entries: [{url: pending.url, page, selected: 0}],
+				entries: [checkedEntry([], pending.url, page, 0)],
 				prefetch,
 				nextRequestId: prefetch ? state.nextRequestId + 1 : state.nextRequestId,
 			};
@@ -313,11 +321,11 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 		case 'refresh': {
 			const entry = top(state);
 			if (!entry) {
-				return {...base, entries: [{url: pending.url, page, selected: 0}]};
+				return {...base, entries: [checkedEntry([], pending.url, page, 0)]};
 			}
 
 			const notice = entry.page ? describeChange(entry.page, page) : null;
-			const refreshed = {...entry, page};
+			const refreshed = checkedEntry(state.entries.slice(0, -1), entry.url, page, entry.selected);
 			const count = visibleRows(page.objects, state.filter).length;
 			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
 			// The old next page may be gone: prefetch again from the new one.
@@ -393,7 +401,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				return ensurePrefetch(
 					evict({
 						...state,
-						entries: [...state.entries, {url: next, page, selected: 0}],
+						entries: [...state.entries, checkedEntry(state.entries, next, page, 0)],
 						prefetch: null,
 						seen: addSeen(state.seen, page),
 						notice: null,

@@ -1,5 +1,7 @@
 import {shortPage} from '../core/contract.js';
+import {findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
+import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
 import {top, type Notice, type PageStackState} from './page-stack.js';
@@ -160,9 +162,17 @@ export function statusModel(input: StatusInput): StatusModel {
 		message = {id: 'error', text: `error, r retries: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
+	} else if (entry?.findings && entry.findings.length > 0) {
+		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
 	}
 
 	return {location, page: pageSegments, message};
+}
+
+/** The first contract finding of the page on screen, and how many more the debug view lists. */
+export function contractText(findings: readonly Finding[], pageNumber: number): string {
+	const more = findings.length > 1 ? ` (+${findings.length - 1} more, d lists them)` : ' (d for details)';
+	return `contract: ${inert(findingMessage(findings[0]!, pageNumber))}${more}`;
 }
 
 export function joinSegments(segments: readonly Segment[]): string {
