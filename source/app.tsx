@@ -6,7 +6,7 @@ import {fillLine, shortNote} from './browser/fill-line.js';
 import {splitKeys} from './browser/key-chunks.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout} from './browser/table-layout.js';
-import type {Settings} from './browser/page-stack.js';
+import type {Bounds, Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
 import {comparePageRows} from './core/page-compare.js';
@@ -39,6 +39,8 @@ export type AppProps = {
 	 * credential; `labels` name both credentials (never their values).
 	 */
 	compare?: {loadPage: (url: string, signal: AbortSignal) => Promise<Page>; labels: {a: string; b: string}};
+	/** --max-pages and --max-items: → stops following next_uri at the bound, with a notice. */
+	bounds?: Bounds;
 	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
 	colour?: ColourLevel;
 };
@@ -47,12 +49,12 @@ export type AppProps = {
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, colour}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, colour, bounds}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
 		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null},
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, bounds},
 		initialBrowserState,
 	);
 	const {stack, screen} = state;

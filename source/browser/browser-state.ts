@@ -6,7 +6,7 @@ import {visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, top, type PageStackState, type Settings, type StackAction} from './page-stack.js';
+import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {routeKey, type Screen} from './screen.js';
 
 /**
@@ -41,6 +41,7 @@ export function initialBrowserState(options: {
 	startUrl: string;
 	settings: Settings;
 	maxCachedPages?: number;
+	bounds?: Bounds;
 	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page;
 	compareLabels?: {a: string; b: string} | null;

@@ -51,7 +51,8 @@ export type Notice =
 	| {kind: 'new-walk'; change: 'order'; order: Order}
 	| {kind: 'new-walk'; change: 'limit'; limit: number}
 	| {kind: 'limit-stays'; limit: number; maximum: number}
-	| {kind: 'retrying'};
+	| {kind: 'retrying'}
+	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number};
 
 export type StackAction =
 	| {type: 'next'}
@@ -89,7 +90,11 @@ export type PageStackState = {
 	filter: string;
 	/** Pages kept in memory below the top; deeper entries keep only their URL. */
 	maxCachedPages: number;
+	/** --max-pages and --max-items: → stops following next_uri there, saying so. */
+	bounds: Bounds;
 };
+
+export type Bounds = {maxPages: number | null; maxItems: number | null};
 
 export const limitStep = 5;
 export const maxLimit = contractDefaults.maximumLimit;
@@ -115,7 +120,7 @@ function withoutCursor(url: string): string {
 	return parsed.href;
 }
 
-export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number}): PageStackState {
+export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number; bounds?: Bounds}): PageStackState {
 	return {
 		settings: options.settings,
 		firstUrl: withoutCursor(options.startUrl),
@@ -130,7 +135,22 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 		notice: null,
 		filter: '',
 		maxCachedPages: options.maxCachedPages ?? 20,
+		bounds: options.bounds ?? {maxPages: null, maxItems: null},
 	};
+}
+
+/** The bound the walk has reached (pages walked, or distinct objects seen), if any. */
+function reachedBound(state: PageStackState): Notice | null {
+	const {maxPages, maxItems} = state.bounds;
+	if (maxPages !== null && state.entries.length >= maxPages) {
+		return {kind: 'bound', flag: 'max-pages', limit: maxPages};
+	}
+
+	if (maxItems !== null && state.seen.size >= maxItems) {
+		return {kind: 'bound', flag: 'max-items', limit: maxItems};
+	}
+
+	return null;
 }
 
 export function top(state: PageStackState): Entry | undefined {
@@ -194,7 +214,7 @@ function ensurePrefetch(state: PageStackState): PageStackState {
 	}
 
 	const next = top(state)?.page?.nextUrl ?? null;
-	if (next === null || next === top(state)?.url) {
+	if (next === null || next === top(state)?.url || reachedBound(state)) {
 		return state.prefetch ? {...state, prefetch: null} : state;
 	}
 
@@ -394,6 +414,11 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 			if (next === entry.url) {
 				return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
+			}
+
+			const bound = reachedBound(state);
+			if (bound) {
+				return {...state, notice: bound};
 			}
 
 			if (state.prefetch?.url === next && state.prefetch.page) {
