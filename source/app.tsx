@@ -13,7 +13,7 @@ import {comparePageRows} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
 import type {ColourLevel} from './core/colour.js';
 import {ColourContext} from './components/colour.js';
-import {StatusArea, statusHeight} from './components/status-area.js';
+import {bannerLines, StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
 import {usePageRequests, type LoadPage} from './components/use-page-requests.js';
@@ -67,7 +67,9 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// One line short of the terminal: a frame as tall as the screen makes Ink
 	// clear the whole terminal on every redraw.
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
-	const bodyHeight = frameRows - statusHeight;
+	// The error banner wraps: the lines it takes beyond one come from the body.
+	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: inert(endpoint), spinner: '', filter: stack.filter, visible: 0}), size.columns) : null;
+	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const bodyRows = bodyHeight - 1;
 
 	useInput((input, key) => {
@@ -153,7 +155,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		<ColourContext.Provider value={(colour ?? 1) > 0}>
 			<Box flexDirection="column" width={size.columns} height={frameRows}>
 				{body}
-				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} />
+				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
 			</Box>
 		</ColourContext.Provider>
 	);

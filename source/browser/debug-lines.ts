@@ -36,6 +36,11 @@ export function debugLines(state: PageStackState): string[] {
 		'',
 		`status ${page.status} · ${formatMs(page.ms)} · ${page.retries} ${page.retries === 1 ? 'retry' : 'retries'} · ${formatBytes(page.bytes)} · ${page.objects.length} objects`,
 	);
+	// As the client recorded them: cookies and credential-like headers already redacted.
+	for (const [name, value] of Object.entries(page.responseHeaders ?? {})) {
+		lines.push(`  ${inert(name)}: ${inert(value)}`);
+	}
+
 	lines.push(page.warnings.length === 0 ? 'warnings: none' : 'warnings:');
 	for (const warning of page.warnings) {
 		lines.push(`  ${inert(warning)}`);

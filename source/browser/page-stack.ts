@@ -33,7 +33,8 @@ export type Pending = {requestId: number; url: string; kind: RequestKind; retryi
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
-export type LoadError = {message: string; url: string; kind: RequestKind};
+/** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
+export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean};
 
 /**
  * What the last action did, as data: the status model words it (the
@@ -66,7 +67,7 @@ export type StackAction =
 	| {type: 'move-to'; position: 'top' | 'bottom'}
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
-	| {type: 'failed'; requestId: number; message: string}
+	| {type: 'failed'; requestId: number; message: string; retryable?: boolean}
 	| {type: 'retrying'; requestId: number; retry: RetryNotice};
 
 export type PageStackState = {
@@ -384,7 +385,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				...state,
 				pending: null,
 				queue: [],
-				error: {message: action.message, url, kind},
+				error: {message: action.message, url, kind, retryable: action.retryable ?? true},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}

@@ -172,7 +172,8 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	let message: Segment | null = null;
 	if (state.error) {
-		message = {id: 'error', text: `error, r retries: ${inert(state.error.message)}`, tone: 'bad'};
+		// r is offered only where asking again can help; otherwise the message's own fix stands alone.
+		message = {id: 'error', text: `${state.error.retryable ? 'error, r retries' : 'error'}: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {

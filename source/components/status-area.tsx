@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {Fragment, type ReactNode} from 'react';
 import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
+import {wrapLines} from '../browser/wrap-lines.js';
 import {styled, useColour} from './colour.js';
 
 const colors: Record<Tone, string | undefined> = {
@@ -29,6 +30,14 @@ function Line({segments}: {segments: readonly Segment[]}) {
 /** Lines the status area always takes: location, page, fill strip, message. */
 export const statusHeight = 4;
 
+/** Most lines the error banner may take: the table keeps the rest. */
+export const maxBannerLines = 4;
+
+/** The error banner's lines at `columns` (a space each side), or null when the message is no error. */
+export function bannerLines(model: StatusModel, columns: number): string[] | null {
+	return model.message?.tone === 'bad' ? wrapLines(model.message.text, Math.max(1, columns - 2), maxBannerLines) : null;
+}
+
 type Props = {
 	model: StatusModel;
 	/** Replaces the message line while the user types a filter or a limit. */
@@ -37,10 +46,12 @@ type Props = {
 	fill: string;
 	/** Why the page may be short: shown on the message line when nothing else is. */
 	note?: string | null;
+	/** The error banner, wrapped to the width (see bannerLines): its advice is read in full, never cut. */
+	banner?: readonly string[];
 };
 
 /** Always visible under the table; one line per part of the model. */
-export function StatusArea({model, prompt, fill, note}: Props) {
+export function StatusArea({model, prompt, fill, note, banner}: Props) {
 	const colour = useColour();
 	let message: ReactNode;
 	if (prompt !== undefined) {
@@ -53,9 +64,15 @@ export function StatusArea({model, prompt, fill, note}: Props) {
 		);
 	} else if (model.message) {
 		message = model.message.tone === 'bad' ? (
-			<Text {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
-				{` ${model.message.text} `}
-			</Text>
+			<Box flexDirection="column">
+				{(banner ?? [model.message.text]).map((line, index) => (
+					// Lines of one message: their place is their identity.
+					// eslint-disable-next-line react/no-array-index-key
+					<Text key={index} {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
+						{` ${line} `}
+					</Text>
+				))}
+			</Box>
 		) : (
 			<Text {...styled(colour, {color: colors[model.message.tone]})} wrap="truncate-end">
 				{model.message.text}

@@ -251,10 +251,11 @@ describe('<App> on the sandbox', () => {
 		await app.press(keys.right);
 		let frame = await app.waitFor(f => f.includes('error:'));
 		const shown = lines(frame);
-		expect(shown.at(-1)).toMatch(/^ error, r retries: /);
+		// The banner wraps: it starts after the location, page and fill lines.
+		expect(shown.find(line => line.startsWith(' error'))).toMatch(/^ error, r retries: /);
 		// The failure quoted server bytes: shown escaped, never raw.
 		expect(frame).not.toContain('\u001B[31m');
-		expect(shown.at(-4)).toMatch(/page 1 /);
+		expect(shown.some(line => /^account .* · page 1 · /.test(line))).toBe(true);
 		expect(frame).toContain('› hostile-1');
 		server.failing = false;
 		await app.press('r');
