@@ -196,7 +196,9 @@ export function createClient(config: WalkConfig): PageClient {
 		let parsed: unknown;
 		try {
 			parsed = JSON.parse(raw.body);
-		} catch {}
+		} catch {
+			// Not JSON: the error is worded from the status and an excerpt instead.
+		}
 
 		const {id, message} = apiError(parsed);
 		const told = message === undefined ? '' : oneLine(message, 160);
@@ -264,7 +266,9 @@ export function createClient(config: WalkConfig): PageClient {
 		let parsed: unknown;
 		try {
 			parsed = JSON.parse(raw.body);
-		} catch {}
+		} catch {
+			// Not JSON: the error is worded from the status and an excerpt instead.
+		}
 
 		const {id} = apiError(parsed);
 		return {
@@ -344,6 +348,7 @@ export function createClient(config: WalkConfig): PageClient {
 			let raw: Raw | undefined;
 			let caught: unknown;
 			try {
+				// eslint-disable-next-line no-await-in-loop -- attempts are sequential: each waits on the one before
 				raw = await once(target, signal);
 			} catch (error: unknown) {
 				if (signal?.aborted) {
@@ -395,6 +400,7 @@ export function createClient(config: WalkConfig): PageClient {
 			retries += 1;
 			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
 			try {
+				// eslint-disable-next-line no-await-in-loop -- the backoff between sequential attempts
 				await sleep(decision.ms, undefined, {signal});
 			} catch {
 				throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
