@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../core/text-width.js';
+import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
 import {styled, useColour} from './colour.js';
 
 type Props = {
@@ -14,10 +15,29 @@ type Props = {
 	 * bounded prefix, so a megabyte line costs Ink no more than a short one.
 	 */
 	width?: number;
+	/** `json`: the lines are pretty JSON, drawn in syntax colour (none when colour is off). */
+	syntax?: 'json';
 };
 
+const jsonColours: Record<JsonTone, string | undefined> = {key: 'cyan', string: 'green', number: 'yellow', literal: 'magenta', plain: undefined};
+
+/** One line of JSON in syntax colour. */
+function JsonLine({text}: {text: string}) {
+	return (
+		<>
+			{jsonTokens(text).map((token, index) => (
+				// Tokens of one line: their place is their identity.
+				// eslint-disable-next-line react/no-array-index-key
+				<Text key={index} color={jsonColours[token.tone]}>
+					{token.text}
+				</Text>
+			))}
+		</>
+	);
+}
+
 /** A titled, scrollable block of text: detail JSON, the debug panel, help. */
-export function TextPane({title, lines, scroll, height, width}: Props) {
+export function TextPane({title, lines, scroll, height, width, syntax}: Props) {
 	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
 	const shown = lines.slice(scroll, scroll + bodyRows);
@@ -30,13 +50,16 @@ export function TextPane({title, lines, scroll, height, width}: Props) {
 				{position}
 				{' · Esc closes'}
 			</Text>
-			{shown.map((line, index) => (
-				// Lines have no identity beyond their position in the pane.
-				// eslint-disable-next-line react/no-array-index-key
-				<Text key={scroll + index} wrap="truncate-end">
-					{line === '' ? ' ' : width === undefined ? line : cutToWidth(line, width)}
-				</Text>
-			))}
+			{shown.map((line, index) => {
+				const text = line === '' ? ' ' : width === undefined ? line : cutToWidth(line, width);
+				return (
+					// Lines have no identity beyond their position in the pane.
+					// eslint-disable-next-line react/no-array-index-key
+					<Text key={scroll + index} wrap="truncate-end">
+						{syntax === 'json' && colour ? <JsonLine text={text} /> : text}
+					</Text>
+				);
+			})}
 		</Box>
 	);
 }
