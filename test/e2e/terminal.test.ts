@@ -213,20 +213,23 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 	});
 
 	it('draws no colour or other styling under NO_COLOR, and colour without it', async () => {
+		// An SGR sequence (colour, bold, inverse, dim): what NO_COLOR must leave out.
+		// eslint-disable-next-line no-control-regex -- the escape character is what is looked for
+		const sgr = /\u001B\[[\d;]*m/;
 		startSession('colour');
 		await waitForScreen(t => t.includes('page 1 ·'));
 		// -e keeps the attributes: the status line's colours show as SGR sequences.
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).toMatch(/\u001B\[[\d;]*m/);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.includes('AFTER rc='));
 		startSession('no-colour', 'NO_COLOR=1 ');
 		await waitForScreen(t => t.includes('page 1 ·'));
 		await keys('Enter');
 		await waitForScreen(t => t.startsWith('object 1 of'));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(/\u001B\[[\d;]*m/);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.startsWith('  id '));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(/\u001B\[[\d;]*m/);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.includes('AFTER rc='));
 	});
