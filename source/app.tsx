@@ -75,7 +75,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	useInput((input, key) => {
 		// One read may hold many keys (key repeat, a paste): each one counts, in order.
 		for (const press of splitKeys(input, key)) {
-			dispatch({type: 'key', input: press.input, key: press.key, bodyRows});
+			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns: size.columns});
 		}
 	});
 
@@ -145,7 +145,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			debug: 'debug: request and response',
 			compare: compare ? `compare: ${inert(compare.labels.a)} against ${inert(compare.labels.b)}` : 'compare',
 		};
-		body = <TextPane title={titles[screen.kind]} lines={overlayLines(state)} scroll={screen.scroll} height={bodyHeight} width={size.columns} syntax={screen.kind === 'detail' ? 'json' : undefined} />;
+		body = <TextPane title={titles[screen.kind]} lines={overlayLines(state, size.columns)} scroll={screen.scroll} height={bodyHeight} width={size.columns} syntax={screen.kind === 'detail' ? 'json' : undefined} />;
 	} else {
 		const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
 		body = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} />;

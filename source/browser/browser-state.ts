@@ -8,6 +8,7 @@ import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {routeKey, type Screen} from './screen.js';
+import {wrapLines} from './wrap-lines.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go
@@ -32,8 +33,8 @@ export type BrowserState = {
 };
 
 export type BrowserAction =
-	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn. */
-	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number}
+	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
+	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
 	| {type: 'compared'; result: CompareResult};
 
@@ -102,8 +103,12 @@ function compareLines(state: BrowserState): string[] {
 	return [view.summary, '', ...view.lines];
 }
 
-/** The lines of the open overlay (empty for the table). */
-export function overlayLines(state: BrowserState): string[] {
+/**
+ * The lines of the open overlay (empty for the table). With `columns`, the
+ * debug view's lines wrap to it: a next_uri or the cursor evidence is read
+ * whole, never cut.
+ */
+export function overlayLines(state: BrowserState, columns?: number): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
@@ -111,7 +116,8 @@ export function overlayLines(state: BrowserState): string[] {
 		}
 
 		case 'debug': {
-			return debugLines(state.stack);
+			const lines = debugLines(state.stack);
+			return columns === undefined ? lines : lines.flatMap(line => wrapLines(line, columns));
 		}
 
 		case 'help': {
@@ -142,7 +148,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	const name = keyName(action.input, action.key);
 	const routed = routeKey(state.screen, name, action.input, {
 		bodyRows: action.bodyRows,
-		overlayLines: overlayLines(state).length,
+		overlayLines: overlayLines(state, action.columns).length,
 		filter: state.stack.filter,
 		hasSelection: selectedRow(state.stack) !== undefined,
 	});

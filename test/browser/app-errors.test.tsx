@@ -78,3 +78,19 @@ describe('the debug view', () => {
 		expect(frame).not.toContain('test-token-value');
 	});
 });
+
+describe('the debug view wraps', () => {
+	it('shows the next_uri and the cursor evidence whole at 50 columns, never cut with …', async () => {
+		const app = await renderApp({baseUrl: server.origin, token: 'test-token-value', size: {columns: 50, rows: 60}});
+		open.push(app);
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('d');
+		const frame = await app.waitFor(f => f.includes('debug: request'));
+		const body = frame.split('\n').slice(1, -4);
+		expect(body.join('\n')).not.toContain('…');
+		const next = `${server.origin}/v2/accounts?limit=25&starting_after=w2`;
+		// Wrapped at the space after the label: joined back, the URL is whole.
+		expect(body.join('')).toContain(`next page:${next}`);
+		expect(body.join(' ').replaceAll(/\s+/g, ' ')).toContain('next_uri starts after w2, the last object shown.');
+	});
+});
