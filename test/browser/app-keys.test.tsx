@@ -69,6 +69,15 @@ describe('every key of a chunk counts', () => {
 		expect(frame).not.toContain('/ filter rows');
 	});
 
+	it('limit 0 shows the limit the server reports, and why', async () => {
+		const app = await browse({size: {columns: 160, rows: 16}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L', '0\r');
+		const frame = await app.waitFor(f => f.includes('(sent 0; server default)') && !f.includes('loading'));
+		expect(frame).toContain('limit 25 (sent 0; server default)');
+		expect(frame).not.toContain('contract:');
+	});
+
 	it('a chunk with a digit string and Enter applies the limit in one read', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));
