@@ -3,16 +3,19 @@ import {useEffect, useReducer} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
+import {splitKeys} from './browser/key-chunks.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
 import {clampOffset} from './core/table-layout.js';
-import type {Settings} from './browser/page-stack.js';
+import type {Bounds, Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
 import {comparePageRows} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
-import {StatusArea, statusHeight} from './components/status-area.js';
+import type {ColourLevel} from './core/colour.js';
+import {ColourContext} from './components/colour.js';
+import {bannerLines, StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
 import {usePageRequests, type LoadPage} from './components/use-page-requests.js';
@@ -44,6 +47,10 @@ export type AppProps = {
 	 * command owns the state file, the app never touches the file system.
 	 */
 	columns?: {initial?: ColumnChoice | undefined; save?: (choice: ColumnChoice) => void};
+	/** --max-pages and --max-items: → stops following next_uri at the bound, with a notice. */
+	bounds?: Bounds;
+	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
+	colour?: ColourLevel;
 };
 
 /** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
@@ -57,12 +64,12 @@ function columnSpan(layout: TableLayout, offset: number) {
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, bounds}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
 		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial},
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial, bounds},
 		initialBrowserState,
 	);
 	const {stack, screen} = state;
@@ -75,11 +82,16 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// One line short of the terminal: a frame as tall as the screen makes Ink
 	// clear the whole terminal on every redraw.
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
-	const bodyHeight = frameRows - statusHeight;
+	// The error banner wraps: the lines it takes beyond one come from the body.
+	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: inert(endpoint), spinner: '', filter: stack.filter, visible: 0}), size.columns) : null;
+	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const bodyRows = bodyHeight - 1;
 
 	useInput((input, key) => {
-		dispatch({type: 'key', input, key, bodyRows, columns: size.columns});
+		// One read may hold many keys (key repeat, a paste): each one counts, in order.
+		for (const press of splitKeys(input, key)) {
+			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns: size.columns});
+		}
 	});
 
 	// The compare view asks for the page on screen with the second credential;
@@ -172,6 +184,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 				width={size.columns}
 				wrap={state.view.wrap}
 				column={state.view.paneColumn}
+				syntax={screen.kind === 'detail' ? 'json' : undefined}
 			/>
 		);
 	} else {
@@ -180,9 +193,11 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}
 
 	return (
-		<Box flexDirection="column" width={size.columns} height={frameRows}>
-			{body}
-			<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} />
-		</Box>
+		<ColourContext.Provider value={(colour ?? 1) > 0}>
+			<Box flexDirection="column" width={size.columns} height={frameRows}>
+				{body}
+				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
+			</Box>
+		</ColourContext.Provider>
 	);
 }

@@ -8,7 +8,7 @@ import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, top, type PageStackState, type Settings, type StackAction} from './page-stack.js';
+import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {routeKey, type Screen, type ViewChange} from './screen.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
@@ -45,7 +45,7 @@ export type BrowserState = {
 export type View = {choice: ColumnChoice | undefined; offset: number; wrap: boolean; paneColumn: number; chosen: number};
 
 export type BrowserAction =
-	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn. */
+	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
 	| {type: 'compared'; result: CompareResult};
@@ -54,6 +54,7 @@ export function initialBrowserState(options: {
 	startUrl: string;
 	settings: Settings;
 	maxCachedPages?: number;
+	bounds?: Bounds;
 	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page;
 	compareLabels?: {a: string; b: string} | null;
@@ -170,6 +171,7 @@ export function overlayLines(state: BrowserState): string[] {
 		}
 
 		case 'debug': {
+			// Long lines (a next_uri, the cursor evidence) wrap in the pane, never cut.
 			return debugLines(state.stack);
 		}
 

@@ -1,4 +1,4 @@
-import {cursorEvidenceLines} from '../core/contract-text.js';
+import {cursorEvidenceLines, findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
@@ -36,9 +36,20 @@ export function debugLines(state: PageStackState): string[] {
 		'',
 		`status ${page.status} · ${formatMs(page.ms)} · ${page.retries} ${page.retries === 1 ? 'retry' : 'retries'} · ${formatBytes(page.bytes)} · ${page.objects.length} objects`,
 	);
+	// As the client recorded them: cookies and credential-like headers already redacted.
+	for (const [name, value] of Object.entries(page.responseHeaders ?? {})) {
+		lines.push(`  ${inert(name)}: ${inert(value)}`);
+	}
+
 	lines.push(page.warnings.length === 0 ? 'warnings: none' : 'warnings:');
 	for (const warning of page.warnings) {
 		lines.push(`  ${inert(warning)}`);
+	}
+
+	const findings = top(state)?.findings ?? [];
+	lines.push('', findings.length === 0 ? 'contract: this page keeps every per-page rule' : `contract: ${findings.length} finding${findings.length === 1 ? '' : 's'} on this page`);
+	for (const finding of findings) {
+		lines.push(`  ${inert(findingMessage(finding, state.entries.length))}`);
 	}
 
 	lines.push('', `next page: ${page.nextUrl === null ? 'none (end of list)' : inert(page.nextUrl)}`);

@@ -29,9 +29,19 @@ export function fillLine(state: PageStackState, width: number): string {
 	return `fill ${fillStrip(fills, room)}${counts}`;
 }
 
-/** Why the page on screen may be short, or null for a full page or the end of the list. */
+/**
+ * Why the page on screen may be short, or null for a full page or the end of
+ * the list. Only a page that keeps the contract gets the permissions
+ * explanation: a page that breaks it is short (or long) for that reason,
+ * which the status area names instead.
+ */
 export function shortNote(state: PageStackState): string | null {
-	const page = state.entries.at(-1)?.page;
+	const entry = state.entries.at(-1);
+	const page = entry?.page;
+	if ((entry?.findings?.length ?? 0) > 0) {
+		return null;
+	}
+
 	const short = page && page.nextUrl !== null ? shortPageOf(page) : null;
 	return short ? shortPageSentence(short) : null;
 }

@@ -55,7 +55,9 @@ export type Command =
 	| 'picker-move-up'
 	| 'picker-move-down'
 	| 'picker-apply'
-	| 'picker-cancel';
+	| 'picker-cancel'
+	| 'detail-next'
+	| 'detail-previous';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
@@ -124,8 +126,8 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	filter: {keys: ['/'], description: 'filter the rows of the page', readme: 'filter the rows of the page (`Esc` clears)'},
 	help: {keys: ['?'], description: 'this help', readme: 'help, generated from the same keymap that handles input'},
-	close: {keys: ['escape'], description: 'close the overlay, or clear the filter'},
-	quit: {keys: ['q', {key: 'ctrl+c', modes}], description: 'quit', readme: 'quit, restoring the terminal'},
+	close: {keys: ['escape', {key: 'q', modes: ['overlay']}], description: 'close the overlay, or clear the filter'},
+	quit: {keys: [{key: 'q', modes: ['table']}, {key: 'ctrl+c', modes}], description: 'quit (from the table)', readme: 'quit from the table, restoring the terminal (in an overlay, `q` closes it)'},
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
@@ -153,6 +155,8 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-move-down': {keys: ['J', 'shift+down'], description: 'moves it down', modes: ['picker']},
 	'picker-apply': {keys: ['return'], description: 'applies', modes: ['picker']},
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
+	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
+	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
 };
 
 export const commands = Object.keys(keymap) as Command[];

@@ -1,7 +1,8 @@
-import {contractDefaults, cursorParameters, pageFill} from '../core/contract.js';
+import {contractDefaults, cursorParameters, pageFill, type Finding} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
 import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
+import {pageFindings} from './page-findings.js';
 
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
@@ -17,7 +18,8 @@ export type Settings = {order: Order; limit: number};
 /** How full a page was: all the fill strip needs once the page itself is evicted. */
 export type {FillMark} from '../core/fill-strip.js';
 
-export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark};
+/** `findings`: what the contract's per-page checks found when the page landed (none when it keeps every rule). */
+export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark; findings?: Finding[]};
 
 /**
  * What a wanted page does once it arrives: `push` it on top (next page),
@@ -31,7 +33,8 @@ export type Pending = {requestId: number; url: string; kind: RequestKind; retryi
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
-export type LoadError = {message: string; url: string; kind: RequestKind};
+/** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
+export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean};
 
 /**
  * What the last action did, as data: the status model words it (the
@@ -49,7 +52,8 @@ export type Notice =
 	| {kind: 'new-walk'; change: 'order'; order: Order}
 	| {kind: 'new-walk'; change: 'limit'; limit: number}
 	| {kind: 'limit-stays'; limit: number; maximum: number}
-	| {kind: 'retrying'};
+	| {kind: 'retrying'}
+	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number};
 
 export type StackAction =
 	| {type: 'next'}
@@ -63,7 +67,7 @@ export type StackAction =
 	| {type: 'move-to'; position: 'top' | 'bottom'}
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
-	| {type: 'failed'; requestId: number; message: string}
+	| {type: 'failed'; requestId: number; message: string; retryable?: boolean}
 	| {type: 'retrying'; requestId: number; retry: RetryNotice};
 
 export type PageStackState = {
@@ -87,7 +91,11 @@ export type PageStackState = {
 	filter: string;
 	/** Pages kept in memory below the top; deeper entries keep only their URL. */
 	maxCachedPages: number;
+	/** --max-pages and --max-items: → stops following next_uri there, saying so. */
+	bounds: Bounds;
 };
+
+export type Bounds = {maxPages: number | null; maxItems: number | null};
 
 export const limitStep = 5;
 export const maxLimit = contractDefaults.maximumLimit;
@@ -113,7 +121,7 @@ function withoutCursor(url: string): string {
 	return parsed.href;
 }
 
-export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number}): PageStackState {
+export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number; bounds?: Bounds}): PageStackState {
 	return {
 		settings: options.settings,
 		firstUrl: withoutCursor(options.startUrl),
@@ -128,7 +136,22 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 		notice: null,
 		filter: '',
 		maxCachedPages: options.maxCachedPages ?? 20,
+		bounds: options.bounds ?? {maxPages: null, maxItems: null},
 	};
+}
+
+/** The bound the walk has reached (pages walked, or distinct objects seen), if any. */
+function reachedBound(state: PageStackState): Notice | null {
+	const {maxPages, maxItems} = state.bounds;
+	if (maxPages !== null && state.entries.length >= maxPages) {
+		return {kind: 'bound', flag: 'max-pages', limit: maxPages};
+	}
+
+	if (maxItems !== null && state.seen.size >= maxItems) {
+		return {kind: 'bound', flag: 'max-items', limit: maxItems};
+	}
+
+	return null;
 }
 
 export function top(state: PageStackState): Entry | undefined {
@@ -175,6 +198,12 @@ function visibleCount(state: PageStackState, entry: Entry): number {
 	return entry.page ? visibleRows(entry.page.objects, state.filter).length : 0;
 }
 
+/** The entry of a page landing on top of `below`, checked against the contract as it arrives. */
+function checkedEntry(below: readonly Entry[], url: string, page: Page, selected: number): Entry {
+	const earlier = below.flatMap((entry, index) => (entry.page ? [{number: index + 1, page: entry.page}] : []));
+	return {url, page, selected, findings: pageFindings(page, earlier, below.length > 0)};
+}
+
 function replaceTop(state: PageStackState, entry: Entry): PageStackState {
 	return {...state, entries: [...state.entries.slice(0, -1), entry]};
 }
@@ -186,7 +215,7 @@ function ensurePrefetch(state: PageStackState): PageStackState {
 	}
 
 	const next = top(state)?.page?.nextUrl ?? null;
-	if (next === null || next === top(state)?.url) {
+	if (next === null || next === top(state)?.url || reachedBound(state)) {
 		return state.prefetch ? {...state, prefetch: null} : state;
 	}
 
@@ -230,15 +259,34 @@ function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
 	return next;
 }
 
-/** Replays keys queued during a load, until one of them starts another load. */
+/**
+ * Replays keys queued during a load, until one of them starts another
+ * request; the keys pressed after that one stay queued for the page it brings (so
+ * holding → for a hundred pages reaches the hundredth).
+ */
 function drain(state: PageStackState): PageStackState {
 	let current = state;
-	while (current.queue.length > 0 && !navigating(current)) {
+	// Any request in flight stops the replay (a queued refresh too): the keys
+	// after it wait for its answer, which drains again.
+	while (current.queue.length > 0 && current.pending === null) {
 		const [action, ...rest] = current.queue;
-		current = pageStackReducer({...current, queue: rest}, action!);
+		const next = pageStackReducer({...current, queue: []}, action!);
+		current = rest.length === 0 ? next : {...next, queue: [...next.queue, ...rest]};
 	}
 
 	return current;
+}
+
+/** Keys held while loading: far more than anyone presses ahead, few enough to replay in one go. */
+export const maxQueuedKeys = 1000;
+
+function enqueue(state: PageStackState, action: StackAction): PageStackState {
+	if (state.queue.length >= maxQueuedKeys) {
+		const count = state.notice?.kind === 'keys-dropped' ? state.notice.count + 1 : 1;
+		return {...state, notice: {kind: 'keys-dropped', count}};
+	}
+
+	return {...state, queue: [...state.queue, action]};
 }
 
 function describeChange(before: Page, after: Page): Notice {
@@ -269,13 +317,13 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 	const base = {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
 	switch (pending.kind) {
 		case 'push': {
-			return {...base, entries: [...state.entries, {url: pending.url, page, selected: 0}], notice: null};
+			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null};
 		}
 
 		case 'pop': {
 			const below = state.entries.slice(0, -1);
 			const target = below.at(-1);
-			return {...base, entries: [...below.slice(0, -1), {url: pending.url, page, selected: target?.selected ?? 0}], notice: null};
+			return {...base, entries: [...below.slice(0, -1), checkedEntry(below.slice(0, -1), pending.url, page, target?.selected ?? 0)], notice: null};
 		}
 
 		case 'reset': {
@@ -285,7 +333,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
 			return {
 				...base,
-				entries: [{url: pending.url, page, selected: 0}],
+				entries: [checkedEntry([], pending.url, page, 0)],
 				prefetch,
 				nextRequestId: prefetch ? state.nextRequestId + 1 : state.nextRequestId,
 			};
@@ -294,11 +342,11 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 		case 'refresh': {
 			const entry = top(state);
 			if (!entry) {
-				return {...base, entries: [{url: pending.url, page, selected: 0}]};
+				return {...base, entries: [checkedEntry([], pending.url, page, 0)]};
 			}
 
 			const notice = entry.page ? describeChange(entry.page, page) : null;
-			const refreshed = {...entry, page};
+			const refreshed = checkedEntry(state.entries.slice(0, -1), entry.url, page, entry.selected);
 			const count = visibleRows(page.objects, state.filter).length;
 			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
 			// The old next page may be gone: prefetch again from the new one.
@@ -337,7 +385,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				...state,
 				pending: null,
 				queue: [],
-				error: {message: action.message, url, kind},
+				error: {message: action.message, url, kind, retryable: action.retryable ?? true},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}
@@ -352,7 +400,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'next': {
 			if (state.pending) {
-				return {...state, queue: [...state.queue, action]};
+				return enqueue(state, action);
 			}
 
 			const entry = top(state);
@@ -369,12 +417,17 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
 			}
 
+			const bound = reachedBound(state);
+			if (bound) {
+				return {...state, notice: bound};
+			}
+
 			if (state.prefetch?.url === next && state.prefetch.page) {
 				const page = state.prefetch.page;
 				return ensurePrefetch(
 					evict({
 						...state,
-						entries: [...state.entries, {url: next, page, selected: 0}],
+						entries: [...state.entries, checkedEntry(state.entries, next, page, 0)],
 						prefetch: null,
 						seen: addSeen(state.seen, page),
 						notice: null,
@@ -401,7 +454,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 				// Loading the first page, a new walk, a page back or a refresh:
 				// ← applies to the page that lands, like any key pressed meanwhile.
-				return {...current, queue: [...current.queue, action]};
+				return enqueue(current, action);
 			}
 
 			if (current.entries.length > 1) {
@@ -480,7 +533,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			}
 
 			if (state.pending) {
-				return navigating(state) ? {...state, queue: [...state.queue, action]} : state;
+				return navigating(state) ? enqueue(state, action) : state;
 			}
 
 			const entry = top(state);
@@ -490,7 +543,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		case 'move':
 		case 'move-to': {
 			if (navigating(state)) {
-				return {...state, queue: [...state.queue, action]};
+				return enqueue(state, action);
 			}
 
 			const entry = top(state);

@@ -70,6 +70,7 @@ function deleted<S extends Typing>(screen: S): S {
 
 function typed<S extends Typing>(screen: S, name: string, input: string): S | undefined {
 	// Printable text only: a pasted control sequence must not reach the draft.
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what this test looks for
 	if (input.length > 0 && !/[\u0000-\u001F\u007F-\u009F]/.test(input) && !name.startsWith('ctrl+')) {
 		return {...screen, draft: screen.draft + input};
 	}
@@ -166,6 +167,16 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 			case 'wrap': {
 				return {view: {type: 'toggle-wrap'}};
+			}
+
+			// Next and previous object without leaving the detail view.
+			case 'detail-next':
+			case 'detail-previous': {
+				if (screen.kind !== 'detail') {
+					return {};
+				}
+
+				return {stack: [{type: 'move', delta: command === 'detail-next' ? 1 : -1}], screen: {kind: 'detail', scroll: 0}};
 			}
 
 			// The key that opened an overlay closes it again.
@@ -295,7 +306,9 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'picker-cancel':
 		case 'prompt-apply':
 		case 'prompt-cancel':
-		case 'prompt-delete': {
+		case 'prompt-delete':
+		case 'detail-next':
+		case 'detail-previous': {
 			return {};
 		}
 	}

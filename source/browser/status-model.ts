@@ -1,5 +1,8 @@
-import {shortPage} from '../core/contract.js';
+import {queryParameter, shortPage} from '../core/contract.js';
+import {cutToWidth} from '../core/text-width.js';
+import {findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
+import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
 import {top, type Notice, type PageStackState} from './page-stack.js';
@@ -103,6 +106,10 @@ export function noticeText(notice: Notice): string {
 		case 'retrying': {
 			return 'retrying';
 		}
+
+		case 'bound': {
+			return `stopped at --${notice.flag} ${notice.limit}: → follows next_uri no further (the list goes on)`;
+		}
 	}
 }
 
@@ -123,18 +130,21 @@ export function statusModel(input: StatusInput): StatusModel {
 	// The limit in effect is what the server echoed, else what we asked for.
 	const limit = page?.pagination.limit ?? state.settings.limit;
 	const order = page?.pagination.order ?? state.settings.order;
-	const fromCursor = state.entries[0] !== undefined && state.entries[0].url !== state.firstUrl;
-	const pageNumber = state.entries.length === 0 ? '–' : `${fromCursor ? '+' : ''}${state.entries.length}`;
+	const pageNumber = state.entries.length === 0 ? '–' : String(state.entries.length);
+	const start = state.entries[0] ? walkStart(state.entries[0].url) : null;
 
 	const location: Segment[] = [
 		{id: 'api', text: `${input.api} ${input.endpoint}`, tone: 'accent'},
+		// Page N of this walk, and where the walk began: a walk from a cursor
+		// (--starting-after, or back through previous_uri) says which.
 		{id: 'page', text: `page ${pageNumber}`, tone: 'plain'},
+		...(start === null ? [] : [{id: 'start', text: start, tone: 'dim' as const}]),
 		{id: 'order', text: order, tone: 'plain'},
-		{id: 'limit', text: `limit ${limit}`, tone: 'plain'},
+		{id: 'limit', text: page ? limitText(page, limit) : `limit ${limit}`, tone: 'plain'},
 		{id: 'seen', text: `seen ${state.seen.size}`, tone: 'plain'},
 	];
 	if (state.pending) {
-		const what = state.pending.kind === 'refresh' ? 'refreshing' : 'loading';
+		const what = pendingText(state);
 		const retry = state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : '';
 		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
@@ -142,13 +152,25 @@ export function statusModel(input: StatusInput): StatusModel {
 	}
 
 	const pageSegments: Segment[] = page ? fillSegments(page, limit) : [{id: 'fill', text: 'no page yet', tone: 'dim'}];
+	if (page && entry) {
+		// Where the cursor is among the rows shown (the filter's, when one is typed).
+		pageSegments.unshift({id: 'row', text: input.visible === 0 ? 'row –' : `row ${entry.selected + 1}/${input.visible}`, tone: 'plain'});
+	}
+
 	// Before the totals: the line is cut at the terminal's width, and what the
 	// user just typed matters more than what the API does not report.
 	if (input.filter !== '') {
 		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
 	}
 
-	// Before the totals too: which columns are on screen is what the user can act on.
+	// The commerce API's total and yielded are data the status line promises:
+	// they come before the columns. "Not provided" (the account API) comes last.
+	const totalsFirst = page?.api === 'commerce';
+	if (page && totalsFirst) {
+		pageSegments.push(totalsSegment(page));
+	}
+
+	// Before the account API's "not provided": which columns are on screen is what the user can act on.
 	const hidden = input.hiddenColumns ?? 0;
 	const span = input.columnSpan;
 	if (span?.total !== undefined && span.last !== undefined && (hidden > 0 || (span.offset ?? 0) > 0)) {
@@ -159,18 +181,79 @@ export function statusModel(input: StatusInput): StatusModel {
 		pageSegments.push({id: 'hidden', text: `${hidden} column${hidden === 1 ? '' : 's'} hidden`, tone: 'dim'});
 	}
 
-	if (page) {
+	if (page && !totalsFirst) {
 		pageSegments.push(totalsSegment(page));
 	}
 
 	let message: Segment | null = null;
 	if (state.error) {
-		message = {id: 'error', text: `error, r retries: ${inert(state.error.message)}`, tone: 'bad'};
+		// r is offered only where asking again can help; otherwise the message's own fix stands alone.
+		message = {id: 'error', text: `${state.error.retryable ? 'error, r retries' : 'error'}: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
+	} else if (entry?.findings && entry.findings.length > 0) {
+		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
 	}
 
 	return {location, page: pageSegments, message};
+}
+
+/** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */
+export function walkStart(url: string): string {
+	const after = queryParameter(url, 'starting_after');
+	if (after !== null) {
+		return `started after ${inert(cutToWidth(after, 24))}`;
+	}
+
+	const before = queryParameter(url, 'ending_before');
+	return before === null ? 'from the start' : `started before ${inert(cutToWidth(before, 24))}`;
+}
+
+/**
+ * The limit in effect as the server reports it; when that is not what was
+ * sent, why: `limit 25 (sent 0; server default)`, `limit 26 (sent 25)`.
+ */
+export function limitText(page: Page, limit: number): string {
+	const sent = queryParameter(page.requestUrl, 'limit');
+	// None sent: the default is what the user asked for, nothing to explain.
+	if (sent === null || Number(sent) === limit) {
+		return `limit ${limit}`;
+	}
+
+	return Number(sent) === 0 ? `limit ${limit} (sent 0; server default)` : `limit ${limit} (sent ${inert(cutToWidth(sent, 8))})`;
+}
+
+/** What is loading, in words: the next page, a new walk in its order, a refresh. */
+function pendingText(state: PageStackState): string {
+	const pending = state.pending!;
+	switch (pending.kind) {
+		case 'refresh': {
+			return 'refreshing';
+		}
+
+		case 'push': {
+			return `loading page ${state.entries.length + 1}…`;
+		}
+
+		case 'pop': {
+			return `loading page ${state.entries.length - 1}…`;
+		}
+
+		case 'reset': {
+			if (pending.url === state.firstUrl) {
+				// A new walk (o, +, -, L) or the first page: the order it will have.
+				return `→ loading ${state.settings.order} from the start…`;
+			}
+
+			return `loading the page ${walkStart(pending.url).replace('started ', '')}…`;
+		}
+	}
+}
+
+/** The first contract finding of the page on screen, and how many more the debug view lists. */
+export function contractText(findings: readonly Finding[], pageNumber: number): string {
+	const more = findings.length > 1 ? ` (+${findings.length - 1} more, d lists them)` : ' (d for details)';
+	return `contract: ${inert(findingMessage(findings[0]!, pageNumber))}${more}`;
 }
 
 export function joinSegments(segments: readonly Segment[]): string {

@@ -156,6 +156,7 @@ export async function run(argv: string[]): Promise<number> {
 				endpoint: config.endpoint,
 				// What the server does when the user gave neither (contract 4.2).
 				settings: {order: config.query.order ?? defaults.order, limit: config.query.limit ?? defaults.limit},
+				bounds: {maxPages: config.maxPages, maxItems: config.maxItems},
 				compare:
 					compareClient && second
 						? {

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
+import {colourLevel} from '../core/colour.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
@@ -88,11 +89,10 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	const sink = new Sink(io.stdout, () => {
 		controller.abort();
 	});
-	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
 	const writer = createWriter(options.format, {
 		tty: io.stdout.isTTY === true,
 		columns: io.stdout.columns,
-		color: color && io.stdout.isTTY === true,
+		color: colourLevel(io.env, io.stdout.isTTY === true) > 0,
 		fields: options.columns,
 	});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);

@@ -1,6 +1,8 @@
 import {Box, Text} from 'ink';
 import {Fragment, type ReactNode} from 'react';
 import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
+import {wrapLines} from '../browser/wrap-lines.js';
+import {styled, useColour} from './colour.js';
 
 const colors: Record<Tone, string | undefined> = {
 	plain: undefined,
@@ -12,12 +14,13 @@ const colors: Record<Tone, string | undefined> = {
 };
 
 function Line({segments}: {segments: readonly Segment[]}) {
+	const colour = useColour();
 	return (
 		<Text wrap="truncate-end">
 			{segments.map((segment, index) => (
 				<Fragment key={segment.id}>
-					{index > 0 ? <Text dimColor> · </Text> : null}
-					<Text color={colors[segment.tone]}>{segment.text}</Text>
+					{index > 0 ? <Text {...styled(colour, {dimColor: true})}> · </Text> : null}
+					<Text {...styled(colour, {color: colors[segment.tone]})}>{segment.text}</Text>
 				</Fragment>
 			))}
 		</Text>
@@ -27,6 +30,14 @@ function Line({segments}: {segments: readonly Segment[]}) {
 /** Lines the status area always takes: location, page, fill strip, message. */
 export const statusHeight = 4;
 
+/** Most lines the error banner may take: the table keeps the rest. */
+export const maxBannerLines = 4;
+
+/** The error banner's lines at `columns` (a space each side), or null when the message is no error. */
+export function bannerLines(model: StatusModel, columns: number): string[] | null {
+	return model.message?.tone === 'bad' ? wrapLines(model.message.text, Math.max(1, columns - 2), maxBannerLines) : null;
+}
+
 type Props = {
 	model: StatusModel;
 	/** Replaces the message line while the user types a filter or a limit. */
@@ -35,37 +46,47 @@ type Props = {
 	fill: string;
 	/** Why the page may be short: shown on the message line when nothing else is. */
 	note?: string | null;
+	/** The error banner, wrapped to the width (see bannerLines): its advice is read in full, never cut. */
+	banner?: readonly string[];
 };
 
 /** Always visible under the table; one line per part of the model. */
-export function StatusArea({model, prompt, fill, note}: Props) {
+export function StatusArea({model, prompt, fill, note, banner}: Props) {
+	const colour = useColour();
 	let message: ReactNode;
 	if (prompt !== undefined) {
 		message = (
-			<Text color="cyan" wrap="truncate-end">
+			<Text {...styled(colour, {color: 'cyan'})} wrap="truncate-end">
 				{prompt}
-				<Text inverse> </Text>
+				{/* The cursor: a block when styling is allowed, an underscore when not. */}
+				{colour ? <Text inverse> </Text> : '_'}
 			</Text>
 		);
 	} else if (model.message) {
 		message = model.message.tone === 'bad' ? (
-			<Text backgroundColor="red" color="white" bold wrap="truncate-end">
-				{` ${model.message.text} `}
-			</Text>
+			<Box flexDirection="column">
+				{(banner ?? [model.message.text]).map((line, index) => (
+					// Lines of one message: their place is their identity.
+					// eslint-disable-next-line react/no-array-index-key
+					<Text key={index} {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
+						{` ${line} `}
+					</Text>
+				))}
+			</Box>
 		) : (
-			<Text color={colors[model.message.tone]} wrap="truncate-end">
+			<Text {...styled(colour, {color: colors[model.message.tone]})} wrap="truncate-end">
 				{model.message.text}
 			</Text>
 		);
 	} else if (note) {
 		message = (
-			<Text color="yellow" wrap="truncate-end">
+			<Text {...styled(colour, {color: 'yellow'})} wrap="truncate-end">
 				{note}
 			</Text>
 		);
 	} else {
 		message = (
-			<Text dimColor wrap="truncate-end">
+			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
 				? help · ←→ pages · Enter detail · d debug · q quit
 			</Text>
 		);
@@ -75,7 +96,7 @@ export function StatusArea({model, prompt, fill, note}: Props) {
 		<Box flexDirection="column">
 			<Line segments={model.location} />
 			<Line segments={model.page} />
-			<Text dimColor wrap="truncate-end">
+			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
 				{fill === '' ? ' ' : fill}
 			</Text>
 			{message}

@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {memo, useRef} from 'react';
 import type {Row} from '../browser/cells.js';
 import {formatHeader, formatRow, windowStart, type TableLayout} from '../browser/table-layout.js';
+import {styled, useColour} from './colour.js';
 
 /**
  * A row redraws only when its text or selection changes. One <Text> per row,
@@ -11,11 +12,15 @@ import {formatHeader, formatRow, windowStart, type TableLayout} from '../browser
  * is measured only when it changes. Most of a frame is Ink's output pass,
  * which costs per character on screen whatever the node count.
  */
-const RowLine = memo(({text, selected}: {text: string; selected: boolean}) => (
-	<Text inverse={selected} wrap="truncate-end">
-		{text}
-	</Text>
-));
+const RowLine = memo(({text, selected}: {text: string; selected: boolean}) => {
+	// Without colour the selected row still shows, by its › marker.
+	const colour = useColour();
+	return (
+		<Text inverse={selected && colour} wrap="truncate-end">
+			{text}
+		</Text>
+	);
+});
 
 type Props = {
 	rows: readonly Row[];
@@ -31,17 +36,18 @@ type Props = {
 export function TableView({rows, layout, selected, height, empty}: Props) {
 	// The window only moves as far as the selection needs: remembered per mount.
 	const start = useRef(0);
+	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
 	start.current = windowStart(rows.length, bodyRows, selected, start.current);
 	const shown = rows.slice(start.current, start.current + bodyRows);
 
 	return (
 		<Box flexDirection="column" height={height}>
-			<Text bold wrap="truncate-end">
+			<Text {...styled(colour, {bold: true})} wrap="truncate-end">
 				{formatHeader(layout.columns)}
 			</Text>
 			{shown.length === 0 ? (
-				<Text dimColor wrap="truncate-end">
+				<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
 					{'  '}
 					{empty}
 				</Text>

@@ -1,6 +1,8 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../core/text-width.js';
 import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
+import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
+import {styled, useColour} from './colour.js';
 
 type Props = {
 	title: string;
@@ -19,10 +21,30 @@ type Props = {
 	/** Long lines wrap (default), so nothing is cut; off: cut, and seen `column` cells from their start. */
 	wrap?: boolean;
 	column?: number;
+	/** `json`: the lines are pretty JSON, drawn in syntax colour (none when colour is off). */
+	syntax?: 'json';
 };
 
+const jsonColours: Record<JsonTone, string | undefined> = {key: 'cyan', string: 'green', number: 'yellow', literal: 'magenta', plain: undefined};
+
+/** One line of JSON in syntax colour. */
+function JsonLine({text}: {text: string}) {
+	return (
+		<>
+			{jsonTokens(text).map((token, index) => (
+				// Tokens of one line: their place is their identity.
+				// eslint-disable-next-line react/no-array-index-key
+				<Text key={index} color={jsonColours[token.tone]}>
+					{token.text}
+				</Text>
+			))}
+		</>
+	);
+}
+
 /** A titled, scrollable block of text: detail JSON, the debug panel, help, compare. */
-export function TextPane({title, lines, scroll, height, width, wrap = true, column = 0}: Props) {
+export function TextPane({title, lines, scroll, height, width, wrap = true, column = 0, syntax}: Props) {
+	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
 	let rows: string[];
 	let position: string;
@@ -39,17 +61,17 @@ export function TextPane({title, lines, scroll, height, width, wrap = true, colu
 	const mode = wrap ? '' : ` · wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
 	return (
 		<Box flexDirection="column" height={height}>
-			<Text bold color="cyan" wrap="truncate-end">
+			<Text {...styled(colour, {bold: true, color: 'cyan'})} wrap="truncate-end">
 				{title}
 				{position}
 				{mode}
-				{' · Esc closes'}
+				{' · q or Esc closes'}
 			</Text>
 			{rows.map((line, index) => (
 				// Rows have no identity beyond their position in the pane.
 				// eslint-disable-next-line react/no-array-index-key
 				<Text key={index} wrap="truncate-end">
-					{line === '' ? ' ' : line}
+					{line === '' ? ' ' : syntax === 'json' && colour ? <JsonLine text={line} /> : line}
 				</Text>
 			))}
 		</Box>

@@ -1,6 +1,7 @@
 import {useEffect, useRef, type Dispatch} from 'react';
 import type {StackAction, PageStackState} from '../browser/page-stack.js';
 import {wantedRequests} from '../browser/page-stack.js';
+import {PagewalkError} from '../core/errors.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
@@ -49,7 +50,7 @@ export function usePageRequests(state: PageStackState, dispatch: Dispatch<StackA
 				(error: unknown) => {
 					running.current.delete(requestId);
 					if (!controller.signal.aborted) {
-						dispatch({type: 'failed', requestId, message: describe(error)});
+						dispatch({type: 'failed', requestId, message: describe(error), retryable: !(error instanceof PagewalkError) || error.retryable});
 					}
 				},
 			);

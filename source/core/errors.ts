@@ -5,11 +5,18 @@
 export class PagewalkError extends Error {
 	/** Process exit status when this error ends a command. */
 	readonly exitCode: number;
+	/**
+	 * Whether asking again can help: false for a rejected credential, refused
+	 * access, a missing list, a redirect or a rejected request, which only a
+	 * change of flags or credential fixes (the browser then offers no retry).
+	 */
+	readonly retryable: boolean;
 
-	constructor(message: string, options: {exitCode?: number; cause?: unknown} = {}) {
+	constructor(message: string, options: {exitCode?: number; cause?: unknown; retryable?: boolean} = {}) {
 		super(message, {cause: options.cause});
 		this.name = 'PagewalkError';
 		this.exitCode = options.exitCode ?? 1;
+		this.retryable = options.retryable ?? true;
 	}
 }
 

@@ -17,7 +17,7 @@ import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
-import {Secret} from './secret.js';
+import {redact, Secret} from './secret.js';
 import {decodeBody} from './body-bytes.js';
 import type {Page, RetryNotice} from './types.js';
 
@@ -134,6 +134,19 @@ export function createClient(config: WalkConfig): PageClient {
 	}
 
 	redactedHeaders[config.credential.header] = Secret.mark;
+	/** Response headers for the debug view: cookies and anything credential-like redacted by name, the rest by value. */
+	function responseHeaders(headers: Raw['headers']): Record<string, string> {
+		const shown: Record<string, string> = {};
+		for (const [name, value] of Object.entries(headers)) {
+			if (value !== undefined) {
+				const text = Array.isArray(value) ? value.join(', ') : value;
+				shown[name] = /auth|key|token|secret|cookie|session|signature|password/i.test(name) ? Secret.mark : redact(text);
+			}
+		}
+
+		return shown;
+	}
+
 	const timeoutText = `${seconds(config.timeoutMs)} (--timeout)`;
 	const apiName = config.api === 'account' ? 'account API' : 'commerce API';
 
@@ -152,7 +165,7 @@ export function createClient(config: WalkConfig): PageClient {
 			}
 
 			case 'too-large': {
-				return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
+				return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`, {retryable: false});
 			}
 
 			case 'refused': {
@@ -183,7 +196,9 @@ export function createClient(config: WalkConfig): PageClient {
 		let parsed: unknown;
 		try {
 			parsed = JSON.parse(raw.body);
-		} catch {}
+		} catch {
+			// Not JSON: the error is worded from the status and an excerpt instead.
+		}
 
 		const {id, message} = apiError(parsed);
 		const told = message === undefined ? '' : oneLine(message, 160);
@@ -203,19 +218,19 @@ export function createClient(config: WalkConfig): PageClient {
 				}
 			}
 
-			return new PagewalkError(`The server answered ${status} with a redirect${where}; pagewalk does not follow redirects, so point the base URL at the final address.`);
+			return new PagewalkError(`The server answered ${status} with a redirect${where}; pagewalk does not follow redirects, so point the base URL at the final address.`, {retryable: false});
 		}
 
 		if (status === 401) {
-			return new PagewalkError(`The ${apiName} rejected the credential (${said}); set ${config.credential.envName} to a valid ${config.api === 'account' ? 'access token' : 'API key'}.`);
+			return new PagewalkError(`The ${apiName} rejected the credential (${said}); set ${config.credential.envName} to a valid ${config.api === 'account' ? 'access token' : 'API key'}.`, {retryable: false});
 		}
 
 		if (status === 403) {
-			return new PagewalkError(`The ${apiName} refused access (${said}); use a credential in ${config.credential.envName} with permission to read this list.`);
+			return new PagewalkError(`The ${apiName} refused access (${said}); use a credential in ${config.credential.envName} with permission to read this list.`, {retryable: false});
 		}
 
 		if (status === 404) {
-			return new PagewalkError(`The ${apiName} has no such list (${said}); check the endpoint path and the base URL.`);
+			return new PagewalkError(`The ${apiName} has no such list (${said}); check the endpoint path and the base URL.`, {retryable: false});
 		}
 
 		if (status === 429) {
@@ -227,7 +242,7 @@ export function createClient(config: WalkConfig): PageClient {
 			return new PagewalkError(`The ${apiName} failed (${said})${retried}; try again later.`);
 		}
 
-		return new PagewalkError(`The ${apiName} rejected the request (${said}); check the endpoint and the query flags.`);
+		return new PagewalkError(`The ${apiName} rejected the request (${said}); check the endpoint and the query flags.`, {retryable: false});
 	}
 
 	function connectionFailed(error: unknown, attempt: number): Failed {
@@ -251,7 +266,9 @@ export function createClient(config: WalkConfig): PageClient {
 		let parsed: unknown;
 		try {
 			parsed = JSON.parse(raw.body);
-		} catch {}
+		} catch {
+			// Not JSON: the error is worded from the status and an excerpt instead.
+		}
 
 		const {id} = apiError(parsed);
 		return {
@@ -331,6 +348,7 @@ export function createClient(config: WalkConfig): PageClient {
 			let raw: Raw | undefined;
 			let caught: unknown;
 			try {
+				// eslint-disable-next-line no-await-in-loop -- attempts are sequential: each waits on the one before
 				raw = await once(target, signal);
 			} catch (error: unknown) {
 				if (signal?.aborted) {
@@ -346,6 +364,7 @@ export function createClient(config: WalkConfig): PageClient {
 					api: config.api,
 					requestUrl: target.href,
 					requestHeaders: {...redactedHeaders},
+					responseHeaders: responseHeaders(raw.headers),
 					status: raw.status,
 					objects: envelope.objects,
 					objectTexts: pageTexts(raw.body, envelope.objects.length),
@@ -381,6 +400,7 @@ export function createClient(config: WalkConfig): PageClient {
 			retries += 1;
 			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
 			try {
+				// eslint-disable-next-line no-await-in-loop -- the backoff between sequential attempts
 				await sleep(decision.ms, undefined, {signal});
 			} catch {
 				throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');

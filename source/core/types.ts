@@ -44,6 +44,11 @@ export type Page = {
 	requestUrl: string;
 	/** Request headers as sent, with credential values replaced by a redaction mark. */
 	requestHeaders: Record<string, string>;
+	/**
+	 * Response headers as received, cookies and credential-like headers
+	 * (by name) replaced by a redaction mark. Absent on pages not read from a response.
+	 */
+	responseHeaders?: Record<string, string>;
 	status: number;
 	objects: ListObject[];
 	/**

@@ -57,13 +57,25 @@ function showing(size: number, next: string | null): PageStackState {
 	const state = initialState({startUrl: url(), settings});
 	const [wanted] = wantedRequests(state);
 	const ids = Array.from({length: size}, (_, i) => `id-${i}`);
-	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage({url: url(), ids, next, limit: 4})});
+	// A page that keeps the contract: limit 4 sent, echoed, and carried by next_uri.
+	const page = makePage({url: url(undefined, '?limit=4'), ids, next: next === null ? null : `${next}&limit=4`, limit: 4});
+	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page});
 }
 
 describe('short-page note', () => {
 	it('explains a short or empty page that has a next_uri: the list continues', () => {
 		expect(shortNote(showing(2, url('x')))).toBe('2 of 4: fewer than limit: permissions or access level; the list continues.');
 		expect(shortNote(showing(0, url('x')))).toBe('No objects: fewer than limit: permissions or access level; the list continues.');
+	});
+
+	it('says nothing about permissions on a page that breaks the contract: the status area names the break instead', () => {
+		const state = initialState({startUrl: url(), settings});
+		const [wanted] = wantedRequests(state);
+		// limit=4 sent, 5 reported: a short page for its own reason.
+		const page = makePage({url: url(undefined, '?limit=4'), ids: ['a', 'b'], next: url('b', '&limit=4'), limit: 5});
+		const shown = reduce(state, {type: 'loaded', requestId: wanted!.requestId, page});
+		expect(shown.entries[0]?.findings).toEqual([{check: 'echo-limit', sent: '4', reported: 5}]);
+		expect(shortNote(shown)).toBeNull();
 	});
 
 	it('says nothing for a full page, or for a short page that ends the list (the status line says end of list)', () => {

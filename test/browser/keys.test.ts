@@ -13,11 +13,19 @@ describe('keymap', () => {
 			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
 			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'first',
 			o: 'toggle-order', '+': 'limit-up', '=': 'limit-up', '-': 'limit-down', _: 'limit-down', L: 'limit-type', r: 'refresh',
-			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', q: 'quit', 'ctrl+c': 'quit',
+			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', 'ctrl+c': 'quit',
 		})) {
 			expect(commandFor('table', key), key).toBe(command);
 			expect(commandFor('overlay', key), key).toBe(command);
 		}
+	});
+
+	it('q quits from the table only; in an overlay it closes it, as in less', () => {
+		expect(commandFor('table', 'q')).toBe('quit');
+		expect(commandFor('overlay', 'q')).toBe('close');
+		expect(commandFor('overlay', 'n')).toBe('detail-next');
+		expect(commandFor('overlay', 'p')).toBe('detail-previous');
+		expect(commandFor('table', 'n')).toBeUndefined();
 	});
 
 	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {
@@ -96,7 +104,8 @@ describe('keymap', () => {
 		expect(lines.at(-2)).toBe('columns   in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
 		expect(lines[0]).toBe('↑ k       previous row (scrolls detail and debug)');
 		expect(lines).toContain('o         toggle order asc/desc (new walk)');
-		expect(lines).toContain('q Ctrl-C  quit');
+		expect(lines).toContain('q Ctrl-C  quit (from the table)');
+		expect(lines).toContain('Esc q     close the overlay, or clear the filter');
 		expect(lines.at(-1)).toBe('typing    in / and L: Enter applies, Esc cancels, Backspace deletes');
 	});
 });
@@ -116,6 +125,16 @@ describe('routing keys', () => {
 		expect(routeKey(table, 'return', '', {...context, hasSelection: false})).toEqual({});
 		expect(routeKey({kind: 'detail', scroll: 3}, 'return', '', context)).toEqual({screen: table});
 		expect(routeKey({kind: 'detail', scroll: 3}, 'escape', '', context)).toEqual({screen: table});
+		expect(routeKey({kind: 'detail', scroll: 3}, 'n', 'n', context)).toEqual({stack: [{type: 'move', delta: 1}], screen: {kind: 'detail', scroll: 0}});
+		expect(routeKey({kind: 'detail', scroll: 3}, 'p', 'p', context)).toEqual({stack: [{type: 'move', delta: -1}], screen: {kind: 'detail', scroll: 0}});
+		expect(routeKey({kind: 'debug', scroll: 3}, 'n', 'n', context)).toEqual({});
+	});
+
+	it('q and Esc close every overlay; q quits only from the table', () => {
+		for (const kind of ['help', 'detail', 'debug', 'compare'] as const) {
+			expect(routeKey({kind, scroll: 2}, 'q', 'q', context), kind).toEqual({screen: table});
+			expect(routeKey({kind, scroll: 2}, 'escape', '', context), kind).toEqual({screen: table});
+		}
 	});
 
 	it('scrolls overlays within their length', () => {

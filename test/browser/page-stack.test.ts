@@ -264,7 +264,7 @@ describe('page stack', () => {
 		state = reduce(state, {type: 'failed', requestId: state.prefetch!.requestId, message: 'x'});
 		state = apply(state, {type: 'next'}, {type: 'move', delta: 1});
 		state = reduce(state, {type: 'failed', requestId: state.pending!.requestId, message: '503 service unavailable'});
-		expect(state.error).toEqual({message: '503 service unavailable', url: url('c'), kind: 'push'});
+		expect(state.error).toEqual({message: '503 service unavailable', url: url('c'), kind: 'push', retryable: true});
 		expect(notice(state)).toBe('1 key pressed while loading dropped');
 		expect(top(state)?.url).toBe(url());
 		state = reduce(state, {type: 'refresh'});

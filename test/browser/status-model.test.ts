@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {initialState, pageStackReducer} from '../../source/browser/page-stack.js';
-import {joinSegments, statusModel} from '../../source/browser/status-model.js';
+import {joinSegments, limitText, statusModel, walkStart} from '../../source/browser/status-model.js';
 import {makePage, url} from './pages.js';
 
 function withPage(page: Parameters<typeof makePage>[0], startUrl = url()) {
@@ -13,40 +13,72 @@ const input = {api: 'account', endpoint: '/v2/accounts', spinner: '⠋', filter:
 describe('status line model', () => {
 	it('shows where we are and that a short page is not the end', () => {
 		const state = withPage({url: url(), ids: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], next: url('g')});
-		const model = statusModel({...input, state});
-		expect(joinSegments(model.location)).toBe('account /v2/accounts · page 1 · desc · limit 25 · seen 7 · 12 ms');
-		expect(joinSegments(model.page)).toBe('7/25 short · more pages follow · total/yielded not provided');
-		expect(model.page[0]!.tone).toBe('warn');
+		const model = statusModel({...input, state, visible: 7});
+		expect(joinSegments(model.location)).toBe('account /v2/accounts · page 1 · from the start · desc · limit 25 · seen 7 · 12 ms');
+		expect(joinSegments(model.page)).toBe('row 1/7 · 7/25 short · more pages follow · total/yielded not provided');
+		expect(model.page[1]!.tone).toBe('warn');
 		expect(model.message).toBeNull();
 	});
 
 	it('says end of list only on an empty next_uri, and marks empty pages', () => {
 		expect(joinSegments(statusModel({...input, state: withPage({url: url(), ids: ['a'], next: null})}).page)).toBe(
-			'1/25 short · end of list · total/yielded not provided',
+			'row – · 1/25 short · end of list · total/yielded not provided',
 		);
 		expect(joinSegments(statusModel({...input, state: withPage({url: url(), ids: [], next: url('z')})}).page)).toBe(
-			'0/25 empty · more pages follow · total/yielded not provided',
+			'row – · 0/25 empty · more pages follow · total/yielded not provided',
 		);
 	});
 
 	it('shows commerce total and yielded', () => {
 		const state = withPage({url: url(), ids: ['a'], next: null, api: 'commerce', limit: 1});
-		expect(joinSegments(statusModel({...input, state}).page)).toBe('1/1 · end of list · total 100 · yielded 1');
+		expect(joinSegments(statusModel({...input, state}).page)).toBe('row – · 1/1 · end of list · total 100 · yielded 1');
 	});
 
 	it('spins while loading, marks a walk from a cursor, and shows errors inert with how to retry', () => {
 		let state = withPage({url: url('c'), ids: ['d'], next: url('d')}, url('c'));
 		state = pageStackReducer(state, {type: 'refresh'});
 		let model = statusModel({...input, state});
-		expect(joinSegments(model.location)).toBe('account /v2/accounts · page +1 · desc · limit 25 · seen 1 · ⠋ refreshing');
+		expect(joinSegments(model.location)).toBe('account /v2/accounts · page 1 · started after c · desc · limit 25 · seen 1 · ⠋ refreshing');
 		state = pageStackReducer(state, {type: 'failed', requestId: state.pending!.requestId, message: 'HTTP 503 \u001B[2J'});
 		model = statusModel({...input, state, filter: 'bt', visible: 0});
 		expect(model.message).toEqual({id: 'error', text: 'error, r retries: HTTP 503 \\x1b[2J', tone: 'bad'});
-		expect(model.page[2]!.text).toBe('filter "bt": 0 shown');
+		expect(model.page[3]!.text).toBe('filter "bt": 0 shown');
 	});
 
 	it('says what an order toggle did', () => {
 		const state = pageStackReducer(withPage({url: url(), ids: ['a'], next: null}), {type: 'toggle-order'});
 		expect(statusModel({...input, state}).message?.text).toBe('order asc: new walk from the first page');
+	});
+
+	it('while a new walk loads, shows the order of the page on screen and what is coming', () => {
+		const state = pageStackReducer(withPage({url: url(), ids: ['a'], next: null}), {type: 'toggle-order'});
+		const model = statusModel({...input, state});
+		expect(joinSegments(model.location)).toBe('account /v2/accounts · page 1 · from the start · desc · limit 25 · seen 0 · ⠋ → loading asc from the start…');
+	});
+
+	it('says which page is loading on → and ←', () => {
+		const state = pageStackReducer(withPage({url: url(), ids: ['a'], next: url('a')}), {type: 'next'});
+		expect(statusModel({...input, state}).location.at(-1)?.text).toBe('⠋ loading page 2…');
+	});
+
+	it('shows the limit as the server reports it, and why when that is not what was sent', () => {
+		expect(limitText(makePage({url: url(undefined, '?limit=0'), ids: ['a'], limit: 25}), 25)).toBe('limit 25 (sent 0; server default)');
+		expect(limitText(makePage({url: url(undefined, '?limit=25'), ids: ['a'], limit: 26}), 26)).toBe('limit 26 (sent 25)');
+		expect(limitText(makePage({url: url(), ids: ['a'], limit: 25}), 25)).toBe('limit 25');
+	});
+
+	it('names where a walk started', () => {
+		expect(walkStart(url())).toBe('from the start');
+		expect(walkStart(url('abc'))).toBe('started after abc');
+		expect(walkStart(url(undefined, '?ending_before=xyz'))).toBe('started before xyz');
+	});
+
+	it('stops at --max-pages with a sentence, not following next_uri', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 1}, bounds: {maxPages: 1, maxItems: null}});
+		state = pageStackReducer(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: url(), ids: ['a'], next: url('a'), limit: 1})});
+		expect(state.prefetch).toBeNull();
+		state = pageStackReducer(state, {type: 'next'});
+		expect(state.pending).toBeNull();
+		expect(statusModel({...input, state}).message?.text).toBe('stopped at --max-pages 1: → follows next_uri no further (the list goes on)');
 	});
 });

@@ -73,12 +73,13 @@ function flag(name: string): string {
 	return tmux('display-message', '-p', '-t', session, `#{${name}}`).trim();
 }
 
-function startSession(name: string): void {
+/** `envPrefix`: variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
+function startSession(name: string, envPrefix = ''): void {
 	session = name;
 	// CI=… makes Ink print only the last frame; a user's terminal never has it.
 	const env = {...process.env};
 	delete env['CI'];
-	const command = `printf 'BEFORE\\n'; ${process.execPath} ${builtCli()} --demo; echo "AFTER rc=$?"; sleep 600`;
+	const command = `printf 'BEFORE\\n'; ${envPrefix}${process.execPath} ${builtCli()} --demo; echo "AFTER rc=$?"; sleep 600`;
 	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command], {
 		env: {...env, TERM: 'xterm-256color'},
 	});
@@ -150,7 +151,7 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		expect(flag('alternate_on')).toBe('1');
 		expect(text).not.toContain('BEFORE');
 		expect(text).toMatch(/^ {2}id +name/m);
-		expect(text).toContain('account /v2/accounts · page 1 · desc · limit 25');
+		expect(text).toContain('account /v2/accounts · page 1 · from the start · desc · limit 25');
 		const firstRow = /^› (\S+)/m.exec(text)![1]!;
 
 		await keys('Right');
@@ -162,7 +163,7 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		expect(/^› (\S+)/m.exec(text)![1]).toBe(firstRow);
 
 		await keys('o');
-		text = await waitForScreen(t => t.includes('page 1 · asc'));
+		text = await waitForScreen(t => t.includes('page 1 · from the start · asc'));
 		expect(text).toContain('order asc: new walk from the first page');
 
 		// Never taller than the terminal: the status line stays on screen.
@@ -177,7 +178,7 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 			return (
 				shown.length <= 12 &&
 				shown[0]!.startsWith('  id ') &&
-				shown.some(line => /^account \/v2\/accounts · page 1 · asc .*…$/.test(line)) &&
+				shown.some(line => /^account \/v2\/accounts · page 1 · from the start · asc .*…$/.test(line)) &&
 				shown.at(-1) === 'order asc: new walk from the first page'
 			);
 		});
@@ -191,6 +192,46 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		expect(text).not.toContain('page 1 ·');
 		expect(flag('alternate_on')).toBe('0');
 		expect(flag('cursor_flag')).toBe('1');
+	});
+
+	it('counts every key of a chunk, closes an overlay with q, then quits with q', async () => {
+		startSession('chunk');
+		let text = await waitForScreen(t => t.includes('page 1 ·') && t.includes('row 1/'));
+		// One send-keys with a literal string: one write to the terminal, as key repeat gives.
+		await keys('-l', 'jjj');
+		text = await waitForScreen(t => t.includes('row 4/'));
+		const rowLines = text.split('\n').slice(1);
+		expect(rowLines.findIndex(line => line.startsWith('›'))).toBe(3);
+		await keys('?');
+		await waitForScreen(t => t.startsWith('keys'));
+		await keys('q');
+		text = await waitForScreen(t => t.startsWith('  id ') && t.includes('row 4/'));
+		expect(text).not.toContain('AFTER rc=');
+		await keys('q');
+		text = await waitForScreen(t => t.includes('AFTER rc='));
+		expect(text).toContain('AFTER rc=0');
+	});
+
+	it('draws no colour or other styling under NO_COLOR, and colour without it', async () => {
+		// An SGR sequence (colour, bold, inverse, dim): what NO_COLOR must leave out.
+		// eslint-disable-next-line no-control-regex -- the escape character is what is looked for
+		const sgr = /\u001B\[[\d;]*m/;
+		startSession('colour');
+		await waitForScreen(t => t.includes('page 1 ·'));
+		// -e keeps the attributes: the status line's colours show as SGR sequences.
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).toMatch(sgr);
+		await keys('q');
+		await waitForScreen(t => t.includes('AFTER rc='));
+		startSession('no-colour', 'NO_COLOR=1 ');
+		await waitForScreen(t => t.includes('page 1 ·'));
+		await keys('Enter');
+		await waitForScreen(t => t.startsWith('object 1 of'));
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
+		await keys('q');
+		await waitForScreen(t => t.startsWith('  id '));
+		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
+		await keys('q');
+		await waitForScreen(t => t.includes('AFTER rc='));
 	});
 
 	it('Ctrl-C quits too, with the terminal restored', async () => {

@@ -1,5 +1,6 @@
 import {render} from 'ink-testing-library';
 import {App, type AppProps} from '../../../source/app.js';
+import {colourLevel} from '../../../source/core/colour.js';
 import {resolveConfig} from '../../../source/core/options.js';
 import {createClient} from '../../../source/core/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
@@ -41,6 +42,8 @@ export async function renderApp(options: {
 	order?: 'asc' | 'desc';
 	startingAfter?: string;
 	size?: {columns: number; rows: number};
+	/** The environment the colour decision reads (NO_COLOR, FORCE_COLOR, TERM); colour on when not given. */
+	env?: Record<string, string>;
 	/** A second credential for the compare view (`c`), named COMPARE_TOKEN. */
 	compareToken?: string;
 	/** The columns to start with and where the picker's choice goes (the browse command passes a state file's). */
@@ -66,7 +69,7 @@ export async function renderApp(options: {
 		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.envName, b: 'COMPARE_TOKEN'}}
 		: undefined;
 	const app = (size: {columns: number; rows: number}) => (
-		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} />
+		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 

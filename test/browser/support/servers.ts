@@ -10,6 +10,8 @@ export type TestServer = {
 	origin: string;
 	/** While true, the second page fails with HTTP 500 (not retried by the client). */
 	failing: boolean;
+	/** The status a failing page answers with (500 when not set). */
+	failStatus?: number;
 	requests: string[];
 	close(): Promise<void>;
 };
@@ -39,14 +41,15 @@ export async function startTestServer(): Promise<TestServer> {
 		const url = new URL(request.url ?? '/', 'http://localhost');
 		state.requests.push(url.pathname + url.search);
 		const send = (status: number, body: unknown) => {
-			response.writeHead(status, {'content-type': 'application/json'});
+			// A cookie and credential-like headers the debug view must redact, and one it shows.
+			response.writeHead(status, {'content-type': 'application/json', 'set-cookie': 'session=cookie-secret-1', 'x-request-signature': 'signature-secret-2', 'x-request-id': 'req-visible-3'});
 			response.end(JSON.stringify(body));
 		};
 
 		const limit = Number(url.searchParams.get('limit') ?? 25);
 		if (url.searchParams.get('starting_after') === 'w2') {
 			if (state.failing) {
-				send(500, {errors: [{id: 'internal_server_error', message: 'the page broke \u001B[31mred'}]});
+				send(state.failStatus ?? 500, {errors: [{id: 'internal_server_error', message: 'the page broke \u001B[31mred'}]});
 				return;
 			}
 

@@ -1,0 +1,61 @@
+import type {KeyFlags} from './keymap.js';
+
+/**
+ * Every key of a chunk. A terminal hands over what arrived in one read: key
+ * repeat over ssh or tmux gives `jjj`, a paste gives `100`. Ink 6.8 already
+ * cuts a chunk at escape sequences (its input-parser emits `\x1b[A` and
+ * `\x1b[6~` each on their own), but hands a run of plain characters over as
+ * one `input` with no key flags, which would match no key at all. So we split
+ * only that case, here, rather than read raw stdin through Ink's internal
+ * event emitter: Ink's tokenizer stays the one parser of escape sequences,
+ * and this runs on what useInput gives every component, testable without a
+ * terminal.
+ */
+
+export type KeyPress = {input: string; key: KeyFlags};
+
+const none: KeyFlags = {};
+
+/** One character of a run, with the flags Ink gives it when it arrives alone. */
+function pressOf(character: string): KeyPress {
+	const code = character.codePointAt(0)!;
+	if (character === '\r') {
+		return {input: '', key: {return: true}};
+	}
+
+	if (character === '\t') {
+		return {input: '', key: {tab: true}};
+	}
+
+	if (character === '\u007F' || character === '\b') {
+		return {input: '', key: {backspace: true}};
+	}
+
+	if (code >= 1 && code <= 26) {
+		// Ctrl-A … Ctrl-Z, as Ink names them alone: the letter with `ctrl`.
+		return {input: String.fromCodePoint(code + 96), key: {ctrl: true}};
+	}
+
+	return {input: character, key: none};
+}
+
+/** Flags that name a key; Ink's `shift`, `meta` and the like name none by themselves. */
+const namingFlags = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'return', 'escape', 'ctrl', 'backspace', 'delete', 'tab'] as const;
+
+function named(key: KeyFlags): boolean {
+	return namingFlags.some(flag => key[flag] === true);
+}
+
+/**
+ * The key presses of one useInput call, in order. A single key (or a key Ink
+ * named) passes through as it came; a run of characters becomes one press per
+ * character (code point, so an emoji stays whole).
+ */
+export function splitKeys(input: string, key: KeyFlags): KeyPress[] {
+	const characters = [...input];
+	if (characters.length <= 1 || input.startsWith('\u001B') || named(key)) {
+		return [{input, key}];
+	}
+
+	return characters.map(character => pressOf(character));
+}

@@ -1,0 +1,35 @@
+import {checkOrder, checkPage, checkRepeatedIds, contractDefaults, sentParameters, type Finding} from '../core/contract.js';
+import type {Order, Page} from '../core/types.js';
+
+/**
+ * The contract's per-page checks, run on every page the browser lands on.
+ * Memory stays bounded: repeated ids are looked up among the pages still
+ * cached below (the page cache's bound), and order across the boundary only
+ * needs the last object of the page just below.
+ */
+
+/** A cached page below the new one; `number` is its 1-based place in the walk. */
+export type EarlierPage = {number: number; page: Page};
+
+/**
+ * Findings of `page`. `below` are the cached pages before it in this walk
+ * (the one right below last), used for repeated ids and for the order across
+ * the page boundary when `continues` says the new page follows it directly.
+ */
+export function pageFindings(page: Page, below: readonly EarlierPage[], continues: boolean): Finding[] {
+	const order: Order = (sentParameters(page.requestUrl).order as Order | null) ?? contractDefaults.order;
+	const previous = continues ? below.at(-1)?.page : undefined;
+	const last = previous?.objects.at(-1);
+	// The last object below goes first, so the boundary is checked by the same rule.
+	const ordered = checkOrder(last ? [last, ...page.objects] : page.objects, order, null);
+	const ids = new Map<string, number>();
+	for (const {number, page: earlier} of below) {
+		for (const object of earlier.objects) {
+			if (!ids.has(object.id)) {
+				ids.set(object.id, number);
+			}
+		}
+	}
+
+	return [...checkPage(page), ...ordered.findings, ...checkRepeatedIds(page.objects, id => ids.get(id))];
+}

@@ -1,0 +1,176 @@
+import chalk from 'chalk';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {keys, renderApp} from './support/render-app.js';
+
+/**
+ * Keys as terminals deliver them: several in one read (key repeat over ssh or
+ * tmux, a paste), each of which must count, in order, in the table and in
+ * every prompt; and q or Esc closing every overlay.
+ */
+
+let sandbox: Sandbox;
+let open: Array<{close(): Promise<void>}> = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({port: 0});
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+afterEach(async () => {
+	await Promise.all(open.map(async app => app.close()));
+	open = [];
+});
+
+async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
+	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size: {columns: 100, rows: 16}, ...options});
+	open.push(app);
+	return app;
+}
+
+/** The index of the selected row among the table's rows. */
+function selectedIndex(frame: string): number {
+	return frame.split('\n').slice(1).findIndex(line => line.startsWith('›'));
+}
+
+describe('every key of a chunk counts', () => {
+	it('jjj in one read moves three rows, and kk two back', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('jjj');
+		let frame = await app.waitFor(f => selectedIndex(f) === 3);
+		expect(selectedIndex(frame)).toBe(3);
+		await app.press('kk');
+		frame = await app.waitFor(f => selectedIndex(f) === 1);
+		expect(selectedIndex(frame)).toBe(1);
+	});
+
+	it('arrows in one read each count', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.down + keys.down + keys.down + keys.up);
+		const frame = await app.waitFor(f => selectedIndex(f) === 2);
+		expect(selectedIndex(frame)).toBe(2);
+	});
+
+	it('a pasted 100 then Enter in the L prompt sets limit 100, and a pasted filter filters', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L');
+		await app.press('100');
+		await app.waitFor(f => f.includes('Enter applies: 100'));
+		await app.press(keys.enter);
+		await app.waitFor(f => f.includes('limit 100 ') && !f.includes('loading'));
+		await app.press('/', 'Wallet' + keys.enter);
+		const frame = await app.waitFor(f => f.includes('filter "Wallet"'));
+		expect(frame).not.toContain('/ filter rows');
+	});
+
+	it('limit 0 shows the limit the server reports, and why', async () => {
+		const app = await browse({size: {columns: 160, rows: 16}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L', '0\r');
+		const frame = await app.waitFor(f => f.includes('(sent 0; server default)') && !f.includes('loading'));
+		expect(frame).toContain('limit 25 (sent 0; server default)');
+		expect(frame).not.toContain('contract:');
+	});
+
+	it('a chunk with a digit string and Enter applies the limit in one read', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L', '7\r');
+		await app.waitFor(f => f.includes('limit 7 ') && !f.includes('loading'));
+	});
+
+	it('lllll in one read reaches page 6, each page loaded in turn', async () => {
+		const app = await browse({limit: 5});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('lllll');
+		const frame = await app.waitFor(f => f.includes('page 6 ') && !f.includes('loading'), 10_000);
+		expect(frame).toContain('page 6 ');
+	});
+});
+
+describe('q and Esc close overlays', () => {
+	it('q closes help, detail, debug and compare, each back to the table with the walk intact', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('j');
+		await app.waitFor(f => selectedIndex(f) === 1);
+		for (const [key, title] of [['?', 'keys'], [keys.enter, 'object 2 of'], ['d', 'debug: request'], ['c', 'compare']] as const) {
+			// eslint-disable-next-line no-await-in-loop -- one overlay after another
+			await app.press(key);
+			// eslint-disable-next-line no-await-in-loop
+			await app.waitFor(f => f.startsWith(title));
+			// eslint-disable-next-line no-await-in-loop
+			await app.press('q');
+			// eslint-disable-next-line no-await-in-loop
+			const frame = await app.waitFor(f => f.startsWith('  id '));
+			expect(selectedIndex(frame), title).toBe(1);
+		}
+	});
+
+	it('n and p show the next and previous object without leaving the detail view', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.enter);
+		await app.waitFor(f => f.startsWith('object 1 of'));
+		await app.press('n', 'n');
+		await app.waitFor(f => f.startsWith('object 3 of'));
+		await app.press('p');
+		await app.waitFor(f => f.startsWith('object 2 of'));
+		await app.press(keys.escape);
+		const frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(selectedIndex(frame)).toBe(1);
+	});
+});
+
+describe('colour honours NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
+	const escape = '\u001B[';
+	// Ink styles through chalk, which finds no terminal under vitest: give it
+	// one, so that a frame without escape sequences is our doing, not chalk's.
+	let level: typeof chalk.level;
+	beforeAll(() => {
+		level = chalk.level;
+		chalk.level = 3;
+	});
+	afterAll(() => {
+		chalk.level = level;
+	});
+
+	it('draws colour by default, and not one escape sequence under NO_COLOR or TERM=dumb, in the table and every overlay', async () => {
+		const coloured = await browse({env: {TERM: 'xterm-256color'}});
+		await coloured.waitFor(f => f.includes('page 1 '));
+		expect(coloured.instance.lastFrame()).toContain(escape);
+		// The detail view's JSON in syntax colour: keys cyan (36), strings green (32).
+		await coloured.press(keys.enter);
+		await coloured.waitFor(f => f.startsWith('object 1 of'));
+		expect(coloured.instance.lastFrame()).toContain(`${escape}36m"id"`);
+		expect(coloured.instance.lastFrame()).toContain(`${escape}32m"`);
+		for (const env of [{NO_COLOR: '1', TERM: 'xterm-256color'}, {TERM: 'dumb'}, {FORCE_COLOR: '0'}] as Array<Record<string, string>>) {
+			// eslint-disable-next-line no-await-in-loop -- one environment after another
+			const app = await browse({env});
+			// eslint-disable-next-line no-await-in-loop
+			await app.waitFor(f => f.includes('page 1 '));
+			for (const key of ['', keys.enter, 'd', '?', 'L']) {
+				if (key !== '') {
+					// eslint-disable-next-line no-await-in-loop
+					await app.press(key);
+					// eslint-disable-next-line no-await-in-loop
+					await app.waitFor(f => !f.startsWith('  id ') || key === 'L');
+				}
+
+				expect(app.instance.lastFrame(), `${JSON.stringify(env)} ${key}`).not.toContain(escape);
+				if (key !== '') {
+					// eslint-disable-next-line no-await-in-loop
+					await app.press(keys.escape);
+					// eslint-disable-next-line no-await-in-loop
+					await app.waitFor(f => f.startsWith('  id ') && !f.includes('limit (0'));
+				}
+			}
+		}
+	});
+});

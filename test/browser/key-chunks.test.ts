@@ -1,0 +1,47 @@
+import {describe, expect, it} from 'vitest';
+import {splitKeys} from '../../source/browser/key-chunks.js';
+import {keyName} from '../../source/browser/keymap.js';
+import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {makePage, url} from './pages.js';
+
+function names(input: string, key = {}): string[] {
+	return splitKeys(input, key).map(press => keyName(press.input, press.key));
+}
+
+describe('splitKeys: every key of a chunk', () => {
+	it('a single key passes through as Ink named it', () => {
+		expect(splitKeys('j', {})).toEqual([{input: 'j', key: {}}]);
+		expect(splitKeys('', {upArrow: true})).toEqual([{input: '', key: {upArrow: true}}]);
+	});
+
+	it('a run of characters is one key each, in order, with Enter, Tab, Backspace and Ctrl named', () => {
+		expect(names('jjj')).toEqual(['j', 'j', 'j']);
+		expect(names('100\r')).toEqual(['1', '0', '0', 'return']);
+		expect(names('ab\u007F\t\u0003')).toEqual(['a', 'b', 'backspace', 'tab', 'ctrl+c']);
+		// Shift, as Ink sets it for capitals, names no key by itself.
+		expect(names('GG', {shift: true} as never)).toEqual(['G', 'G']);
+		// Code points, so an emoji stays whole.
+		expect(names('a😀')).toEqual(['a', '😀']);
+	});
+});
+
+describe('the page stack replays every key queued while loading', () => {
+	it('a hundred → pressed while the first page loads reach page 101', () => {
+		const pageUrl = (index: number) => (index === 0 ? url() : url(`o${index}`));
+		let state: PageStackState = initialState({startUrl: url(), settings: {order: 'desc', limit: 1}});
+		for (let index = 0; index < 100; index++) {
+			state = reduce(state, {type: 'next'});
+		}
+
+		expect(state.queue).toHaveLength(100);
+		for (let index = 0; index <= 100; index++) {
+			const [wanted] = wantedRequests(state);
+			expect(wanted?.url).toBe(pageUrl(index));
+			state = reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage({url: pageUrl(index), ids: [`o${index + 1}`], next: pageUrl(index + 1), limit: 1})});
+		}
+
+		expect(state.entries).toHaveLength(101);
+		expect(top(state)?.url).toBe(pageUrl(100));
+		expect(state.queue).toEqual([]);
+	});
+});
