@@ -105,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const {input, flags} = parsed;
-	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
+	const {compareCredential, createCompareClient, credentialLabel} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	const given = compareCredential(flags.compareEnv, process.env);
 	const config = await openConfig({input, flags});
@@ -133,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
 					compareClient && second
 						? {
 								loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}),
-								labels: {a: config.demoCredentials?.using ?? config.credential.envName, b: second.envName},
+								labels: {a: config.demoCredentials?.using ?? config.credential.from, b: credentialLabel(second)},
 							}
 						: undefined,
 			});

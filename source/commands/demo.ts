@@ -23,7 +23,8 @@ export type OpenConfig = WalkConfig & {
 /** Starts the sandbox on a free loopback port; loaded only when --demo asks for it. */
 export async function startDemoSandbox(options: {scenario: ScenarioName}): Promise<RunningDemo> {
 	const {startSandbox} = await import('../sandbox/index.js');
-	return startSandbox({port: 0, scenario: options.scenario}).catch(sandboxFailure);
+	// No key files on disk: the demo hands its keys to the config directly.
+	return startSandbox({port: 0, scenario: options.scenario, keyFiles: false}).catch(sandboxFailure);
 }
 
 /**
@@ -37,16 +38,29 @@ export function sandboxFailure(error: unknown): never {
 	throw error instanceof Error && error.name === 'SandboxListenError' ? new PagewalkError(error.message, {cause: error}) : error;
 }
 
+/** Where the credential's warnings go (one line each): stderr, before the walk starts. */
+export type Warn = (line: string) => void;
+
+const warnOnStderr: Warn = line => {
+	process.stderr.write(`pagewalk: ${line}\n`);
+};
+
 /**
  * Checks every flag, starts the --demo sandbox when asked for, and returns
  * the config with a close() that stops it. Throws a UsageError before
- * anything starts when a flag is wrong.
+ * anything starts when a flag is wrong. The credential's warnings (a key
+ * file others can read) are told once, through `warn`.
  */
-export async function openConfig({startDemo = startDemoSandbox, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo}): Promise<OpenConfig> {
+export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStderr, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo; warn?: Warn}): Promise<OpenConfig> {
 	const resolveInput = {...input, env: input.env ?? process.env};
 	const plan = demoPlan(resolveInput);
 	if (plan === null) {
-		return {...resolveConfig(resolveInput), close: async () => {}};
+		const config = resolveConfig(resolveInput);
+		for (const line of config.credentialWarnings) {
+			warn(line);
+		}
+
+		return {...config, close: async () => {}};
 	}
 
 	const sandbox = await startDemo({scenario: plan.scenario});

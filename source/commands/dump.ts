@@ -229,7 +229,7 @@ async function dumpParsed(
 		throw new UsageError(`--format must be one of ${formats.join(', ')}, not ${quoteValue(format)}.`);
 	}
 
-	const config = await openConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		return await dump(config, {all, format: format as Format, signal: options.signal}, io);

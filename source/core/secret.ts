@@ -46,7 +46,8 @@ const minLength = 6;
 function remember(value: string): void {
 	const bare = value.replace(/^bearer\s+/i, '');
 	const candidates = new Set<string>();
-	for (const form of [value, bare]) {
+	// The Bearer form too: a token is held bare, but servers echo the header.
+	for (const form of [value, bare, `Bearer ${bare}`]) {
 		if (form.length < minLength) {
 			continue;
 		}
@@ -67,6 +68,28 @@ function remember(value: string): void {
 }
 
 /**
+ * The JWTs of the last requests (each signed for one request only, see
+ * jwt-sign.ts), redacted like credentials in case a server echoes one. A
+ * bounded ring, not the process-wide list: a walk of a million pages makes a
+ * million JWTs, and an echo arrives in the answer to the request that sent
+ * it. The ring covers every request that can be in flight at once (the
+ * pool's connections, the prefetch, the compare view) many times over.
+ */
+const recent: string[] = [];
+export const recentJwtCount = 32;
+
+/** Redacts `jwt` (and its signature alone) until {@link recentJwtCount} newer ones push it out. */
+export function rememberJwt(jwt: string): void {
+	recent.push(jwt);
+	const signature = jwt.slice(jwt.lastIndexOf('.') + 1);
+	// The signature alone, too: it is the part that proves the key, and a server may quote only it.
+	recent.push(signature.length >= 16 ? signature : jwt);
+	while (recent.length > recentJwtCount * 2) {
+		recent.shift();
+	}
+}
+
+/**
  * Replaces every credential pagewalk holds (bare, Bearer, URL-encoded or
  * JSON-escaped) with the redaction mark. Applied to server text before it is
  * cut into an excerpt, so no prefix of a credential survives the cut, and to
@@ -74,6 +97,13 @@ function remember(value: string): void {
  */
 export function redact(text: string): string {
 	let result = text;
+	// JWTs first: a whole JWT must not be half-replaced by its signature.
+	for (const jwt of recent) {
+		if (result.includes(jwt)) {
+			result = result.replaceAll(jwt, Secret.mark);
+		}
+	}
+
 	for (const form of forms) {
 		if (result.includes(form)) {
 			result = result.replaceAll(form, Secret.mark);
