@@ -19,7 +19,7 @@ import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {decodeJwtClaims, signRequestJwt} from './jwt-sign.js';
-import {rememberJwt, Secret} from './secret.js';
+import {redact, rememberJwt, Secret} from './secret.js';
 import {decodeBody} from './body-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
 
@@ -236,7 +236,8 @@ export function createClient(config: WalkConfig): PageClient {
 		} catch {}
 
 		const {id, message} = apiError(parsed);
-		const told = message === undefined ? '' : oneLine(message, 160);
+		// Redacted before the cut, so no prefix of a credential or JWT the server echoed is left behind.
+		const told = message === undefined ? '' : oneLine(redact(message), 160);
 		const said = id !== undefined || message !== undefined
 			? `${status}${id ? ` ${id}` : ''}${told === '' ? '' : `: ${told}`}`
 			: `${status}${raw.body.trim() === '' ? '' : `, body ${excerpt(raw.body)}`}`;
@@ -264,6 +265,10 @@ export function createClient(config: WalkConfig): PageClient {
 			if (credential.kind === 'cdp-key' && looksLikeUriMismatch(message)) {
 				const signed = raw.jwtClaims?.uri === undefined ? '' : `, here ${JSON.stringify(raw.jwtClaims.uri)}`;
 				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's uri claim did not match the request (pagewalk signs GET host/path without the query${signed}).`);
+			}
+
+			if (credential.kind === 'cdp-key' && /^nonce\b|nonce.*(already|twice|replay)/i.test(message ?? '')) {
+				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's nonce was refused as already used: pagewalk signs a fresh JWT for every request, so something between it and the API sent a request twice.`);
 			}
 
 			return new PagewalkError(`The ${apiName} rejected the credential (${said}); ${credentialAdvice(credential)}.`);
