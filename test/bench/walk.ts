@@ -6,12 +6,17 @@
  * process; medians over --runs. Then peak memory (RSS) of the dump for
  * 100,000 and 1,000,000 objects, to show it stays flat as the list grows.
  *
- * Targets: dump within 1.2x the floor, at least 3x faster than curl+jq, and
- * peak RSS under 150 MiB for 1,000,000 objects.
+ * Then the same walk signed with a CDP key file (a fresh ES256 JWT for every
+ * page) against it with the bearer token: the cost of per-request signing.
+ *
+ * Targets: dump within 1.2x the floor, at least 3x faster than curl+jq,
+ * peak RSS under 150 MiB for 1,000,000 objects, and the key-file walk within
+ * 1.05x the bearer walk.
  *
  * Options: --records N (default 100000), --runs N (default 3),
  * --curl-runs N (default 1; each takes tens of seconds), --big N (default
- * 1000000; 0 skips the memory comparison).
+ * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
+ * --keys-only (only the key-file against bearer comparison).
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs';
@@ -27,8 +32,11 @@ const {values} = parseArgs({
 		runs: {type: 'string', default: '3'},
 		'curl-runs': {type: 'string', default: '1'},
 		big: {type: 'string', default: '1000000'},
+		'key-runs': {type: 'string', default: '5'},
+		'keys-only': {type: 'boolean', default: false},
 	},
 });
+const keyRuns = Number(values['key-runs']);
 const records = Number(values.records);
 const runs = Number(values.runs);
 const curlRuns = Number(values['curl-runs']);
@@ -43,7 +51,13 @@ if (!existsSync(cli)) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 
-type Served = {accountUrl: string; commerceUrl: string; credentials: {account: {full: string}; commerce: {full: string}}; child: ChildProcess};
+type Served = {
+	accountUrl: string;
+	commerceUrl: string;
+	credentials: {account: {full: string}; commerce: {full: string}};
+	keys: Array<{algorithm: string; viewer: string; path: string}>;
+	child: ChildProcess;
+};
 
 // Servers still running when the bench ends or fails are stopped, so a failed
 // run never leaves a sandbox behind holding a port (or our output pipe).
@@ -162,6 +176,36 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const served = await serve(records);
 const env = envFor(served);
+
+/**
+ * The same dump signed with the sandbox's full ES256 key file against the
+ * full bearer token (the same objects): alternated, medians of `keyRuns`.
+ */
+async function keyAgainstBearer(): Promise<void> {
+	const keyFile = served.keys.find(key => key.algorithm === 'ES256' && key.viewer === 'full')!.path;
+	const keyEnv = {PAGEWALK_BASE_URL: served.accountUrl, COINBASE_API_KEY_FILE: keyFile};
+	await run(process.execPath, dumpArgs, keyEnv);
+	const keyMs: number[] = [];
+	const bearerMs: number[] = [];
+	for (let index = 0; index < keyRuns; index++) {
+		// eslint-disable-next-line no-await-in-loop
+		keyMs.push((await run(process.execPath, dumpArgs, keyEnv)).ms);
+		// eslint-disable-next-line no-await-in-loop
+		bearerMs.push((await run(process.execPath, dumpArgs, env)).ms);
+	}
+
+	const keyMedian = median(keyMs);
+	const bearerMedian = median(bearerMs);
+	process.stdout.write(`Signed with a key file (ES256, a JWT per page) against the bearer token, ${Math.ceil(records / 100)} pages, ${keyRuns} runs each:\n`);
+	process.stdout.write(`  bearer token          ${seconds(bearerMedian)}\n`);
+	process.stdout.write(`  CDP key file          ${seconds(keyMedian)}  -> ${(keyMedian / bearerMedian).toFixed(3)}x the bearer walk (target <= 1.05x)\n`);
+}
+
+if (values['keys-only']) {
+	await keyAgainstBearer();
+	await stop(served);
+	process.exit(0);
+}
 process.stdout.write(`Walking ${records.toLocaleString('en-US')} accounts (${Math.ceil(records / 100)} pages of 100) from pagewalk serve; ${runs} runs each${curlRuns > 0 ? `, ${curlRuns} of curl+jq` : ''}.\n`);
 // One warm-up of each so the server's lazy structures and the disk cache are hot.
 await run(process.execPath, dumpArgs, env);
@@ -199,6 +243,7 @@ if (curlMs.length > 0) {
 	process.stdout.write('  curl + jq loop        skipped (needs /usr/bin/curl and /usr/bin/jq, or --curl-runs 0)\n');
 }
 
+await keyAgainstBearer();
 const small = await run(process.execPath, dumpArgs, env, true);
 await stop(served);
 process.stdout.write(`Peak RSS of dump: ${(small.rssKiB! / 1024).toFixed(1)} MiB for ${records.toLocaleString('en-US')} objects`);
