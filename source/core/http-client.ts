@@ -18,7 +18,7 @@ import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
-import {decodeJwtClaims, signRequestJwt} from './jwt-sign.js';
+import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret} from './secret.js';
 import {decodeBody} from './body-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
@@ -86,21 +86,11 @@ export function authorizationFor(credential: Credential, url: URL): {value: stri
 		}
 
 		case 'cdp-key': {
-			const jwt = signRequestJwt(credential.key, {method: 'GET', url});
+			const {jwt, header, payload} = signRequest(credential.key, {method: 'GET', url});
 			rememberJwt(jwt);
-			return {value: `Bearer ${jwt}`, jwtClaims: summarize(jwt)};
+			return {value: `Bearer ${jwt}`, jwtClaims: {alg: header.alg, kid: header.kid, uri: payload.uri, nbf: payload.nbf, exp: payload.exp}};
 		}
 	}
-}
-
-function summarize(jwt: string): JwtSummary | undefined {
-	const claims = decodeJwtClaims(jwt);
-	if (!claims) {
-		return undefined;
-	}
-
-	const {header, payload} = claims;
-	return {alg: header.alg, kid: header.kid, uri: payload.uri, nbf: payload.nbf, exp: payload.exp};
 }
 
 /** A 401 message or error id that says a JWT's time window was wrong: the clock, not the key. */

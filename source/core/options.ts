@@ -167,7 +167,7 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	for (const [key, value] of fromUrl) {
 		if (!(paginationParameters as readonly string[]).includes(key)) {
 			if (key === 'access_token' || key === 'api_key') {
-				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment.`);
+				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment or --key-file.`);
 			}
 
 			extraQuery.push([key, value]);

@@ -76,7 +76,7 @@ function remember(value: string): void {
  * pool's connections, the prefetch, the compare view) many times over.
  */
 const recent: string[] = [];
-export const recentJwtCount = 32;
+export const recentJwtCount = 16;
 
 /** Redacts `jwt` (and its signature alone) until {@link recentJwtCount} newer ones push it out. */
 export function rememberJwt(jwt: string): void {

@@ -78,3 +78,17 @@ describe('the commerce API', () => {
 		expect(() => resolveCredential({api: 'commerce', keyFile: 'k.json', env: {}})).toThrow('--key-file is for the account API');
 	});
 });
+
+describe('JWT redaction', () => {
+	test('the last JWTs are redacted whole and by their signature; the ring is bounded', async () => {
+		const {rememberJwt, redact, recentJwtCount} = await import('../../source/core/secret.js');
+		const jwt = (index: number) => `eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ${index}.c2lnbmF0dXJlLW9mLWp3dC1udW1iZXIt${index}`;
+		for (let index = 0; index <= recentJwtCount; index++) {
+			rememberJwt(jwt(index));
+		}
+
+		expect(redact(`echo ${jwt(recentJwtCount)} and ${jwt(recentJwtCount).split('.')[2]!}`)).toBe('echo [redacted] and [redacted]');
+		// The oldest was pushed out: a walk of a million pages does not keep a million JWTs.
+		expect(redact(jwt(0))).toBe(jwt(0));
+	});
+});
