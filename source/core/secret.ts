@@ -76,16 +76,22 @@ function remember(value: string): void {
  * pool's connections, the prefetch, the compare view) many times over.
  */
 const recent: string[] = [];
+/** Their signatures alone: the part that proves the key, which a server may quote by itself. */
+const recentSignatures: string[] = [];
 export const recentJwtCount = 16;
 
 /** Redacts `jwt` (and its signature alone) until {@link recentJwtCount} newer ones push it out. */
 export function rememberJwt(jwt: string): void {
 	recent.push(jwt);
 	const signature = jwt.slice(jwt.lastIndexOf('.') + 1);
-	// The signature alone, too: it is the part that proves the key, and a server may quote only it.
-	recent.push(signature.length >= 16 ? signature : jwt);
-	while (recent.length > recentJwtCount * 2) {
-		recent.shift();
+	if (signature.length >= 16) {
+		recentSignatures.push(signature);
+	}
+
+	for (const list of [recent, recentSignatures]) {
+		if (list.length > recentJwtCount) {
+			list.shift();
+		}
 	}
 }
 
@@ -97,10 +103,12 @@ export function rememberJwt(jwt: string): void {
  */
 export function redact(text: string): string {
 	let result = text;
-	// JWTs first: a whole JWT must not be half-replaced by its signature.
-	for (const jwt of recent) {
-		if (result.includes(jwt)) {
-			result = result.replaceAll(jwt, Secret.mark);
+	// Whole JWTs first: a JWT must not be half-replaced by its signature.
+	for (const list of [recent, recentSignatures]) {
+		for (const jwt of list) {
+			if (result.includes(jwt)) {
+				result = result.replaceAll(jwt, Secret.mark);
+			}
 		}
 	}
 

@@ -82,7 +82,7 @@ describe('the commerce API', () => {
 describe('JWT redaction', () => {
 	test('the last JWTs are redacted whole and by their signature; the ring is bounded', async () => {
 		const {rememberJwt, redact, recentJwtCount} = await import('../../source/core/secret.js');
-		const jwt = (index: number) => `eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ${index}.c2lnbmF0dXJlLW9mLWp3dC1udW1iZXIt${index}`;
+		const jwt = (index: number) => `eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ${index}.${String(index).padStart(4, '0')}c2lnbmF0dXJlLW9mLWp3dC1udW1iZXIt`;
 		for (let index = 0; index <= recentJwtCount; index++) {
 			rememberJwt(jwt(index));
 		}
