@@ -211,9 +211,6 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 		throw new UsageError('--demo-auth key is for the account API; the commerce API takes an API key.');
 	}
 
-	// Read now, before any sandbox starts or request is sent: a bad key file is one sentence and exit 2.
-	const resolved = demo ? undefined : resolveCredential({api: target.api, keyFile, env, profile: profileCredential, readKeyFile});
-
 	const requestHeaders: Record<string, string> = {accept: 'application/json', 'user-agent': userAgent};
 	if (target.api === 'account') {
 		requestHeaders['CB-VERSION'] = version;
@@ -236,6 +233,10 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 		plan,
 		build(sandbox) {
 			let demoCredentials: WalkConfig['demoCredentials'] = null;
+			// Read here, once, after every flag was checked and before any request: a
+			// bad key file is one sentence and exit 2. Not in demoPlan(), so a key
+			// file (or a profile's credential command) is read once per run.
+			const resolved = plan ? undefined : resolveCredential({api: target.api, keyFile, env, profile: profileCredential, readKeyFile});
 			let credential = resolved?.credential;
 			const configBases = {...bases};
 			if (plan) {

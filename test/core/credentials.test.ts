@@ -92,3 +92,27 @@ describe('JWT redaction', () => {
 		expect(redact(jwt(0))).toBe(jwt(0));
 	});
 });
+
+describe('in the walk config', () => {
+	test('the key file (or a profile\'s credential) is read once per run, and not by demoPlan', async () => {
+		const {demoPlan, resolveConfig} = await import('../../source/core/options.js');
+		let reads = 0;
+		const counting: ReadKeyFile = path => {
+			reads += 1;
+			return read(path);
+		};
+
+		expect(demoPlan({input: [], flags: {keyFile: 'k.json'}, env: {}, readKeyFile: counting})).toBeNull();
+		expect(reads).toBe(0);
+		const config = resolveConfig({input: [], flags: {keyFile: 'open.json'}, env: {}, readKeyFile: counting});
+		expect(reads).toBe(1);
+		expect(config.credential.from).toBe('--key-file \'open.json\'');
+		expect(config.credentialWarnings).toHaveLength(1);
+		let asked = 0;
+		resolveConfig({input: [], flags: {}, env: {COINBASE_ACCESS_TOKEN: 't'}, profileCredential() {
+			asked += 1;
+			return undefined;
+		}});
+		expect(asked).toBe(1);
+	});
+});
