@@ -249,7 +249,9 @@ export function createClient(config: WalkConfig): PageClient {
 
 		if (status === 401) {
 			if (credential.kind === 'cdp-key' && looksLikeClockSkew(id, message)) {
-				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT was refused as expired or not yet valid: check this machine's clock (it must be within a few seconds of real time).`);
+				// The JWT's nbf is this machine's clock when it signed: what to compare with real time.
+				const signedAt = raw.jwtClaims?.nbf === undefined ? '' : `; it read ${new Date(raw.jwtClaims.nbf * 1000).toISOString().replace('.000Z', 'Z')} when the JWT was signed`;
+				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT was refused as expired or not yet valid: check this machine's clock (it must be within a few seconds of real time${signedAt}).`);
 			}
 
 			if (credential.kind === 'cdp-key' && looksLikeUriMismatch(message)) {

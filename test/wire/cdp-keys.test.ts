@@ -178,7 +178,7 @@ describe('each rejection is one sentence with the right hint', () => {
 				expect(result.code).toBe(1);
 				const lines = result.stderr.trimEnd().split('\n');
 				expect(lines[0]).toMatch(skewMs > 0 ? /\(401 expired_token: exp check failed/ : /\(401 invalid_token: nbf check failed/);
-				expect(lines[0]).toMatch(/the JWT was refused as expired or not yet valid: check this machine's clock \(it must be within a few seconds of real time\)\.$/);
+				expect(lines[0]).toMatch(/the JWT was refused as expired or not yet valid: check this machine's clock \(it must be within a few seconds of real time; it read \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ when the JWT was signed\)\.$/);
 			} finally {
 				// eslint-disable-next-line no-await-in-loop
 				await skewed.close();
