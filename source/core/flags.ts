@@ -128,7 +128,7 @@ export const walkFlagsHelp = `
 	  --max-pages N            stop after N pages (reported, never silent)
 	  --max-items N            stop after N objects (reported, never silent)
 
-	Credentials (account API: the first of these that is set; two in the environment is an error)
+	Credentials (account API: one of these; two set in the environment is an error)
 	  --key-file PATH             CDP API key file (JSON with name or id, and privateKey), signed
 	                              as a fresh JWT for every request; beats the environment
 	  COINBASE_API_KEY_FILE       the same, from the environment
