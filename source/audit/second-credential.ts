@@ -1,13 +1,17 @@
 /**
  * The second credential of a compare (`--compare-env NAME`), shared by the
  * audit and the browser's compare view: read from the environment, checked,
- * and wrapped as a Secret so it never prints.
+ * and turned into the same credential model as the walk's own
+ * (core/credentials.ts), so the compare client signs a fresh JWT per request
+ * for a CDP key exactly as the walk's client does.
  */
+import {tokenCredential, type Credential} from '../core/credentials.js';
 import {UsageError} from '../core/errors.js';
 import {createClient, type PageClient} from '../core/http-client.js';
 import type {WalkConfig} from '../core/options.js';
-import {Secret, unfitForHeader} from '../core/secret.js';
+import {unfitForHeader} from '../core/secret.js';
 
+/** A token or API key named by --compare-env, before the API (bearer or API key) is known. */
 export type SecondCredential = {envName: string; value: string};
 
 /** Reads the second credential: a well-formed variable name, set, one line. */
@@ -38,16 +42,25 @@ export function compareCredential(name: string | undefined, env: Record<string, 
 	return {envName: name, value};
 }
 
+/** The second credential in the walk's model: a token read from the environment becomes a bearer or an API key by the API. */
+export function asCredential(config: WalkConfig, second: SecondCredential | Credential): Credential {
+	return 'kind' in second ? second : tokenCredential(config.api, second.value, second.envName);
+}
+
+/** How reports and the compare view name a credential: its source, never its value. */
+export function credentialLabel(credential: SecondCredential | Credential): string {
+	return 'kind' in credential ? credential.from : credential.envName;
+}
+
 /** The same walk with another credential; the rest of the config (origin, headers, bounds) is shared. */
-export function withCredential(config: WalkConfig, compare: SecondCredential): WalkConfig {
-	const value = config.api === 'account' && !/^bearer /i.test(compare.value) ? `Bearer ${compare.value}` : compare.value;
-	return {...config, credential: {...config.credential, value: new Secret(value), envName: compare.envName}};
+export function withCredential(config: WalkConfig, second: SecondCredential | Credential): WalkConfig {
+	return {...config, credential: asCredential(config, second), credentialWarnings: []};
 }
 
 /**
  * A client that asks the same origin with the second credential: the
  * browser's compare view fetches the page on screen (its requestUrl) with it.
  */
-export function createCompareClient(config: WalkConfig, second: SecondCredential): PageClient {
+export function createCompareClient(config: WalkConfig, second: SecondCredential | Credential): PageClient {
 	return createClient(withCredential(config, second));
 }

@@ -3,6 +3,7 @@ import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
+import type {Page} from '../core/types.js';
 import {retryText} from './status-model.js';
 
 /**
@@ -32,6 +33,8 @@ export function debugLines(state: PageStackState): string[] {
 		lines.push(`  ${inert(name)}: ${inert(value)}`);
 	}
 
+	lines.push(...credentialLines(page));
+
 	lines.push(
 		'',
 		`status ${page.status} · ${formatMs(page.ms)} · ${page.retries} ${page.retries === 1 ? 'retry' : 'retries'} · ${formatBytes(page.bytes)} · ${page.objects.length} objects`,
@@ -58,4 +61,24 @@ export function debugLines(state: PageStackState): string[] {
 	lines.push('', 'pagination (raw):', ...jsonLines(page.rawPagination));
 	// A server may echo the credential in a link or a pagination field.
 	return lines.map(line => redact(line));
+}
+
+/**
+ * Which credential the request carried and, for a CDP key, its JWT's claims
+ * (never the signature): what someone chasing a 401 compares with the clock
+ * and the URL.
+ */
+function credentialLines(page: Page): string[] {
+	const lines = page.credential === undefined ? [] : [`credential: ${inert(page.credential)}`];
+	const claims = page.jwtClaims;
+	if (claims) {
+		const time = (seconds: number | undefined) => seconds === undefined ? '?' : `${seconds} (${new Date(seconds * 1000).toISOString()})`;
+		lines.push(
+			`  JWT ${inert(claims.alg ?? '?')} kid ${inert(claims.kid ?? '?')}`,
+			`  JWT uri ${inert(claims.uri ?? '?')}`,
+			`  JWT nbf ${time(claims.nbf)} · exp ${time(claims.exp)}`,
+		);
+	}
+
+	return lines;
 }

@@ -3,7 +3,7 @@ import type {Writable} from 'node:stream';
 import {auditWalk, type WalkAudit} from '../audit/audit-walk.js';
 import {compareWalks, type Comparison} from '../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../audit/report.js';
-import {compareCredential, type SecondCredential, withCredential} from '../audit/second-credential.js';
+import {compareCredential, credentialLabel, type SecondCredential, withCredential} from '../audit/second-credential.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert} from '../core/inert.js';
@@ -99,9 +99,9 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
 export async function audit(config: WalkConfig, options: AuditOptions, io: AuditIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
-	const credentials: Array<{label: string; config: WalkConfig}> = [{label: options.primaryLabel ?? config.credential.envName, config}];
+	const credentials: Array<{label: string; config: WalkConfig}> = [{label: options.primaryLabel ?? config.credential.from, config}];
 	if (options.compare) {
-		credentials.push({label: options.compare.envName, config: withCredential(config, options.compare)});
+		credentials.push({label: credentialLabel(options.compare), config: withCredential(config, options.compare)});
 	}
 
 	const plans: Plan[] = [];
@@ -214,14 +214,14 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 
-	const config = await openConfig({input, flags, env: io.env, profiles: io.profiles});
+	const config = await openConfig({input, flags, env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
 		}
 
-		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.envName : `profile ${config.profile}`);
+		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
 		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal}, io);
 	} finally {
 		await config.close();

@@ -118,7 +118,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const {input, flags} = parsed;
-	const {compareCredential, createCompareClient} = await import('../audit/second-credential.js');
+	const {compareCredential, createCompareClient, credentialLabel} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
 		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
@@ -161,7 +161,7 @@ export async function run(argv: string[]): Promise<number> {
 					compareClient && second
 						? {
 								loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}),
-								labels: {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.envName : `profile ${config.profile}`), b: second.envName},
+								labels: {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`), b: credentialLabel(second)},
 							}
 						: undefined,
 				columns: {

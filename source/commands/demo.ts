@@ -27,7 +27,8 @@ export type OpenConfig = WalkConfig & {
 /** Starts the sandbox on a free loopback port; loaded only when --demo asks for it. */
 export async function startDemoSandbox(options: {scenario: ScenarioName}): Promise<RunningDemo> {
 	const {startSandbox} = await import('../sandbox/index.js');
-	return startSandbox({port: 0, scenario: options.scenario}).catch(sandboxFailure);
+	// No key files on disk: the demo hands its keys to the config directly.
+	return startSandbox({port: 0, scenario: options.scenario, keyFiles: false}).catch(sandboxFailure);
 }
 
 /**
@@ -40,6 +41,13 @@ export function sandboxFailure(error: unknown): never {
 	// load it on every start of the walk commands, --demo or not.
 	throw error instanceof Error && error.name === 'SandboxListenError' ? new PagewalkError(error.message, {cause: error}) : error;
 }
+
+/** Where the credential's warnings go (one line each): stderr, before the walk starts. */
+export type Warn = (line: string) => void;
+
+const warnOnStderr: Warn = line => {
+	process.stderr.write(`pagewalk: ${line}\n`);
+};
 
 /**
  * With a profile in use (see selectProfile in core/profiles.ts), the input the
@@ -72,13 +80,19 @@ async function withProfile(input: Omit<ResolveInput, 'demo'> & {env: Record<stri
  * Checks every flag, starts the --demo sandbox when asked for, and returns
  * the config with a close() that stops it. Throws a UsageError before
  * anything starts when a flag is wrong. Without --demo, applies the profile
- * in use, running its credential command if it has one.
+ * in use, running its credential command if it has one. The credential's
+ * warnings (a key file others can read) are told once, through `warn`.
  */
-export async function openConfig({startDemo = startDemoSandbox, profiles, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo; profiles?: ProfileIo}): Promise<OpenConfig> {
+export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStderr, profiles, ...input}: Omit<ResolveInput, 'demo'> & {startDemo?: StartDemo; warn?: Warn; profiles?: ProfileIo}): Promise<OpenConfig> {
 	const resolveInput = {...input, env: input.env ?? process.env};
 	if (input.flags.demo !== true) {
 		const chosen = await withProfile(resolveInput, profiles);
-		return {...resolveConfig(chosen.input), close: async () => {}, profile: chosen.profile};
+		const config = resolveConfig(chosen.input);
+		for (const line of config.credentialWarnings) {
+			warn(line);
+		}
+
+		return {...config, close: async () => {}, profile: chosen.profile};
 	}
 
 	if (input.flags.profile !== undefined) {

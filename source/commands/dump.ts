@@ -244,7 +244,7 @@ async function dumpParsed(
 		throw new UsageError(`--columns applies to --format csv and table (and the browser); ${format} writes every field as sent.`);
 	}
 
-	const config = await openConfig({input, flags, env: io.env});
+	const config = await openConfig({input, flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		return await dump(config, {all, format: format as Format, signal: options.signal, columns}, io);

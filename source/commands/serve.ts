@@ -3,7 +3,7 @@ import {UsageError} from '../core/errors.js';
 import {commands} from '../core/flags.js';
 import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
 import {sandboxFailure} from './demo.js';
-import {defaultRecords, defaultSeed, isScenario, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
+import {defaultRecords, defaultSeed, isScenario, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
 	Usage
@@ -20,6 +20,8 @@ const help = `
 	  --churn N          insert and remove about N objects per second (default 0)
 	  --scenario NAME    a preset (default restricted):
 ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenarioSummaries[name]}`).join('\n')}
+	  --rate-limit N/h   per-credential limit of the account API (also N/m, N/s; default off):
+	                     over it, 429 with Retry-After and the API's error body
 	  --json             print the URLs, credentials and CDP key files as one JSON line
 	  --verbose          log one line per request to stderr
 
@@ -65,6 +67,17 @@ export async function run(argv: string[]): Promise<number> {
 		throw new UsageError('--host must name an interface, such as 127.0.0.1.');
 	}
 
+	let rateLimit;
+	if (flags.rateLimit !== undefined) {
+		const parsedLimit = parseRateLimit(flags.rateLimit);
+		if (!parsedLimit.ok) {
+			// Our own words rather than the sandbox's: they quote the value made inert.
+			throw new UsageError(`--rate-limit must be a number of requests per hour, minute or second, such as 10000/h or 5/s, not ${quoteValue(flags.rateLimit)}.`);
+		}
+
+		rateLimit = parsedLimit.value;
+	}
+
 	const scenario = flags.scenario ?? 'restricted';
 	if (!isScenario(scenario)) {
 		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quoteValue(scenario)}.`);
@@ -78,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
 		...(records === undefined ? {} : {records}),
 		...(seed === undefined ? {} : {seed}),
 		...(churn === undefined ? {} : {churn}),
+		...(rateLimit === undefined ? {} : {rateLimit}),
 		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
 	}).catch(sandboxFailure);
 	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox));

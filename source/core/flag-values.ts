@@ -137,7 +137,7 @@ export function headers(value: unknown): Array<[string, string]> {
 		}
 
 		if (credentialHeaders.has(name.toLowerCase())) {
-			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account} or ${credentialEnv.commerce}).`);
+			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account}, ${credentialEnv.commerce}, a CDP key) or --key-file.`);
 		}
 
 		return [name, match[2]!];

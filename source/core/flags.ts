@@ -42,8 +42,10 @@ export const walkFlags = {
 	maxItems: {type: 'string'},
 	demo: {type: 'boolean'},
 	demoCredential: {type: 'string'},
+	demoAuth: {type: 'string'},
 	scenario: {type: 'string'},
 	profile: {type: 'string'},
+	keyFile: {type: 'string'},
 } as const;
 
 /**
@@ -88,6 +90,7 @@ export const serveFlags = {
 	scenario: {type: 'string'},
 	json: {type: 'boolean'},
 	verbose: {type: 'boolean'},
+	rateLimit: {type: 'string'},
 } as const;
 
 /** Every command, so an unknown flag can be told apart from one that belongs to another command. */
@@ -123,6 +126,8 @@ export const walkFlagsHelp = `
 	  --demo                   walk the built-in sandbox on 127.0.0.1 (no network)
 	  --demo-credential full|restricted
 	                           sandbox credential, default restricted (short pages)
+	  --demo-auth key|token    with --demo on the account API: sign with the sandbox's CDP key
+	                           (ES256, default) or send its access token
 	  --scenario NAME          sandbox preset with --demo: restricted (default), churn, or one
 	                           that breaks a rule on page 2: duplicate, wrong-limit, unordered,
 	                           yielded-mismatch, missing-param (see pagewalk serve --help)
@@ -134,9 +139,14 @@ export const walkFlagsHelp = `
 	  --max-pages N            stop after N pages (reported, never silent)
 	  --max-items N            stop after N objects (reported, never silent)
 
-	Credentials (environment only, never flags)
-	  COINBASE_ACCESS_TOKEN       account API, sent as Authorization: Bearer …
-	  COINBASE_COMMERCE_API_KEY   commerce API, sent as X-CC-Api-Key
+	Credentials (account API: one of these; two set in the environment is an error)
+	  --key-file PATH             CDP API key file (JSON with name or id, and privateKey), signed
+	                              as a fresh JWT for every request; beats the environment
+	  COINBASE_API_KEY_FILE       the same, from the environment
+	  COINBASE_API_KEY_NAME       a CDP key's name, with COINBASE_API_PRIVATE_KEY (its PEM or base64)
+	  COINBASE_ACCESS_TOKEN       an OAuth access token, sent as Authorization: Bearer …
+	Commerce API
+	  COINBASE_COMMERCE_API_KEY   sent as X-CC-Api-Key
 	  They are sent only to the configured origin, never in a URL, never printed.
 
 	Profiles (pagewalk profiles lists them)

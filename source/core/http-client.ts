@@ -17,9 +17,11 @@ import {pageTexts} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
-import {redact, Secret} from './secret.js';
+import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
+import {signRequest} from './jwt-sign.js';
+import {redact, rememberJwt, Secret} from './secret.js';
 import {decodeBody} from './body-bytes.js';
-import type {Page, RetryNotice} from './types.js';
+import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 /**
  * Fetches one list page at a time from the configured API, safely: one
@@ -64,7 +66,43 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
-type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number};
+type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number; jwtClaims: JwtSummary | undefined};
+
+/**
+ * The credential header for one request. A CDP key gets a JWT of its own,
+ * made here, right before the request is sent and after the origin check:
+ * for this request's host and path only, never reused (a retry, the next
+ * page, the prefetch and the compare view each get a fresh one). The JWT is
+ * registered for redaction before it leaves, in case a server echoes it.
+ */
+export function authorizationFor(credential: Credential, url: URL): {value: string; jwtClaims: JwtSummary | undefined} {
+	switch (credential.kind) {
+		case 'bearer': {
+			return {value: `Bearer ${credential.secret.reveal()}`, jwtClaims: undefined};
+		}
+
+		case 'api-key': {
+			return {value: credential.secret.reveal(), jwtClaims: undefined};
+		}
+
+		case 'cdp-key': {
+			const {jwt, header, payload} = signRequest(credential.key, {method: 'GET', url});
+			rememberJwt(jwt);
+			return {value: `Bearer ${jwt}`, jwtClaims: {alg: header.alg, kid: header.kid, uri: payload.uri, nbf: payload.nbf, exp: payload.exp}};
+		}
+	}
+}
+
+/** A 401 message or error id that says a JWT's time window was wrong: the clock, not the key. */
+function looksLikeClockSkew(id: string | undefined, message: string | undefined): boolean {
+	const text = message ?? '';
+	return id === 'expired_token' || /^(exp|nbf)\b/i.test(text) || /expired|not yet valid|not valid yet|clock/i.test(text);
+}
+
+/** A 401 that says the JWT's uri claim is not this request's. */
+function looksLikeUriMismatch(message: string | undefined): boolean {
+	return /^uri\b/i.test(message ?? '') || /\buri\b.*(match|query)/i.test(message ?? '');
+}
 
 /** Our whole-request deadline (--timeout) fired, as opposed to the caller's abort. */
 class DeadlineExceeded extends Error {
@@ -127,13 +165,15 @@ export function createClient(config: WalkConfig): PageClient {
 		keepAliveTimeout: 10_000,
 		maxResponseSize: maxBodyBytes,
 	});
-	const credentialName = config.credential.header.toLowerCase();
+	const {credential} = config;
+	const credentialName = credentialHeader(config.api).toLowerCase();
+	const credentialText = describeCredential(credential);
 	const redactedHeaders: Record<string, string> = {};
 	for (const [name, value] of Object.entries(config.headers)) {
 		redactedHeaders[name] = /auth|key|token|secret|cookie|session|signature|password/i.test(name) ? Secret.mark : value;
 	}
 
-	redactedHeaders[config.credential.header] = Secret.mark;
+	redactedHeaders[credentialHeader(config.api)] = Secret.mark;
 	/** Response headers for the debug view: cookies and anything credential-like redacted by name, the rest by value. */
 	function responseHeaders(headers: Raw['headers']): Record<string, string> {
 		const shown: Record<string, string> = {};
@@ -201,7 +241,8 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		const {id, message} = apiError(parsed);
-		const told = message === undefined ? '' : oneLine(message, 160);
+		// Redacted before the cut, so no prefix of a credential or JWT the server echoed is left behind.
+		const told = message === undefined ? '' : oneLine(redact(message), 160);
 		const said = id !== undefined || message !== undefined
 			? `${status}${id ? ` ${id}` : ''}${told === '' ? '' : `: ${told}`}`
 			: `${status}${raw.body.trim() === '' ? '' : `, body ${excerpt(raw.body)}`}`;
@@ -222,11 +263,28 @@ export function createClient(config: WalkConfig): PageClient {
 		}
 
 		if (status === 401) {
-			return new PagewalkError(`The ${apiName} rejected the credential (${said}); set ${config.credential.envName} to a valid ${config.api === 'account' ? 'access token' : 'API key'}.`, {retryable: false});
+			if (credential.kind === 'cdp-key' && looksLikeClockSkew(id, message)) {
+				// The JWT's nbf is this machine's clock when it signed: what to compare with real time.
+				const signedAt = raw.jwtClaims?.nbf === undefined ? '' : `; it read ${new Date(raw.jwtClaims.nbf * 1000).toISOString().replace('.000Z', 'Z')} when the JWT was signed`;
+				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT was refused as expired or not yet valid: check this machine's clock (it must be within a few seconds of real time${signedAt}).`, {retryable: false});
+			}
+
+			if (credential.kind === 'cdp-key' && looksLikeUriMismatch(message)) {
+				const signed = raw.jwtClaims?.uri === undefined ? '' : `, here ${JSON.stringify(raw.jwtClaims.uri)}`;
+				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's uri claim did not match the request (pagewalk signs GET host/path without the query${signed}).`, {retryable: false});
+			}
+
+			if (credential.kind === 'cdp-key' && /^nonce\b|nonce.*(already|twice|replay)/i.test(message ?? '')) {
+				return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's nonce was refused as already used: pagewalk signs a fresh JWT for every request, so something between it and the API sent a request twice.`, {retryable: false});
+			}
+
+			return new PagewalkError(`The ${apiName} rejected the credential (${said}); ${credentialAdvice(credential)}.`, {retryable: false});
 		}
 
 		if (status === 403) {
-			return new PagewalkError(`The ${apiName} refused access (${said}); use a credential in ${config.credential.envName} with permission to read this list.`, {retryable: false});
+			return new PagewalkError(credential.kind === 'cdp-key'
+				? `The ${apiName} refused access (${said}); give the CDP key from ${credential.from} permission to read this list, or use a key that has it.`
+				: `The ${apiName} refused access (${said}); use a credential in ${credential.from} with permission to read this list.`, {retryable: false});
 		}
 
 		if (status === 404) {
@@ -279,8 +337,10 @@ export function createClient(config: WalkConfig): PageClient {
 	}
 
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
-		// Credentials are attached here, per request, after the origin check.
-		const headers: Record<string, string> = {...config.headers, [credentialName]: config.credential.value.reveal()};
+		// Credentials are attached here, per request, after the origin check;
+		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
+		const auth = authorizationFor(credential, url);
+		const headers: Record<string, string> = {...config.headers, [credentialName]: auth.value};
 		// undici's headers and body timeouts restart on every byte, so a server
 		// that trickles a byte at a time, dribbles headers or sends 1xx after
 		// 1xx would hold the walk forever: --timeout also bounds the request as
@@ -324,7 +384,7 @@ export function createClient(config: WalkConfig): PageClient {
 				chunks.push(chunk as Buffer);
 			}
 
-			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes};
+			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes, jwtClaims: auth.jwtClaims};
 		} catch (error: unknown) {
 			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
 				const exceeded = deadline.signal.reason;
@@ -377,6 +437,8 @@ export function createClient(config: WalkConfig): PageClient {
 					ms: Date.now() - startedAt,
 					retries,
 					bytes: raw.bytes,
+					credential: credentialText,
+					...(raw.jwtClaims ? {jwtClaims: raw.jwtClaims} : {}),
 				};
 			}
 

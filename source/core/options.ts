@@ -1,10 +1,11 @@
 import {isScenario, paginationParameters, scenarioNames, type ScenarioName} from './contract.js';
-import {credentialEnv, defaults} from './config-defaults.js';
+import {defaults} from './config-defaults.js';
+import {parseKeyFile} from './cdp-key.js';
+import {resolveCredential, tokenCredential, type Credential, type CredentialInput, type ReadKeyFile} from './credentials.js';
 import {resolveEndpoint} from './endpoint.js';
 import {UsageError} from './errors.js';
 import {apiVersion, baseUrl, cursor, headers, integer, limit as limitValue, order, quote, seconds, text} from './flag-values.js';
 import {parseBase, type LinkBase} from './links.js';
-import {Secret, unfitForHeader} from './secret.js';
 import type {Api, Order} from './types.js';
 import type {walkFlags} from './flags.js';
 
@@ -38,7 +39,10 @@ export type WalkConfig = {
 	query: WalkQuery;
 	/** Other query parameters taken from a full-URL endpoint, kept in order. */
 	extraQuery: Array<[string, string]>;
-	credential: {header: string; value: Secret; envName: string};
+	/** What the client authenticates with (core/credentials.ts); `from` names its source in messages. */
+	credential: Credential;
+	/** One-line warnings about the credential (a key file others can read), printed once before the walk. */
+	credentialWarnings: string[];
 	/** Non-credential request headers (version, user agent, --header). */
 	headers: Record<string, string>;
 	timeoutMs: number;
@@ -56,7 +60,7 @@ export type WalkConfig = {
 	 * other one (full against restricted), which the browser compares with
 	 * when no --compare-env is given.
 	 */
-	demoCredentials: {using: string; other: {envName: string; value: string}} | null;
+	demoCredentials: {using: string; other: Credential} | null;
 };
 
 /** Flag values as meow gives them; numbers are accepted too, for other parsers. */
@@ -67,10 +71,19 @@ export type DemoSandbox = {
 	accountUrl: string;
 	commerceUrl: string;
 	credentials: Record<Api, {full: string; restricted: string}>;
+	/** The sandbox's CDP keys of the account API (its `keys`), as the key portal's files. */
+	keys: ReadonlyArray<{viewer: 'full' | 'restricted'; algorithm: string; keyFile: Record<string, string>; path?: string | undefined}>;
 };
 
+/**
+ * How --demo authenticates on the account API: with a CDP key (ES256, what
+ * most users hold today, and what the account API's docs recommend) or with
+ * an access token. The commerce API always takes its API key.
+ */
+export type DemoAuth = 'key' | 'token';
+
 /** What --demo asks for: which preset to start, and which of its credentials to use. */
-export type DemoPlan = {scenario: ScenarioName; credential: 'full' | 'restricted'};
+export type DemoPlan = {scenario: ScenarioName; credential: 'full' | 'restricted'; auth: DemoAuth};
 
 export type ResolveInput = {
 	/** Positional arguments: at most one endpoint. */
@@ -79,13 +92,17 @@ export type ResolveInput = {
 	env?: Record<string, string | undefined>;
 	/** With --demo: the sandbox already started for this plan (see demoPlan). */
 	demo?: DemoSandbox;
+	/** Reads --key-file and COINBASE_API_KEY_FILE; default node:fs (see core/credentials.ts). */
+	readKeyFile?: ReadKeyFile;
+	/** A profile's credential, asked after --key-file and before the environment (see core/credentials.ts). */
+	profileCredential?: CredentialInput['profile'];
 };
 
 /**
  * Validates everything in the order a user meets it, then returns the --demo
  * plan and a builder that only fills in what a started sandbox knows.
  */
-function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
+function assemble({input, flags, env = process.env, readKeyFile, profileCredential}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
 	if (input.length > 1) {
 		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
 	}
@@ -104,6 +121,20 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 
 	if (demoCredentialRaw !== undefined && !demo) {
 		throw new UsageError('--demo-credential only applies with --demo.');
+	}
+
+	const demoAuthRaw = text(flags.demoAuth);
+	if (demoAuthRaw !== undefined && demoAuthRaw !== 'key' && demoAuthRaw !== 'token') {
+		throw new UsageError(`--demo-auth must be key or token, not ${quote(demoAuthRaw)}.`);
+	}
+
+	if (demoAuthRaw !== undefined && !demo) {
+		throw new UsageError('--demo-auth only applies with --demo.');
+	}
+
+	const keyFile = text(flags.keyFile);
+	if (keyFile !== undefined && demo) {
+		throw new UsageError('--demo signs with the sandbox\'s own keys, so it cannot be combined with --key-file.');
 	}
 
 	const scenarioRaw = text(flags.scenario);
@@ -136,7 +167,7 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 	for (const [key, value] of fromUrl) {
 		if (!(paginationParameters as readonly string[]).includes(key)) {
 			if (key === 'access_token' || key === 'api_key') {
-				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment.`);
+				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment or --key-file.`);
 			}
 
 			extraQuery.push([key, value]);
@@ -176,26 +207,8 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 	const maxPages = integer('max-pages', flags.maxPages, 1, 10_000_000) ?? null;
 	const maxItems = integer('max-items', flags.maxItems, 1, 1_000_000_000) ?? null;
 
-	const envName = credentialEnv[target.api];
-	let secret: string | undefined;
-	if (!demo) {
-		secret = env[envName];
-		if (secret === undefined || secret.trim() === '') {
-			throw new UsageError(target.api === 'account'
-				? `Set ${envName} to an access token for the account API (or try --demo); credentials are read only from the environment.`
-				: `Set ${envName} to an API key for the commerce API (or try --demo); credentials are read only from the environment.`);
-		}
-
-		secret = secret.trim();
-		// eslint-disable-next-line no-control-regex
-		if (/[\u0000-\u001F\u007F]/.test(secret)) {
-			throw new UsageError(`${envName} contains a line break or control character; set it to the bare credential.`);
-		}
-
-		const unfit = unfitForHeader(secret);
-		if (unfit > 0) {
-			throw new UsageError(`${envName} holds a character an HTTP header cannot carry (at position ${unfit}; only ASCII and Latin-1 fit); set it to the bare credential as the API issued it.`);
-		}
+	if (demo && demoAuthRaw === 'key' && target.api !== 'account') {
+		throw new UsageError('--demo-auth key is for the account API; the commerce API takes an API key.');
 	}
 
 	const requestHeaders: Record<string, string> = {accept: 'application/json', 'user-agent': userAgent};
@@ -210,39 +223,43 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 	}
 
 	const plan: DemoPlan | null = demo
-		? {scenario: (scenarioRaw ?? 'restricted') as ScenarioName, credential: (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted'}
+		? {
+				scenario: (scenarioRaw ?? 'restricted') as ScenarioName,
+				credential: (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted',
+				auth: (demoAuthRaw ?? (target.api === 'account' ? 'key' : 'token')) as DemoAuth,
+			}
 		: null;
 	return {
 		plan,
 		build(sandbox) {
 			let demoCredentials: WalkConfig['demoCredentials'] = null;
-			let credential = secret;
+			// Read here, once, after every flag was checked and before any request: a
+			// bad key file is one sentence and exit 2. Not in demoPlan(), so a key
+			// file (or a profile's credential command) is read once per run.
+			const resolved = plan ? undefined : resolveCredential({api: target.api, keyFile, env, profile: profileCredential, readKeyFile});
+			let credential = resolved?.credential;
 			const configBases = {...bases};
 			if (plan) {
 				if (!sandbox) {
 					throw new Error('--demo needs its sandbox started first (see commands/demo.ts).');
 				}
 
-				const which = plan.credential;
 				configBases.account = parseBase(sandbox.accountUrl);
 				configBases.commerce = parseBase(sandbox.commerceUrl);
-				credential = sandbox.credentials[target.api][which];
+				const which = plan.credential;
 				const other = which === 'full' ? 'restricted' : 'full';
-				demoCredentials = {using: `demo ${which}`, other: {envName: `demo ${other}`, value: sandbox.credentials[target.api][other]}};
+				credential = demoCredential(sandbox, target.api, plan.auth, which);
+				demoCredentials = {using: credential.from, other: demoCredential(sandbox, target.api, plan.auth, other)};
 			}
 
-			const credentialValue = target.api === 'account' && !/^bearer /i.test(credential!) ? `Bearer ${credential!}` : credential!;
 			return {
 				api: target.api,
 				endpoint: target.path,
 				base: configBases[target.api],
 				query,
 				extraQuery,
-				credential: {
-					header: target.api === 'account' ? 'Authorization' : 'X-CC-Api-Key',
-					value: new Secret(credentialValue),
-					envName,
-				},
+				credential: credential!,
+				credentialWarnings: resolved?.warnings ?? [],
 				headers: requestHeaders,
 				timeoutMs,
 				retries,
@@ -255,6 +272,22 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 			};
 		},
 	};
+}
+
+/**
+ * One of the demo sandbox's credentials: with a key, its ES256 key (the type
+ * the account API's docs recommend), parsed from the key file's content as
+ * a user's file would be; otherwise its token or API key.
+ */
+function demoCredential(sandbox: DemoSandbox, api: Api, auth: DemoAuth, viewer: 'full' | 'restricted'): Credential {
+	if (api === 'account' && auth === 'key') {
+		const issued = sandbox.keys.find(key => key.viewer === viewer && key.algorithm === 'ES256');
+		if (issued) {
+			return {kind: 'cdp-key', key: parseKeyFile(JSON.stringify(issued.keyFile), issued.path ?? `demo ${viewer} key`), from: `demo ${viewer} key`};
+		}
+	}
+
+	return tokenCredential(api, sandbox.credentials[api][viewer], `demo ${viewer} ${api === 'account' ? 'token' : 'API key'}`);
 }
 
 /**

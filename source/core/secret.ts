@@ -46,7 +46,8 @@ const minLength = 6;
 function remember(value: string): void {
 	const bare = value.replace(/^bearer\s+/i, '');
 	const candidates = new Set<string>();
-	for (const form of [value, bare]) {
+	// The Bearer form too: a token is held bare, but servers echo the header.
+	for (const form of [value, bare, `Bearer ${bare}`]) {
 		if (form.length < minLength) {
 			continue;
 		}
@@ -67,6 +68,34 @@ function remember(value: string): void {
 }
 
 /**
+ * The JWTs of the last requests (each signed for one request only, see
+ * jwt-sign.ts), redacted like credentials in case a server echoes one. A
+ * bounded ring, not the process-wide list: a walk of a million pages makes a
+ * million JWTs, and an echo arrives in the answer to the request that sent
+ * it. The ring covers every request that can be in flight at once (the
+ * pool's connections, the prefetch, the compare view) many times over.
+ */
+const recent: string[] = [];
+/** Their signatures alone: the part that proves the key, which a server may quote by itself. */
+const recentSignatures: string[] = [];
+export const recentJwtCount = 16;
+
+/** Redacts `jwt` (and its signature alone) until {@link recentJwtCount} newer ones push it out. */
+export function rememberJwt(jwt: string): void {
+	recent.push(jwt);
+	const signature = jwt.slice(jwt.lastIndexOf('.') + 1);
+	if (signature.length >= 16) {
+		recentSignatures.push(signature);
+	}
+
+	for (const list of [recent, recentSignatures]) {
+		if (list.length > recentJwtCount) {
+			list.shift();
+		}
+	}
+}
+
+/**
  * Replaces every credential pagewalk holds (bare, Bearer, URL-encoded or
  * JSON-escaped) with the redaction mark. Applied to server text before it is
  * cut into an excerpt, so no prefix of a credential survives the cut, and to
@@ -74,6 +103,15 @@ function remember(value: string): void {
  */
 export function redact(text: string): string {
 	let result = text;
+	// Whole JWTs first: a JWT must not be half-replaced by its signature.
+	for (const list of [recent, recentSignatures]) {
+		for (const jwt of list) {
+			if (result.includes(jwt)) {
+				result = result.replaceAll(jwt, Secret.mark);
+			}
+		}
+	}
+
 	for (const form of forms) {
 		if (result.includes(form)) {
 			result = result.replaceAll(form, Secret.mark);

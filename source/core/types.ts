@@ -73,7 +73,17 @@ export type Page = {
 	retries: number;
 	/** Size of the response body in bytes. */
 	bytes: number;
+	/** Which credential the request carried, e.g. "CDP key ES256 from --key-file 'k.json'"; never a secret. */
+	credential?: string;
+	/**
+	 * The decoded claims of the JWT this page's request carried (CDP keys
+	 * only), never its signature: what someone chasing a 401 needs.
+	 */
+	jwtClaims?: JwtSummary;
 };
+
+/** A request JWT's claims as the debug view shows them. */
+export type JwtSummary = {alg?: string; kid?: string; uri?: string; nbf?: number; exp?: number};
 
 /** Told to the caller while the client waits before retrying a request. */
 export type RetryNotice = {

@@ -99,7 +99,7 @@ describe('pagewalk audit exit status', () => {
 		const target = sandboxTarget(sandbox);
 		const result = await runCli(['audit', 'accounts', ...target.flags], {NO_COLOR: '1'});
 		expect(result.code).toBe(2);
-		expect(result.stderr).toContain('Set COINBASE_ACCESS_TOKEN');
+		expect(result.stderr).toContain('Set a credential for the account API');
 	});
 
 	test('3: a bound reached before the end', async () => {

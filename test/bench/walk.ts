@@ -6,14 +6,21 @@
  * process; medians over --runs. Then peak memory (RSS) of the dump for
  * 100,000 and 1,000,000 objects, to show it stays flat as the list grows.
  *
- * Targets: dump within 1.2x the floor, at least 3x faster than curl+jq, and
- * peak RSS under 150 MiB for 1,000,000 objects.
+ * Then the same walk signed with a CDP key file (a fresh ES256 JWT for every
+ * page) against it with the bearer token: the cost of per-request signing.
+ *
+ * Targets: dump within 1.2x the floor, at least 3x faster than curl+jq,
+ * peak RSS under 150 MiB for 1,000,000 objects, and the key-file walk within
+ * 1.05x the bearer walk.
  *
  * Options: --records N (default 100000), --runs N (default 3),
  * --curl-runs N (default 1; each takes tens of seconds), --big N (default
- * 1000000; 0 skips the memory comparison).
+ * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
+ * --keys-only (only the key-file against bearer comparison).
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import http from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -27,8 +34,11 @@ const {values} = parseArgs({
 		runs: {type: 'string', default: '3'},
 		'curl-runs': {type: 'string', default: '1'},
 		big: {type: 'string', default: '1000000'},
+		'key-runs': {type: 'string', default: '5'},
+		'keys-only': {type: 'boolean', default: false},
 	},
 });
+const keyRuns = Number(values['key-runs']);
 const records = Number(values.records);
 const runs = Number(values.runs);
 const curlRuns = Number(values['curl-runs']);
@@ -43,7 +53,13 @@ if (!existsSync(cli)) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 
-type Served = {accountUrl: string; commerceUrl: string; credentials: {account: {full: string}; commerce: {full: string}}; child: ChildProcess};
+type Served = {
+	accountUrl: string;
+	commerceUrl: string;
+	credentials: {account: {full: string}; commerce: {full: string}};
+	keys: Array<{algorithm: string; viewer: string; path: string}>;
+	child: ChildProcess;
+};
 
 // Servers still running when the bench ends or fails are stopped, so a failed
 // run never leaves a sandbox behind holding a port (or our output pipe).
@@ -162,6 +178,107 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const served = await serve(records);
 const env = envFor(served);
+
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is none. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+	try {
+		const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+		// utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+		return (Number(fields[11]) + Number(fields[12])) / 100;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Runs the dump and says how much CPU it and the server (when it is `served`) used. */
+async function timed(envFor: Record<string, string>): Promise<{ms: number; dumpCpu: number; serverCpu: number}> {
+	const cpuFile = path.join(work, 'cpu');
+	const before = cpuSeconds(served.child.pid) ?? 0;
+	const {ms} = await run('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, process.execPath, ...dumpArgs], envFor);
+	const serverCpu = (cpuSeconds(served.child.pid) ?? 0) - before;
+	const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+	return {ms, dumpCpu: user! + system!, serverCpu};
+}
+
+/**
+ * The sandbox's pages, recorded once with the token and served back from
+ * memory whatever the Authorization: the same bytes and links, with no JWT
+ * check on the other side, so a walk against it measures pagewalk's own
+ * cost of signing (the sandbox verifies every JWT, an ECDSA verify dearer
+ * than the signing, on the same ping-pong path).
+ */
+async function startReplay(): Promise<{origin: string; close(): Promise<void>}> {
+	const pages = new Map<string, string>();
+	let next: string | null = '/v2/accounts?limit=100';
+	while (next !== null) {
+		// eslint-disable-next-line no-await-in-loop
+		const response = await fetch(`${served.accountUrl}${next}`, {headers: {authorization: `Bearer ${served.credentials.account.full}`}});
+		// eslint-disable-next-line no-await-in-loop
+		const body = await response.text();
+		pages.set(next, body);
+		next = (JSON.parse(body) as {pagination: {next_uri: string | null}}).pagination.next_uri;
+	}
+
+	const server = http.createServer((request, response) => {
+		request.resume();
+		const body = pages.get(request.url ?? '');
+		response.writeHead(body === undefined ? 404 : 200, {'content-type': 'application/json'});
+		response.end(body ?? '{"errors":[{"id":"not_found","message":"Not found"}]}');
+	});
+	await new Promise<void>(resolve => {
+		server.listen(0, '127.0.0.1', resolve);
+	});
+	return {
+		origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		async close() {
+			server.closeAllConnections();
+			await new Promise(resolve => {
+				server.close(resolve);
+			});
+		},
+	};
+}
+
+/**
+ * The same dump signed with the sandbox's full ES256 key file against the
+ * full bearer token (the same objects): alternated, medians of `keyRuns`.
+ * Twice: against the sandbox, end to end (its JWT checks included), and
+ * against the replay of its pages, which checks nothing: pagewalk's part.
+ */
+async function keyAgainstBearer(): Promise<void> {
+	const keyFile = served.keys.find(key => key.algorithm === 'ES256' && key.viewer === 'full')!.path;
+	const replay = await startReplay();
+	const pages = Math.ceil(records / 100);
+	const of = (list: Array<Awaited<ReturnType<typeof timed>>>, field: 'ms' | 'dumpCpu' | 'serverCpu') => median(list.map(item => item[field]));
+	const perPage = (seconds: number) => `${(seconds * 1000 / pages).toFixed(3)} ms a page`;
+	process.stdout.write(`Signed with a key file (ES256, a JWT per page) against the bearer token, ${pages} pages, ${keyRuns} runs each, alternated (medians):\n`);
+	for (const [label, base] of [['sandbox (verifies every JWT)', served.accountUrl], ['replay (checks nothing)', replay.origin]] as const) {
+		const keyEnv = {PAGEWALK_BASE_URL: base, COINBASE_API_KEY_FILE: keyFile};
+		const bearerEnv = {PAGEWALK_BASE_URL: base, COINBASE_ACCESS_TOKEN: served.credentials.account.full};
+		// eslint-disable-next-line no-await-in-loop
+		await run(process.execPath, dumpArgs, keyEnv);
+		const key: Array<Awaited<ReturnType<typeof timed>>> = [];
+		const bearer: Array<Awaited<ReturnType<typeof timed>>> = [];
+		for (let index = 0; index < keyRuns; index++) {
+			// eslint-disable-next-line no-await-in-loop
+			key.push(await timed(keyEnv));
+			// eslint-disable-next-line no-await-in-loop
+			bearer.push(await timed(bearerEnv));
+		}
+
+		const ratio = of(key, 'ms') / of(bearer, 'ms');
+		process.stdout.write(`  ${label}: bearer ${seconds(of(bearer, 'ms'))}, key file ${seconds(of(key, 'ms'))} -> ${ratio.toFixed(3)}x${label.startsWith('replay') ? ' (target <= 1.05x)' : ''}\n`);
+		process.stdout.write(`    dump CPU +${perPage(of(key, 'dumpCpu') - of(bearer, 'dumpCpu'))}${label.startsWith('sandbox') ? `; sandbox CPU +${perPage(of(key, 'serverCpu') - of(bearer, 'serverCpu'))}` : ''}\n`);
+	}
+
+	await replay.close();
+}
+
+if (values['keys-only']) {
+	await keyAgainstBearer();
+	await stop(served);
+	process.exit(0);
+}
 process.stdout.write(`Walking ${records.toLocaleString('en-US')} accounts (${Math.ceil(records / 100)} pages of 100) from pagewalk serve; ${runs} runs each${curlRuns > 0 ? `, ${curlRuns} of curl+jq` : ''}.\n`);
 // One warm-up of each so the server's lazy structures and the disk cache are hot.
 await run(process.execPath, dumpArgs, env);
@@ -199,6 +316,7 @@ if (curlMs.length > 0) {
 	process.stdout.write('  curl + jq loop        skipped (needs /usr/bin/curl and /usr/bin/jq, or --curl-runs 0)\n');
 }
 
+await keyAgainstBearer();
 const small = await run(process.execPath, dumpArgs, env, true);
 await stop(served);
 process.stdout.write(`Peak RSS of dump: ${(small.rssKiB! / 1024).toFixed(1)} MiB for ${records.toLocaleString('en-US')} objects`);

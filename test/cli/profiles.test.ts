@@ -14,6 +14,16 @@ import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {validate} from '../audit/json-schema.js';
 import {auditInProcess, auditJson, prepareCli, runCli, schema} from '../audit/run-audit.js';
 import {compareProfileCredential} from '../../source/commands/profile-config.js';
+import type {Credential} from '../../source/core/credentials.js';
+
+/** The credential as its header carries it: `Bearer <token>` for the account API, the key for the commerce API. */
+function headerValue(credential: Credential): string {
+	if (credential.kind === 'cdp-key') {
+		return `key ${credential.key.name}`;
+	}
+
+	return credential.kind === 'bearer' ? `Bearer ${credential.secret.reveal()}` : credential.secret.reveal();
+}
 
 class Capture extends Writable {
 	text = '';
@@ -89,7 +99,7 @@ describe('resolution order', () => {
 		const config = await open([], {profile: 'home'}, env);
 		expect(config.profile).toBe('home');
 		expect(firstPageUrl(config)).toBe('http://127.0.0.1:9/home/v2/accounts');
-		expect(config.credential.value.reveal()).toBe('Bearer home-token');
+		expect(headerValue(config.credential)).toBe('Bearer home-token');
 		expect(config.headers['CB-VERSION']).toBe('2020-01-01');
 	});
 
@@ -98,12 +108,12 @@ describe('resolution order', () => {
 		const config = await open([], {profile: 'home', baseUrl: 'http://127.0.0.3:7', apiVersion: '2019-05-05'}, env);
 		expect(firstPageUrl(config)).toBe('http://127.0.0.3:7/v2/accounts');
 		expect(config.headers['CB-VERSION']).toBe('2019-05-05');
-		expect(config.credential.value.reveal()).toBe('Bearer home-token');
+		expect(headerValue(config.credential)).toBe('Bearer home-token');
 	});
 
 	test('PAGEWALK_PROFILE picks a profile; --profile beats it', async () => {
 		const env = {...configFile(profiles), HOME_TOKEN: 'home-token', PAGEWALK_PROFILE: 'shop'};
-		expect((await open(['checkouts'], {}, env)).credential.value.reveal()).toBe('commerce-from-command');
+		expect(headerValue((await open(['checkouts'], {}, env)).credential)).toBe('commerce-from-command');
 		expect((await open([], {profile: 'home'}, env)).profile).toBe('home');
 	});
 
@@ -114,7 +124,7 @@ describe('resolution order', () => {
 		expect(firstPageUrl(byDefault)).toBe('http://127.0.0.1:9/home/v2/accounts');
 		const ambient = await open([], {}, {...file, HOME_TOKEN: 'home-token', COINBASE_ACCESS_TOKEN: 'shell-token'});
 		expect(ambient.profile).toBeUndefined();
-		expect(ambient.credential.value.reveal()).toBe('Bearer shell-token');
+		expect(headerValue(ambient.credential)).toBe('Bearer shell-token');
 		expect(firstPageUrl(ambient)).toBe('https://api.coinbase.com/v2/accounts');
 	});
 
@@ -135,7 +145,7 @@ describe('resolution order', () => {
 		expect(names({XDG_CONFIG_HOME: xdg, HOME: home})).toEqual(['x']);
 		expect(names({HOME: home})).toEqual(['h']);
 		expect(names({HOME: path.join(directory, 'nobody')})).toBeUndefined();
-		expect((await open([], {profile: 'x'}, {XDG_CONFIG_HOME: xdg, T: 'tok-xdg'})).credential.value.reveal()).toBe('Bearer tok-xdg');
+		expect(headerValue((await open([], {profile: 'x'}, {XDG_CONFIG_HOME: xdg, T: 'tok-xdg'})).credential)).toBe('Bearer tok-xdg');
 	});
 
 	test('only the credential of the API in use is read: the other command never runs', async () => {

@@ -2,9 +2,14 @@ import {inspect} from 'node:util';
 import {describe, expect, test} from 'vitest';
 import {UsageError} from '../../source/core/errors.js';
 import {openConfig} from '../../source/commands/demo.js';
+import type {Credential} from '../../source/core/credentials.js';
 import {demoPlan, firstPageUrl, resolveConfig, type WalkFlagValues} from '../../source/core/options.js';
 
 const env = {COINBASE_ACCESS_TOKEN: 'tok-1', COINBASE_COMMERCE_API_KEY: 'key-1'};
+
+function secretOf(credential: Credential): string | undefined {
+	return credential.kind === 'cdp-key' ? undefined : credential.secret.reveal();
+}
 
 async function config(input: string[], flags: WalkFlagValues = {}, environment: Record<string, string | undefined> = env) {
 	return resolveConfig({input, flags, env: environment});
@@ -21,8 +26,8 @@ describe('endpoints', () => {
 		const c = await config([]);
 		expect(c.api).toBe('account');
 		expect(firstPageUrl(c)).toBe('https://api.coinbase.com/v2/accounts');
-		expect(c.credential.header).toBe('Authorization');
-		expect(c.credential.value.reveal()).toBe('Bearer tok-1');
+		expect(c.credential).toMatchObject({kind: 'bearer', from: 'COINBASE_ACCESS_TOKEN'});
+		expect(secretOf(c.credential)).toBe('tok-1');
 		expect(c.headers['CB-VERSION']).toBe('2018-03-22');
 	});
 
@@ -30,8 +35,8 @@ describe('endpoints', () => {
 		const c = await config(['charges']);
 		expect(c.api).toBe('commerce');
 		expect(firstPageUrl(c)).toBe('https://api.commerce.coinbase.com/charges');
-		expect(c.credential.header).toBe('X-CC-Api-Key');
-		expect(c.credential.value.reveal()).toBe('key-1');
+		expect(c.credential).toMatchObject({kind: 'api-key', from: 'COINBASE_COMMERCE_API_KEY'});
+		expect(secretOf(c.credential)).toBe('key-1');
 		expect(c.headers['X-CC-Version']).toBe('2018-03-22');
 	});
 
@@ -79,7 +84,7 @@ describe('endpoints', () => {
 
 	test('the credential never shows in a printed config', async () => {
 		const c = await config([]);
-		const shown = `${inspect(c, {depth: 5})} ${JSON.stringify(c)} ${String(c.credential.value)}`;
+		const shown = `${inspect(c, {depth: 5})} ${JSON.stringify(c)} ${String(secretOf(c.credential) === undefined ? '' : (c.credential as {secret: object}).secret)}`;
 		expect(shown).not.toContain('tok-1');
 		expect(shown).toContain('[redacted]');
 	});
@@ -125,9 +130,9 @@ describe('usage errors, before any request', () => {
 	}
 
 	test('a missing credential names the variable to set', async () => {
-		await usage([], {}, 'Set COINBASE_ACCESS_TOKEN to an access token for the account API (or try --demo); credentials are read only from the environment.', {});
+		await usage([], {}, 'Set a credential for the account API (or try --demo): --key-file PATH or COINBASE_API_KEY_FILE for a CDP key file, COINBASE_API_KEY_NAME with COINBASE_API_PRIVATE_KEY, or COINBASE_ACCESS_TOKEN for an access token.', {});
 		await usage(['checkouts'], {}, /^Set COINBASE_COMMERCE_API_KEY to an API key for the commerce API/, {COINBASE_ACCESS_TOKEN: 'x'});
-		await usage([], {}, /Set COINBASE_ACCESS_TOKEN/, {COINBASE_ACCESS_TOKEN: '  '});
+		await usage([], {}, /Set a credential for the account API/, {COINBASE_ACCESS_TOKEN: '  '});
 		await usage([], {}, /COINBASE_ACCESS_TOKEN contains a line break/, {COINBASE_ACCESS_TOKEN: 'a\nInjected: 1'});
 	});
 
@@ -143,23 +148,25 @@ describe('--demo', () => {
 			accountUrl: 'http://127.0.0.1:5001',
 			commerceUrl: 'http://127.0.0.1:5002',
 			credentials: {account: {full: 'af', restricted: 'ar'}, commerce: {full: 'cf', restricted: 'cr'}},
+			keys: [],
 			async close() {
 				closed += 1;
 			},
 		};
 		const c = await openConfig({input: ['checkouts'], flags: {demo: true}, env: {}, startDemo: async () => sandbox});
 		expect(firstPageUrl(c)).toBe('http://127.0.0.1:5002/checkouts');
-		expect(c.credential.value.reveal()).toBe('cr');
+		expect(secretOf(c.credential)).toBe('cr');
 		await c.close();
 		await c.close();
 		expect(closed).toBe(1);
+		// No keys issued: the account API falls back to the token.
 		const full = await openConfig({input: [], flags: {demo: true, demoCredential: 'full'}, env: {}, startDemo: async () => sandbox});
-		expect(full.credential.value.reveal()).toBe('Bearer af');
+		expect(secretOf(full.credential)).toBe('af');
 	});
 
 	test('resolving is synchronous: the plan names the scenario and credential, and a wrong flag starts nothing', async () => {
 		expect(demoPlan({input: [], flags: {}, env})).toBeNull();
-		expect(demoPlan({input: [], flags: {demo: true, scenario: 'duplicate'}, env: {}})).toEqual({scenario: 'duplicate', credential: 'restricted'});
+		expect(demoPlan({input: [], flags: {demo: true, scenario: 'duplicate'}, env: {}})).toEqual({scenario: 'duplicate', credential: 'restricted', auth: 'key'});
 		expect(() => demoPlan({input: [], flags: {demo: true, scenario: 'nope'}, env: {}})).toThrow(UsageError);
 		let started = 0;
 		const promise = openConfig({input: [], flags: {demo: true, limit: '500'}, env: {}, async startDemo() {
@@ -168,8 +175,10 @@ describe('--demo', () => {
 		}});
 		await expect(promise).rejects.toThrow('--limit must be a whole number from 0 to 100, not \'500\'.');
 		expect(started).toBe(0);
-		const sandbox = {accountUrl: 'http://127.0.0.1:5001', commerceUrl: 'http://127.0.0.1:5002', credentials: {account: {full: 'af', restricted: 'ar'}, commerce: {full: 'cf', restricted: 'cr'}}};
+		const sandbox = {accountUrl: 'http://127.0.0.1:5001', commerceUrl: 'http://127.0.0.1:5002', credentials: {account: {full: 'af', restricted: 'ar'}, commerce: {full: 'cf', restricted: 'cr'}}, keys: []};
 		const c = resolveConfig({input: ['checkouts'], flags: {demo: true}, env: {}, demo: sandbox});
-		expect(c.demoCredentials).toEqual({using: 'demo restricted', other: {envName: 'demo full', value: 'cf'}});
+		expect(c.demoCredentials?.using).toBe('demo restricted API key');
+		expect(c.demoCredentials?.other).toMatchObject({kind: 'api-key', from: 'demo full API key'});
+		expect(secretOf(c.demoCredentials!.other)).toBe('cf');
 	});
 });

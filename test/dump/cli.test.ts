@@ -8,7 +8,7 @@ import {existsSync} from 'node:fs';
 import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
-import {canary, canaryEnv, cliPath, runCli, usePrivateCli, sandboxEnv} from '../support/run-dump.js';
+import {canary, canaryEnv, cliPath, runCli, usePrivateCli, sandboxEnv, writeCanaryKeyFile} from '../support/run-dump.js';
 
 let sandbox: Sandbox;
 let faulty: FaultyServer;
@@ -101,6 +101,30 @@ describe('pagewalk dump (built CLI)', () => {
 
 		expect(faulty.received.filter(request => request.server === 'evil')).toEqual([]);
 		expect(faulty.received.every(request => (request.authorization ?? `Bearer ${canary}`) === `Bearer ${canary}` && (request.apiKey ?? canary) === canary)).toBe(true);
+	});
+
+	test('the canary private key through the built CLI: neither the key nor any JWT in any byte of output, nothing to another origin', async () => {
+		faulty.reset();
+		const key = writeCanaryKeyFile();
+		let output = '';
+		for (const fault of ['echo-in-error', 'echo-in-body', 'redirect', 'protocol-relative-next', 'unauthorized-account'] as const) {
+			// eslint-disable-next-line no-await-in-loop
+			const result = await runCli(['dump', 'accounts', '--all', `--base-url=${faulty.base(fault)}`, '--key-file', key.path], {NO_COLOR: '1'});
+			expect(result.code).toBe(1);
+			output += result.stdout + result.stderr;
+		}
+
+		expect(faulty.received.filter(request => request.server === 'evil')).toEqual([]);
+		const jwts = faulty.received.map(request => request.authorization!.replace('Bearer ', ''));
+		expect(jwts.length).toBeGreaterThanOrEqual(5);
+		expect(output).not.toContain('eyJhbGci');
+		for (const jwt of jwts) {
+			expect(output).not.toContain(jwt.split('.')[2]!);
+		}
+
+		for (const line of key.keyLines) {
+			expect(output).not.toContain(line);
+		}
 	});
 
 	test('bare `pagewalk [endpoint]` with stdout not a terminal is a dump of one page', async () => {

@@ -111,6 +111,26 @@ describe('pagewalk serve', () => {
 		expect(existsSync(path.dirname(info.keys[0]!.path))).toBe(false);
 	});
 
+	it('--rate-limit N/h: past N requests per credential, 429 with Retry-After and the API\'s error body', async () => {
+		const server = start(['--json', '--port', '0', '--records', '10', '--rate-limit', '2/h']);
+		const info = JSON.parse(await server.firstLine) as {accountUrl: string; credentials: {account: {full: string; restricted: string}}};
+		const ask = async (token: string) => {
+			const response = await fetch(`${info.accountUrl}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${token}`}});
+			return {status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() as unknown};
+		};
+
+		expect((await ask(info.credentials.account.full)).status).toBe(200);
+		expect((await ask(info.credentials.account.full)).status).toBe(200);
+		const limited = await ask(info.credentials.account.full);
+		expect(limited.status).toBe(429);
+		expect(Number(limited.retryAfter)).toBeGreaterThan(3000);
+		expect(limited.body).toEqual({errors: [{id: 'rate_limit_exceeded', message: 'Too many requests'}]});
+		// Per credential: the other one still has its own budget.
+		expect((await ask(info.credentials.account.restricted)).status).toBe(200);
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
 	it('prints both URLs, the four credentials and a curl line; --verbose logs requests without tokens', async () => {
 		const server = start(['--port', '0', '--verbose']);
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
@@ -139,6 +159,7 @@ describe('pagewalk serve', () => {
 		[['--port', 'abc'], /--port/],
 		[['--records', '2000000'], /--records/],
 		[['--bogus'], /--bogus/],
+		[['--rate-limit', '5/fortnight'], /^pagewalk: --rate-limit must be a number of requests per hour, minute or second, such as 10000\/h or 5\/s, not '5\/fortnight'\.\n$/],
 		[['extra'], /^pagewalk: pagewalk serve takes flags only, not the argument 'extra'; see pagewalk serve --help\.\n$/],
 	])('bad flags %j: one sentence, exit 2', async (args, mention) => {
 		const {code, stderr} = await run(args);
@@ -150,7 +171,7 @@ describe('pagewalk serve', () => {
 	it('--help lists every option and exits 0', async () => {
 		const server = start(['--help']);
 		const output = (await server.waitFor(/pagewalk serve --json/)).join('\n');
-		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--json', '--verbose']) {
+		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--rate-limit', '--json', '--verbose']) {
 			expect(output).toContain(flag);
 		}
 

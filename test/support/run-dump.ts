@@ -4,7 +4,8 @@
  * stdout and stderr as text.
  */
 import {spawn} from 'node:child_process';
-import {cpSync, mkdtempSync} from 'node:fs';
+import {generateKeyPairSync} from 'node:crypto';
+import {cpSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
@@ -20,6 +21,21 @@ export const canaryEnv: Record<string, string> = {
 	COINBASE_COMMERCE_API_KEY: canary,
 	NO_COLOR: '1',
 };
+
+/**
+ * A canary CDP key: a real P-256 private key under a canary name, written
+ * (0600) as the key portal's JSON file. Its PEM's base64 lines must appear
+ * in no byte of output, and neither may any JWT signed with it.
+ */
+export function writeCanaryKeyFile(): {path: string; name: string; pem: string; keyLines: string[]} {
+	const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'});
+	const pem = String(privateKey.export({format: 'pem', type: 'sec1'}));
+	const name = `organizations/${canary}/apiKeys/canary-key`;
+	const file = path.join(mkdtempSync(path.join(tmpdir(), 'pagewalk-canary-')), 'canary-key.json');
+	writeFileSync(file, JSON.stringify({name, privateKey: pem}), {mode: 0o600});
+	const keyLines = pem.split('\n').filter(line => line !== '' && !line.startsWith('-----'));
+	return {path: file, name, pem, keyLines};
+}
 
 export type Result = {code: number; stdout: string; stderr: string};
 

@@ -66,7 +66,7 @@ export async function renderApp(options: {
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
 	const compareClient = options.compareToken === undefined ? null : createCompareClient(config, {envName: 'COMPARE_TOKEN', value: options.compareToken});
 	const compare = compareClient
-		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.envName, b: 'COMPARE_TOKEN'}}
+		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.from, b: 'COMPARE_TOKEN'}}
 		: undefined;
 	const app = (size: {columns: number; rows: number}) => (
 		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
