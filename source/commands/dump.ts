@@ -29,6 +29,8 @@ const help = `
 	                           ndjson (default): one API object per line, exactly as sent
 	                           json: one array for the whole walk (valid even if it fails)
 	                           csv: flattened columns (nested fields as a.b); table: for people
+	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
+	                           (by default they get a leading ' so a spreadsheet shows text)
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
@@ -75,7 +77,7 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
  */
-export async function dump(config: WalkConfig, options: {all: boolean; format: Format; signal?: AbortSignal}, io: DumpIo): Promise<number> {
+export async function dump(config: WalkConfig, options: {all: boolean; format: Format; formulaGuard?: boolean; signal?: AbortSignal}, io: DumpIo): Promise<number> {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -85,7 +87,12 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		controller.abort();
 	});
 	const color = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
-	const writer = createWriter(options.format, {tty: io.stdout.isTTY === true, columns: io.stdout.columns, color: color && io.stdout.isTTY === true});
+	const writer = createWriter(options.format, {
+		tty: io.stdout.isTTY === true,
+		columns: io.stdout.columns,
+		color: color && io.stdout.isTTY === true,
+		formulaGuard: options.formulaGuard,
+	});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
@@ -232,7 +239,8 @@ async function dumpParsed(
 	const config = await openConfig({input, flags, env: io.env});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
-		return await dump(config, {all, format: format as Format, signal: options.signal}, io);
+		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal}, io);
 	} finally {
 		await config.close();
 	}

@@ -59,6 +59,9 @@ export const dumpFlags = {
 	...walkFlags,
 	all: {type: 'boolean'},
 	format: {type: 'string'},
+	// Spelled as the switch it is: the parser has no `--no-` negation, and a
+	// switch is only ever true.
+	noCsvGuard: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {
