@@ -44,7 +44,8 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 	const sampled = rows.slice(0, sample);
 	const natural = paths.map(path => {
 		let widest = displayWidth(path, maximumWidth);
-		for (const row of sampled) {
+		// The id is measured in every row, so it stays whole (see below).
+		for (const row of path === 'id' ? rows : sampled) {
 			const text = row.get(path);
 			if (text !== undefined && widest < maximumWidth) {
 				widest = Math.max(widest, displayWidth(text, maximumWidth));
@@ -67,10 +68,13 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		return sum;
 	};
 
-	// Keep as many leading columns as fit at their floor width.
-	let count = paths.length;
-	while (count > 1 && total(count, minimumWidth) > available) {
-		count--;
+	// Keep as many leading columns as fit at their floor width: one pass from
+	// the left (an object of 100,000 fields must not cost 100,000 sums).
+	let count = 1;
+	let used = widthOf(0, minimumWidth);
+	while (count < paths.length && used + gap + widthOf(count, minimumWidth) <= available) {
+		used += gap + widthOf(count, minimumWidth);
+		count++;
 	}
 
 	let low = minimumWidth;

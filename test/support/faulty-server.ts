@@ -133,6 +133,36 @@ export const exactBody = `{
   ]
 }`;
 
+/** A body built once, on first use, and kept: the size faults are megabytes. */
+function lazy(build: () => string): () => string {
+	let text: string | undefined;
+	return () => {
+		text ??= build();
+		return text;
+	};
+}
+
+/** A one-page account body around `data`, written as JSON text (the size faults build their own). */
+function accountBody(dataText: string): string {
+	return `{"pagination":${JSON.stringify(accountPagination(null))},"data":[${dataText}]}`;
+}
+
+export const deepLevels = 50_000;
+/** Plain neighbours around two objects nested 50,000 levels deep (one in objects, one in arrays). */
+const deepBody = lazy(() => accountBody([
+	'{"id":"before","name":"first"}',
+	`{"id":"deep-object","name":"nested","v":${'{"a":'.repeat(deepLevels)}1${'}'.repeat(deepLevels)}}`,
+	`{"id":"deep-array","name":"nested","v":${'['.repeat(deepLevels)}${']'.repeat(deepLevels)}}`,
+	'{"id":"after","name":"last"}',
+].join(',')));
+/** One cell of 4 MiB (UTF-8) of non-ASCII text and emoji between two small objects. */
+export const hugeCellUnit = 'é漢字🎉👩‍👩‍👧';
+const hugeCellBody = lazy(() => accountBody(`{"id":"small-1","note":"a"},{"id":"huge","note":"${hugeCellUnit.repeat(Math.ceil(4 * 1024 * 1024 / Buffer.byteLength(hugeCellUnit)))}"},{"id":"small-2","note":"b"}`));
+export const manyObjects = 300_000;
+const manyObjectsBody = lazy(() => accountBody(Array.from({length: manyObjects}, (_, index) => `{"id":"o${index}","n":${index}}`).join(',')));
+export const wideFields = 100_000;
+const wideBody = lazy(() => accountBody(`{"id":"wide",${Array.from({length: wideFields}, (_, index) => `"f${index}":${index}`).join(',')}},{"id":"narrow","f0":"x"}`));
+
 /**
  * The faults. Each entry: the API it speaks and what it does. The expected
  * outcome of each is asserted in test/walker/faults.test.ts.
@@ -420,6 +450,11 @@ const faults = {
 		c.response.writeHead(200, {'content-type': 'application/json'});
 		c.response.write('{"data":[{"id":"a"},', () => c.request.socket.destroy());
 	}},
+	// Size and shape: each a single page, built once.
+	deep: {api: 'account', handle: c => send(c, 200, deepBody(), {'content-type': 'application/json'})},
+	'huge-cell': {api: 'account', handle: c => send(c, 200, hugeCellBody(), {'content-type': 'application/json'})},
+	'many-objects': {api: 'account', handle: c => send(c, 200, manyObjectsBody(), {'content-type': 'application/json'})},
+	wide: {api: 'account', handle: c => send(c, 200, wideBody(), {'content-type': 'application/json'})},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
