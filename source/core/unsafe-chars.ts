@@ -80,3 +80,15 @@ export function jsonEscape(text: string): string {
 
 	return result;
 }
+
+const unsafeInJson = unsafePattern();
+
+/**
+ * A text made by JSON.stringify (pretty-printed too) with every unsafe
+ * character inside its strings written as `\uXXXX`: the same value, safe on
+ * a terminal. JSON.stringify already escapes the C0 controls inside strings,
+ * so the only raw ones left are its own line breaks and indentation, kept.
+ */
+export function escapeUnsafeJson(text: string): string {
+	return text.replace(unsafeInJson, char => (char === '\n' || char === '\t' ? char : jsonEscape(char)));
+}

@@ -163,6 +163,9 @@ const manyObjectsBody = lazy(() => accountBody(Array.from({length: manyObjects},
 export const wideFields = 100_000;
 const wideBody = lazy(() => accountBody(`{"id":"wide",${Array.from({length: wideFields}, (_, index) => `"f${index}":${index}`).join(',')}},{"id":"narrow","f0":"x"}`));
 
+/** ESC, a bidi override, a line separator, a tag character, a C1 control and a zero-width joiner, with text between. */
+export const hostileText = 'h\u001B[2J\u202Eevil\u2028x\u{E0041}y\u0085z\u200D!';
+
 /**
  * The faults. Each entry: the API it speaks and what it does. The expected
  * outcome of each is asserted in test/walker/faults.test.ts.
@@ -449,6 +452,17 @@ const faults = {
 		// A good page cut mid-body on a chunked response: the connection closes early.
 		c.response.writeHead(200, {'content-type': 'application/json'});
 		c.response.write('{"data":[{"id":"a"},', () => c.request.socket.destroy());
+	}},
+	'hostile-strings': {api: 'account', handle(c) {
+		// A hostile id, twice on page 1 (so the audit's evidence names it) and as
+		// the next cursor; page 2 brings fields whose keys are hostile (so the
+		// csv note naming fields first seen late quotes them).
+		if (c.query.get('starting_after') === null) {
+			send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=${encodeURIComponent(hostileText)}`), data: [{id: hostileText, name: 'one'}, {id: hostileText, name: 'two'}]});
+			return;
+		}
+
+		send(c, 200, {pagination: accountPagination(null), data: [{id: 'plain', name: 'three', [`k${hostileText}`]: 1, [hostileText]: {[hostileText]: 2}}]});
 	}},
 	// Size and shape: each a single page, built once.
 	deep: {api: 'account', handle: c => send(c, 200, deepBody(), {'content-type': 'application/json'})},

@@ -134,6 +134,7 @@ describe('faulty server', () => {
 		'not-modified': {code: 1, stderr: /answered 304 Not Modified instead of a page/, objects: 0},
 		'json-as-text': {code: 0, objects: 3},
 		'truncated-chunked': {code: 1, stderr: /closed the connection before the whole body arrived|connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times before the page was complete/, objects: 0},
+		'hostile-strings': {code: 0, objects: 3},
 		// Size and shape (test/dump/size-shape.test.ts checks every format): generous deadlines, as for oversized.
 		deep: {code: 0, objects: 4, extra: ['--timeout', '60']},
 		'huge-cell': {code: 0, objects: 3, extra: ['--timeout', '60']},
