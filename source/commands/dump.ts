@@ -9,6 +9,7 @@ import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
+import {cutToWidth, windowLength} from '../core/text-width.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
@@ -53,6 +54,9 @@ export type DumpIo = {
 };
 
 const number = new Intl.NumberFormat('en-US');
+
+/** Distinct server warnings printed per dump; further ones are counted. */
+const maxWarningLines = 20;
 
 /**
  * The resume flag for an id, in a form a POSIX shell passes through
@@ -115,6 +119,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 	const client = createClient(config);
 	const seenWarnings = new Set<string>();
+	let unshownWarnings = 0;
 	let lastId: string | undefined;
 	let written = 0;
 	let end: WalkEnd | undefined;
@@ -138,9 +143,17 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 			const page = step.value;
 			for (const warning of page.warnings) {
-				if (!seenWarnings.has(warning)) {
+				if (seenWarnings.has(warning)) {
+					continue;
+				}
+
+				// Stderr is for people: a server that sends thousands of distinct
+				// warnings gets the first few shown and the rest counted.
+				if (seenWarnings.size < maxWarningLines) {
 					seenWarnings.add(warning);
-					say(`the server warns: ${inert(warning)}`);
+					say(`the server warns: ${cutToWidth(inert(warning.slice(0, windowLength(300))), 300)}`);
+				} else {
+					unshownWarnings++;
 				}
 			}
 
@@ -184,6 +197,11 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	progress.clear();
 	for (const note of writer.notes()) {
 		say(note);
+	}
+
+	if (unshownWarnings > 0) {
+		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
+		say(`at least ${number.format(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined

@@ -147,6 +147,13 @@ function accountBody(dataText: string): string {
 	return `{"pagination":${JSON.stringify(accountPagination(null))},"data":[${dataText}]}`;
 }
 
+/** `data` is a 20 MiB string. */
+const dataHugeStringBody = lazy(() => `{"pagination":${JSON.stringify(accountPagination(null))},"data":"${'d'.repeat(20 * 1024 * 1024)}"}`);
+/** 31 MiB of whitespace and nothing else: under the size cap. */
+const whitespaceBody = lazy(() => ' \n\t\r'.repeat(31 * 256 * 1024));
+/** A good page with 1,000,000 distinct warnings. */
+const manyWarningsBody = lazy(() => `{"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"w"}],"warnings":[${Array.from({length: 1_000_000}, (_, index) => `"warning ${index}"`).join(',')}]}`);
+
 export const deepLevels = 50_000;
 /** Plain neighbours around two objects nested 50,000 levels deep (one in objects, one in arrays). */
 const deepBody = lazy(() => accountBody([
@@ -463,6 +470,43 @@ const faults = {
 		}
 
 		send(c, 200, {pagination: accountPagination(null), data: [{id: 'plain', name: 'three', [`k${hostileText}`]: 1, [hostileText]: {[hostileText]: 2}}]});
+	}},
+	// An attacker's shapes.
+	'duplicate-data': {api: 'account', handle(c) {
+		// JSON.parse keeps the last `data`; the exact texts must be the same objects.
+		send(c, 200, `{"data":[{"id":"first-a"},{"id":"first-b"}],"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"last-a"},{"id":"last-b"},{"id":"last-c"}]}`, {'content-type': 'application/json'});
+	}},
+	'data-huge-string': {api: 'account', handle: c => send(c, 200, dataHugeStringBody(), {'content-type': 'application/json'})},
+	'whitespace-body': {api: 'account', handle: c => send(c, 200, whitespaceBody(), {'content-type': 'application/json'})},
+	'odd-numbers': {api: 'account', handle(c) {
+		send(c, 200, `{"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"n","a":-0,"b":1E+2,"c":1e-7,"d":0.0,"e":-1.5E-300,"f":123456789012345678901234567890}]}`, {'content-type': 'application/json'});
+	}},
+	'hostile-pagination': {api: 'account', handle(c) {
+		send(c, 200, {pagination: {...accountPagination(null), order: `desc${hostileText}`}, data: page(1, 3)});
+	}},
+	'hostile-next': {api: 'account', handle(c) {
+		send(c, 200, {pagination: accountPagination(`/v2/acc${hostileText}ounts?limit=3&starting_after=${hostileText}`), data: page(1, 3)});
+	}},
+	'many-warnings': {api: 'account', handle: c => send(c, 200, manyWarningsBody(), {'content-type': 'application/json'})},
+	'long-header': {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'x-junk': 'j'.repeat(1024 * 1024)});
+		c.response.end(JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}));
+	}},
+	'retry-after-combo': {api: 'account', handle(c) {
+		if (c.hit === 1) {
+			// Two Retry-After headers, the first one readable: the first counts.
+			c.response.setHeader('retry-after', ['0', 'Fri, 31 Dec 9999 23:59:59 GMT']);
+			c.response.writeHead(503, {'content-type': 'application/json'});
+			c.response.end(JSON.stringify(errorBody('account', 'unavailable', 'later')));
+			return;
+		}
+
+		if (c.hit === 2) {
+			send(c, 503, errorBody('account', 'unavailable', 'later'), {'retry-after': `${'9'.repeat(5000)}`});
+			return;
+		}
+
+		goodPage(c, 1);
 	}},
 	// Size and shape: each a single page, built once.
 	deep: {api: 'account', handle: c => send(c, 200, deepBody(), {'content-type': 'application/json'})},
