@@ -402,6 +402,18 @@ const unsafeInString = new RegExp(`[${unsafeRanges
 	.filter(([from]) => from > 0x1F)
 	.map(([from, to]) => (from === to ? `\\u{${from.toString(16)}}` : `\\u{${from.toString(16)}}-\\u{${to.toString(16)}}`))
 	.join('')}\\u{d800}-\\u{dfff}]`, 'u');
+// That pattern, with its astral range, costs about 25 ns a character; most
+// text is printable ASCII or BMP, which these decide far faster.
+const notPrintableAscii = /[^\u0020-\u007E]/;
+const unsafeBmp = new RegExp(`[${unsafeRanges
+	.filter(([from, to]) => from > 0x1F && to <= 0xFF_FF)
+	.map(([from, to]) => (from === to ? `\\u${from.toString(16).padStart(4, '0')}` : `\\u${from.toString(16).padStart(4, '0')}-\\u${to.toString(16).padStart(4, '0')}`))
+	.join('')}]`);
+const surrogate = /[\uD800-\uDFFF]/;
+
+function needsEscaping(text: string): boolean {
+	return notPrintableAscii.test(text) && (unsafeBmp.test(text) || (surrogate.test(text) && unsafeInString.test(text)));
+}
 
 /** Set by skipValue when it passes whitespace between tokens. */
 let spaced = false;
@@ -538,7 +550,7 @@ function validBodyTexts(body: string): string[] {
 			spaced = false;
 			const end = skipValue(body, index);
 			const text = body.slice(index, end);
-			texts.push(spaced || unsafeInString.test(text) ? scanPage(`{"data":[${text}]}`).objectTexts[0]! : text);
+			texts.push(spaced || needsEscaping(text) ? scanPage(`{"data":[${text}]}`).objectTexts[0]! : text);
 			index = end;
 		}
 	}
