@@ -397,22 +397,20 @@ export function scanPage(body: string): PageSpans {
 // that need a change, few in practice, go through the full scanner. This
 // halves the cost of the exact texts on a typical compact page (bench:walk).
 
-/** Unsafe characters that can stand inside a valid JSON string (raw C0 cannot). */
-const unsafeInString = new RegExp(`[${unsafeRanges
-	.filter(([from]) => from > 0x1F)
-	.map(([from, to]) => (from === to ? `\\u{${from.toString(16)}}` : `\\u{${from.toString(16)}}-\\u{${to.toString(16)}}`))
-	.join('')}\\u{d800}-\\u{dfff}]`, 'u');
-// That pattern, with its astral range, costs about 25 ns a character; most
-// text is printable ASCII or BMP, which these decide far faster.
+// Unsafe characters that can stand inside a valid JSON string (raw C0
+// cannot): a pattern with the u flag and an astral range costs about 25 ns a
+// character, so printable ASCII and BMP text is decided by cheaper ones.
 const notPrintableAscii = /[^\u0020-\u007E]/;
 const unsafeBmp = new RegExp(`[${unsafeRanges
 	.filter(([from, to]) => from > 0x1F && to <= 0xFF_FF)
 	.map(([from, to]) => (from === to ? `\\u${from.toString(16).padStart(4, '0')}` : `\\u${from.toString(16).padStart(4, '0')}-\\u${to.toString(16).padStart(4, '0')}`))
 	.join('')}]`);
-const surrogate = /[\uD800-\uDFFF]/;
+// The astral unsafe characters, without the u flag: a tag character (U+E0000
+// to U+E007F, high surrogate DB40) and a surrogate that is not half of a pair.
+const unsafeSurrogates = /\uDB40[\uDC00-\uDC7F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function needsEscaping(text: string): boolean {
-	return notPrintableAscii.test(text) && (unsafeBmp.test(text) || (surrogate.test(text) && unsafeInString.test(text)));
+	return notPrintableAscii.test(text) && (unsafeBmp.test(text) || unsafeSurrogates.test(text));
 }
 
 /** Set by skipValue when it passes whitespace between tokens. */

@@ -142,6 +142,12 @@ describe('json-spans: property', () => {
 			const body = JSON.stringify({pagination, data}, null, indent);
 			expect(pageTexts(body, data.length)).toEqual(scanPage(body).objectTexts);
 		}), {numRuns: 300});
+		// The astral edges of the table, lone surrogates, and a plain emoji.
+		for (const text of ['\u{E0000}', '\u{E007F}', '\u{E0080}', '\u{E0100}', '\uD800', '\uDC00x', 'a\uDBFF', '\u{1F600}', '\u00AD', '\u200D']) {
+			const body = `{"data":[{"id":"${text}"}],"pagination":{}}`;
+			expect(pageTexts(body, 1)).toEqual(scanPage(body).objectTexts);
+		}
+
 		const quoted = '{"data":[{"id":"a\\\\","q":"\\"]}\\\\"},{"id":"b\u202e"},{"id":"c", "x" :[1, 2]}],"data":[{"id":"z"}]}';
 		expect(pageTexts(quoted, 1)).toEqual(['{"id":"z"}']);
 		const one = '{"data":[{"id":"a\\\\","q":"\\"]}\\\\"},{"id":"b\u202e"},{"id":"c", "x" :[1, 2]}]}';
