@@ -4,6 +4,7 @@
  * in the text goes through inert(); the JSON escapes the same characters.
  */
 import {inert} from '../core/inert.js';
+import {escapeUnsafeJson} from '../core/unsafe-chars.js';
 import type {Api} from '../core/types.js';
 import type {WalkAudit} from './audit-walk.js';
 import type {CheckResult} from './checks.js';
@@ -117,13 +118,14 @@ export function buildReport(input: {endpoint: string; api: Api; walks: WalkAudit
 	};
 }
 
-// Characters a terminal could act on that JSON.stringify leaves raw (C1
-// controls, bidi and invisible marks); written as \u escapes they stay valid JSON.
-const jsonUnsafe = /[\u007F-\u009F\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]/g;
-
-/** The report as one JSON document and a newline. */
+/**
+ * The report as one JSON document and a newline. Characters a terminal could
+ * act on that JSON.stringify leaves raw (C1 controls, bidi, invisible marks,
+ * tag characters, line separators) are written as \u escapes by the same
+ * table as NDJSON (core/unsafe-chars.ts): still valid JSON, the same values.
+ */
 export function renderJson(report: AuditReport): string {
-	return `${JSON.stringify(report, null, '\t').replace(jsonUnsafe, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`)}\n`;
+	return `${escapeUnsafeJson(JSON.stringify(report, null, '\t'))}\n`;
 }
 
 function percent(value: number): string {

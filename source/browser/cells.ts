@@ -1,4 +1,4 @@
-import {columnsOf, flatten as flattenObject} from '../core/flatten.js';
+import {columnsOf, flatten as flattenObject, stringifyOrNote} from '../core/flatten.js';
 import {inert} from '../core/inert.js';
 
 /**
@@ -23,8 +23,9 @@ function display(value: unknown): string {
 		return String(value);
 	}
 
-	// Arrays are a field of their own, not a nesting level: shown as compact JSON.
-	return inert(JSON.stringify(value) ?? '');
+	// Arrays (and objects past the flattened depth) are a field of their own:
+	// compact JSON, or a note when too deeply nested to serialize.
+	return inert(stringifyOrNote(value));
 }
 
 const shown = {key: inert, value: display};

@@ -1,3 +1,4 @@
+import {stringifyOrNote} from '../core/flatten.js';
 import {inert} from '../core/inert.js';
 
 /** Small display helpers shared by the status line and the debug panel. */
@@ -21,5 +22,5 @@ export const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '
  * controls inside strings, but not C1, bidi or zero-width marks: `inert` does.
  */
 export function jsonLines(value: unknown): string[] {
-	return (JSON.stringify(value, null, 2) ?? 'undefined').split('\n').map(line => inert(line));
+	return (value === undefined ? 'undefined' : stringifyOrNote(value, 2)).split('\n').map(line => inert(line));
 }

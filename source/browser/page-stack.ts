@@ -1,5 +1,6 @@
 import {contractDefaults, cursorParameters, pageFill, type Finding} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
+import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
 import {pageFindings} from './page-findings.js';
@@ -289,11 +290,26 @@ function enqueue(state: PageStackState, action: StackAction): PageStackState {
 	return {...state, queue: [...state.queue, action]};
 }
 
+/**
+ * Whether two loads of a page hold the same objects: by their exact texts
+ * when both have them (cheaper, and safe for objects nested too deep for
+ * JSON.stringify), else by serializing; a page too deep to serialize counts
+ * as changed.
+ */
+function sameObjects(before: Page, after: Page): boolean {
+	if (before.objectTexts !== undefined && after.objectTexts !== undefined) {
+		return before.objectTexts.length === after.objectTexts.length && before.objectTexts.every((text, index) => text === after.objectTexts![index]);
+	}
+
+	const text = stringifyOrNote(before.objects);
+	return text !== tooDeepNote && text === stringifyOrNote(after.objects);
+}
+
 function describeChange(before: Page, after: Page): Notice {
 	const same =
 		before.objects.length === after.objects.length &&
-		JSON.stringify(before.objects) === JSON.stringify(after.objects) &&
-		JSON.stringify(before.rawPagination) === JSON.stringify(after.rawPagination);
+		sameObjects(before, after) &&
+		stringifyOrNote(before.rawPagination) === stringifyOrNote(after.rawPagination);
 	if (same) {
 		return {kind: 'refreshed', changed: false};
 	}

@@ -11,6 +11,7 @@ import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
+import {cutToWidth, windowLength} from '../core/text-width.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
@@ -34,6 +35,8 @@ const help = `
 	  --columns a,b,c          csv and table: exactly these columns, in this order (names as in
 	                           the header, e.g. id,name,balance.amount); a name no object has
 	                           yet is kept as an empty column (it may appear on a later page)
+	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
+	                           (by default they get a leading ' so a spreadsheet shows text)
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
@@ -56,6 +59,9 @@ export type DumpIo = {
 };
 
 const number = new Intl.NumberFormat('en-US');
+
+/** Distinct server warnings printed per dump; further ones are counted. */
+const maxWarningLines = 20;
 
 /**
  * The resume flag for an id, in a form a POSIX shell passes through
@@ -80,7 +86,7 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
  */
-export async function dump(config: WalkConfig, options: {all: boolean; format: Format; signal?: AbortSignal; columns?: string[] | undefined}, io: DumpIo): Promise<number> {
+export async function dump(config: WalkConfig, options: {all: boolean; format: Format; formulaGuard?: boolean; signal?: AbortSignal; columns?: string[] | undefined}, io: DumpIo): Promise<number> {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -94,6 +100,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		columns: io.stdout.columns,
 		color: colourLevel(io.env, io.stdout.isTTY === true) > 0,
 		fields: options.columns,
+		formulaGuard: options.formulaGuard,
 	});
 	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
 	// With stdout on a terminal too (most often the same one), the progress
@@ -117,6 +124,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 	const client = createClient(config);
 	const seenWarnings = new Set<string>();
+	let unshownWarnings = 0;
 	let lastId: string | undefined;
 	let written = 0;
 	let end: WalkEnd | undefined;
@@ -140,9 +148,17 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 
 			const page = step.value;
 			for (const warning of page.warnings) {
-				if (!seenWarnings.has(warning)) {
+				if (seenWarnings.has(warning)) {
+					continue;
+				}
+
+				// Stderr is for people: a server that sends thousands of distinct
+				// warnings gets the first few shown and the rest counted.
+				if (seenWarnings.size < maxWarningLines) {
 					seenWarnings.add(warning);
-					say(`the server warns: ${inert(warning)}`);
+					say(`the server warns: ${cutToWidth(inert(warning.slice(0, windowLength(300))), 300)}`);
+				} else {
+					unshownWarnings++;
 				}
 			}
 
@@ -186,6 +202,11 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	progress.clear();
 	for (const note of writer.notes()) {
 		say(note);
+	}
+
+	if (unshownWarnings > 0) {
+		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
+		say(`at least ${number.format(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
@@ -247,7 +268,8 @@ async function dumpParsed(
 	const config = await openConfig({input, flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
-		return await dump(config, {all, format: format as Format, signal: options.signal, columns}, io);
+		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns}, io);
 	} finally {
 		await config.close();
 	}

@@ -4,6 +4,7 @@ import process from 'node:process';
 import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../core/colour.js';
+import {RenderFailure} from '../components/render-failure.js';
 
 // Alternate screen on, and off with the cursor shown again: the user's
 // scrollback is left exactly as it was, whatever happened in between.
@@ -33,7 +34,7 @@ export async function runBrowser(props: AppProps): Promise<number> {
 	// 60 frames a second, not Ink's default 30: the frame with the first page
 	// comes right after the loading frame, and Ink holds a frame back for the
 	// rest of the throttle window.
-	const instance = render(<App colour={colourLevel(process.env, process.stdout.isTTY === true)} {...props} />, {exitOnCtrlC: false, patchConsole: true, maxFps: 60});
+	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} {...props} /></RenderFailure>, {exitOnCtrlC: false, patchConsole: true, maxFps: 60});
 	const stop = (signal: NodeJS.Signals) => {
 		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();

@@ -148,6 +148,17 @@ function sameValues(rows: readonly Cells[], a: string, b: string): boolean {
 	return true;
 }
 
+/** The values of a column on the sampled rows, each cut to a bounded head with its length. */
+function signature(rows: readonly Cells[], path: string): string {
+	let key = '';
+	for (const row of rows) {
+		const text = row.get(path) ?? '';
+		key += `${text.length}:${text.length > 64 ? text.slice(0, 64) : text}\u0000`;
+	}
+
+	return key;
+}
+
 /** A column holding one value on every row of a page of at least two rows. */
 function constant(rows: readonly Cells[], path: string): boolean {
 	if (rows.length < 2) {
@@ -161,22 +172,27 @@ function constant(rows: readonly Cells[], path: string): boolean {
 /** The rank of every column of a page, values considered. */
 export function columnRanks(rows: readonly Cells[], paths: readonly string[]): Map<string, Rank> {
 	const result = new Map<string, Rank>();
-	const informative: string[] = [];
+	// Informative columns by a signature of their values (heads and lengths),
+	// so finding a repeat costs one lookup, not a comparison with every
+	// earlier column: an object of 100,000 fields stays linear.
+	const informative = new Map<string, string>();
 	for (const path of paths) {
 		let rank = nameRank(path);
+		const key = rows.length > 1 ? signature(rows, path) : '';
 		if (rank !== ranks.id) {
+			const twin = rows.length > 1 ? informative.get(key) : undefined;
 			if (constant(rows, path)) {
 				rank = ranks.constant;
 			} else if (rank !== ranks.decorative && columnTraits(rows, path).decorative) {
 				rank = ranks.decorative;
-			} else if (rows.length > 1 && informative.some(other => sameValues(rows, other, path))) {
+			} else if (twin !== undefined && sameValues(rows, twin, path)) {
 				// balance.currency beside currency.code: the same text twice says nothing new.
 				rank = ranks.constant;
 			}
 		}
 
-		if (rank < ranks.decorative) {
-			informative.push(path);
+		if (rank < ranks.decorative && rows.length > 1 && !informative.has(key)) {
+			informative.set(key, path);
 		}
 
 		result.set(path, rank);

@@ -65,6 +65,11 @@ export function parseJson(body: string, contentType: string | undefined): unknow
 	try {
 		return JSON.parse(body);
 	} catch {
+		// Checked without copying: the body may be 32 MiB of whitespace.
+		if (!/\S/.test(body)) {
+			throw new EnvelopeError(body === '' ? 'the body is empty, not JSON' : `the body is ${body.length.toLocaleString('en-US')} characters of whitespace and nothing else, not JSON`, body);
+		}
+
 		const looksHtml = /^\s*</.test(body) || /html/i.test(contentType ?? '');
 		const trimmed = body.trimEnd();
 		const truncated = /^\s*[{[]/.test(body) && !/[}\]]$/.test(trimmed);
@@ -88,6 +93,9 @@ function warningText(item: unknown): string | undefined {
 
 	return undefined;
 }
+
+/** The warnings of one page that are read; the rest are left unread. */
+export const maxWarnings = 100;
 
 /** Validates a parsed body as a page of `api` and returns its parts. */
 export function validateEnvelope(api: Api, value: unknown, body: string): Envelope {
@@ -134,8 +142,10 @@ export function validateEnvelope(api: Api, value: unknown, body: string): Envelo
 	}
 
 	const normalized = fields.normalized;
+	// A page carries a warning or two; a hostile list of a million costs no
+	// more than the first hundred.
 	const warnings = Array.isArray(value.warnings)
-		? value.warnings.map(item => warningText(item)).filter((item): item is string => item !== undefined).map(item => redact(item))
+		? value.warnings.slice(0, maxWarnings).map(item => warningText(item)).filter((item): item is string => item !== undefined).map(item => redact(item))
 		: [];
 
 	return {

@@ -65,6 +65,9 @@ export const dumpFlags = {
 	all: {type: 'boolean'},
 	format: {type: 'string'},
 	columns: {type: 'string'},
+	// Spelled as the switch it is: the parser has no `--no-` negation, and a
+	// switch is only ever true.
+	noCsvGuard: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {

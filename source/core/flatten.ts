@@ -7,11 +7,32 @@
  */
 export type Show = {key?: (key: string) => string; value: (value: unknown) => string};
 
-export function flatten(object: Record<string, unknown>, show: Show, prefix = '', into = new Map<string, string>()): Map<string, string> {
-	for (const [key, value] of Object.entries(object)) {
-		const path = prefix + (show.key ? show.key(key) : key);
-		if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
-			flatten(value as Record<string, unknown>, show, `${path}.`, into);
+/**
+ * Object levels flattened into paths, as in the dump's exact cells; a deeper
+ * object is one cell (the caller's show.value decides how it looks).
+ */
+export const maxFlattenDepth = 32;
+
+/**
+ * Iterative, with an explicit stack: a parsed object nested 50,000 levels
+ * deep must not overflow the call stack, and past maxFlattenDepth levels the
+ * rest is one cell, so a deep object costs one path per level it shows, not
+ * one ever longer path per level it has.
+ */
+export function flatten(object: Record<string, unknown>, show: Show): Map<string, string> {
+	const into = new Map<string, string>();
+	const stack: Array<{entries: Array<[string, unknown]>; next: number; prefix: string}> = [{entries: Object.entries(object), next: 0, prefix: ''}];
+	while (stack.length > 0) {
+		const top = stack.at(-1)!;
+		if (top.next >= top.entries.length) {
+			stack.pop();
+			continue;
+		}
+
+		const [key, value] = top.entries[top.next++]!;
+		const path = top.prefix + (show.key ? show.key(key) : key);
+		if (stack.length < maxFlattenDepth && value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+			stack.push({entries: Object.entries(value), next: 0, prefix: `${path}.`});
 		} else {
 			into.set(path, show.value(value));
 		}
@@ -43,8 +64,28 @@ export function cell(value: unknown): string {
 	}
 
 	if (typeof value === 'object') {
-		return JSON.stringify(value);
+		return stringifyOrNote(value);
 	}
 
 	return String(value);
+}
+
+/** What a value too deeply nested for JSON.stringify shows instead of its text. */
+export const tooDeepNote = '(nested too deep to show)';
+
+/**
+ * JSON.stringify recurses, so a value nested tens of thousands of levels deep
+ * overflows the call stack: that value shows a note instead, and costs only
+ * its own cell (the rest of its object and page are shown as usual).
+ */
+export function stringifyOrNote(value: unknown, space?: number): string {
+	try {
+		return JSON.stringify(value, null, space) ?? '';
+	} catch (error: unknown) {
+		if (error instanceof RangeError) {
+			return tooDeepNote;
+		}
+
+		throw error;
+	}
 }

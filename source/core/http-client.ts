@@ -225,6 +225,11 @@ export function createClient(config: WalkConfig): PageClient {
 			}
 
 			case 'other': {
+				// Retrying cannot help a server whose headers are too large to read.
+				if ((error as {code?: unknown} | undefined)?.code === 'UND_ERR_HEADERS_OVERFLOW') {
+					return new PagewalkError(`${base.origin} sent response headers larger than pagewalk reads (16 KiB); check the server or a proxy in between.`);
+				}
+
 				const detail = error instanceof Error ? error.message : String(error);
 				return new PagewalkError(`The request to ${base.origin} failed (${detail}); try again later.`);
 			}

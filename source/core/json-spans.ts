@@ -1,4 +1,4 @@
-import {isUnsafeCodePoint, jsonEscape} from './unsafe-chars.js';
+import {isUnsafeCodePoint, jsonEscape, unsafeRanges} from './unsafe-chars.js';
 
 /**
  * The API's own text of each listed object. JSON.parse followed by
@@ -389,6 +389,171 @@ export function scanPage(body: string): PageSpans {
 	return {objectTexts, paginationText};
 }
 
+// The fast path of pageTexts, for a body JSON.parse has already accepted: no
+// validation is left to do, so each element of `data` is found by matching
+// brackets, skipping strings with indexOf (native speed, and strings are most
+// of a page), and kept as the very slice of the body when it needs no change:
+// no whitespace between its tokens, nothing unsafe inside its strings. Those
+// that need a change, few in practice, go through the full scanner. This
+// halves the cost of the exact texts on a typical compact page (bench:walk).
+
+// Unsafe characters that can stand inside a valid JSON string (raw C0
+// cannot): a pattern with the u flag and an astral range costs about 25 ns a
+// character, so printable ASCII and BMP text is decided by cheaper ones.
+const notPrintableAscii = /[^\u0020-\u007E]/;
+const unsafeBmp = new RegExp(`[${unsafeRanges
+	.filter(([from, to]) => from > 0x1F && to <= 0xFF_FF)
+	.map(([from, to]) => (from === to ? `\\u${from.toString(16).padStart(4, '0')}` : `\\u${from.toString(16).padStart(4, '0')}-\\u${to.toString(16).padStart(4, '0')}`))
+	.join('')}]`);
+// The astral unsafe characters, without the u flag: a tag character (U+E0000
+// to U+E007F, high surrogate DB40) and a surrogate that is not half of a pair.
+const unsafeSurrogates = /\uDB40[\uDC00-\uDC7F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function needsEscaping(text: string): boolean {
+	return notPrintableAscii.test(text) && (unsafeBmp.test(text) || unsafeSurrogates.test(text));
+}
+
+/** Set by skipValue when it passes whitespace between tokens. */
+let spaced = false;
+
+function skipWhitespace(body: string, at: number): number {
+	while (isWhitespace(body.charCodeAt(at))) {
+		at++;
+	}
+
+	return at;
+}
+
+/** The index after the string whose opening quote is at `at`. */
+function skipString(body: string, at: number): number {
+	let quote = at;
+	for (;;) {
+		quote = body.indexOf('"', quote + 1);
+		if (quote === -1) {
+			throw new JsonSyntaxError('unterminated string', body.length);
+		}
+
+		// A quote after an odd run of backslashes is escaped.
+		let before = quote - 1;
+		while (body.charCodeAt(before) === 0x5C) {
+			before--;
+		}
+
+		if ((quote - 1 - before) % 2 === 0) {
+			return quote + 1;
+		}
+	}
+}
+
+/** The index after the (valid) value starting at `at`. */
+function skipValue(body: string, at: number): number {
+	const first = body.charCodeAt(at);
+	if (first === 0x22) {
+		return skipString(body, at);
+	}
+
+	let index = at;
+	if (first !== 0x7B && first !== 0x5B) {
+		// A number or a literal.
+		for (;;) {
+			const code = body.charCodeAt(index);
+			if (code === 0x2C || code === 0x7D || code === 0x5D || isWhitespace(code) || Number.isNaN(code)) {
+				// Not a value at all: the body was not valid JSON after all.
+				if (index === at) {
+					throw new JsonSyntaxError('expected a value', at);
+				}
+
+				return index;
+			}
+
+			index++;
+		}
+	}
+
+	let depth = 0;
+	for (;;) {
+		const code = body.charCodeAt(index);
+		if (code === 0x22) {
+			index = skipString(body, index);
+			continue;
+		}
+
+		if (code === 0x7B || code === 0x5B) {
+			depth++;
+		} else if (code === 0x7D || code === 0x5D) {
+			depth--;
+			if (depth === 0) {
+				return index + 1;
+			}
+		} else if (isWhitespace(code)) {
+			spaced = true;
+		} else if (Number.isNaN(code)) {
+			throw new JsonSyntaxError('unexpected end of JSON', index);
+		}
+
+		index++;
+	}
+}
+
+/** The exact texts of `data`'s elements in a body known to be valid JSON with an object at the top. */
+function validBodyTexts(body: string): string[] {
+	let texts: string[] = [];
+	let index = skipWhitespace(body, 0);
+	if (body.charCodeAt(index) !== 0x7B) {
+		throw new JsonSyntaxError('expected an object', index);
+	}
+
+	index++;
+	for (;;) {
+		index = skipWhitespace(body, index);
+		const code = body.charCodeAt(index);
+		if (code === 0x7D || Number.isNaN(code)) {
+			return texts;
+		}
+
+		if (code === 0x2C) {
+			index++;
+			continue;
+		}
+
+		const keyStart = index;
+		index = skipString(body, index);
+		const name = keyOf(body, keyStart, index);
+		index = skipWhitespace(body, skipWhitespace(body, index) + 1);
+		if (name !== 'data' || body.charCodeAt(index) !== 0x5B) {
+			if (name === 'data') {
+				texts = [];
+			}
+
+			index = skipValue(body, index);
+			continue;
+		}
+
+		// A later `data` replaces an earlier one, as in JSON.parse.
+		texts = [];
+		index++;
+		for (;;) {
+			index = skipWhitespace(body, index);
+			const next = body.charCodeAt(index);
+			if (next === 0x5D) {
+				index++;
+				break;
+			}
+
+			if (next === 0x2C) {
+				index++;
+				continue;
+			}
+
+			spaced = false;
+			const end = skipValue(body, index);
+			const text = body.slice(index, end);
+			texts.push(spaced || needsEscaping(text) ? scanPage(`{"data":[${text}]}`).objectTexts[0]! : text);
+			index = end;
+		}
+	}
+}
+
 /**
  * The exact texts of a body's `data` objects, for a body JSON.parse already
  * read into `count` objects. Both read the same text, so the counts agree;
@@ -396,6 +561,15 @@ export function scanPage(body: string): PageSpans {
  * back to the parsed values rather than write a wrong text.
  */
 export function pageTexts(body: string, count: number): string[] | undefined {
+	try {
+		const texts = validBodyTexts(body);
+		if (texts.length === count) {
+			return texts;
+		}
+	} catch {
+		// The full scanner below decides, and words any fault.
+	}
+
 	try {
 		const {objectTexts} = scanPage(body);
 		return objectTexts.length === count ? objectTexts : undefined;

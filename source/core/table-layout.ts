@@ -92,7 +92,8 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		let found = measured.columns.get(path);
 		if (!found) {
 			let widest = displayWidth(path, maximumWidth);
-			for (const row of sampled) {
+			// The id is measured in every row, so it stays whole (see below).
+			for (const row of path === 'id' ? rows : sampled) {
 				const text = row.get(path);
 				if (text !== undefined && widest < maximumWidth) {
 					widest = Math.max(widest, displayWidth(text, maximumWidth));

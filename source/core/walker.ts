@@ -73,11 +73,12 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	const pageKeys = new Map<string, number>();
 	let previousIds = new Set<string>();
 	let url = options.startUrl ?? client.firstUrl;
+	// Each URL is made canonical once: as the next link, then as the request.
+	let canonical = canonicalUrl(url);
+	let cursor = describeCursor(cursorOf(url));
 	let pages = 0;
 	let items = 0;
 	for (;;) {
-		const canonical = canonicalUrl(url);
-		const cursor = describeCursor(cursorOf(url));
 		visitedUrls.set(canonical, pages + 1);
 		if (cursor !== undefined) {
 			visitedCursors.set(cursor, pages + 1);
@@ -126,6 +127,8 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 		}
 
 		url = next;
+		canonical = nextCanonical;
+		cursor = nextCursor;
 	}
 }
 

@@ -67,7 +67,8 @@ describe('parseJson', () => {
 	test('says what kind of body it was', () => {
 		expect(() => parseJson('<html><title>502 Bad Gateway</title></html>', 'text/html')).toThrow(/an HTML page, not JSON \(body starts "<html><title>502 Bad Gateway/);
 		expect(() => parseJson('{"data": [{"id": "a"}, {"id"', 'application/json')).toThrow(/truncated JSON/);
-		expect(() => parseJson('', 'application/json')).toThrow(/not valid JSON \(body starts an empty body\)/);
+		expect(() => parseJson('', 'application/json')).toThrow(/the body is empty, not JSON \(body starts an empty body\)/);
+		expect(() => parseJson(' \n\t\r'.repeat(1000), 'application/json')).toThrow(/the body is 4,000 characters of whitespace and nothing else, not JSON/);
 		expect(() => parseJson('OK', 'text/plain')).toThrow(/not valid JSON/);
 	});
 

@@ -131,6 +131,29 @@ describe('json-spans: property', () => {
 		}), {numRuns: 300});
 	});
 
+	test('pageTexts (the fast path for bodies JSON.parse accepted) gives the scanner\'s texts', () => {
+		fc.assert(fc.property(fc.array(value, {maxLength: 5}), value, ws, fc.boolean(), (items, pagination, space, dataFirst) => {
+			const data = `"data":${space}[${items.map(item => space + item[0] + space).join(',')}]`;
+			const rest = `"pagination":${space}${pagination[0]}`;
+			const body = `{${space}${dataFirst ? `${data},${rest}` : `${rest},${space}${data}`}${space}}`;
+			expect(pageTexts(body, items.length)).toEqual(scanPage(body).objectTexts);
+		}), {numRuns: 300});
+		fc.assert(fc.property(fc.array(fc.jsonValue(), {maxLength: 6}), fc.jsonValue(), fc.integer({min: 0, max: 4}), (data, pagination, indent) => {
+			const body = JSON.stringify({pagination, data}, null, indent);
+			expect(pageTexts(body, data.length)).toEqual(scanPage(body).objectTexts);
+		}), {numRuns: 300});
+		// The astral edges of the table, lone surrogates, and a plain emoji.
+		for (const text of ['\u{E0000}', '\u{E007F}', '\u{E0080}', '\u{E0100}', '\uD800', '\uDC00x', 'a\uDBFF', '\u{1F600}', '\u00AD', '\u200D']) {
+			const body = `{"data":[{"id":"${text}"}],"pagination":{}}`;
+			expect(pageTexts(body, 1)).toEqual(scanPage(body).objectTexts);
+		}
+
+		const quoted = '{"data":[{"id":"a\\\\","q":"\\"]}\\\\"},{"id":"b\u202e"},{"id":"c", "x" :[1, 2]}],"data":[{"id":"z"}]}';
+		expect(pageTexts(quoted, 1)).toEqual(['{"id":"z"}']);
+		const one = '{"data":[{"id":"a\\\\","q":"\\"]}\\\\"},{"id":"b\u202e"},{"id":"c", "x" :[1, 2]}]}';
+		expect(pageTexts(one, 3)).toEqual(['{"id":"a\\\\","q":"\\"]}\\\\"}', '{"id":"b\\u202e"}', '{"id":"c","x":[1,2]}']);
+	});
+
 	test('agrees with JSON.parse on what is valid', () => {
 		// Valid texts, the same cut short or with a character changed, and noise.
 		const texts = fc.oneof(

@@ -46,6 +46,22 @@ describe('pagewalk dump (built CLI)', () => {
 		expect(result.stdout).toContain('COINBASE_COMMERCE_API_KEY');
 	});
 
+	test('--no-csv-guard: csv cells that look like formulas are written unchanged; without it they are guarded', async () => {
+		const argv = ['dump', 'accounts', `--base-url=${faulty.base('exact')}`, '--format', 'csv'];
+		const guarded = await runCli(argv);
+		const raw = await runCli([...argv, '--no-csv-guard']);
+		expect(guarded.code).toBe(0);
+		expect(raw.code).toBe(0);
+		expect(guarded.stdout.split('\r\n')[3]).toMatch(/,'=1\+1,-5$/);
+		expect(raw.stdout.split('\r\n')[3]).toMatch(/,=1\+1,-5$/);
+		expect(raw.stdout.replace('\'=1+1', '=1+1')).toBe(guarded.stdout.replace('\'=1+1', '=1+1'));
+		const help = await runCli(['dump', '--help']);
+		expect(help.stdout).toContain('--no-csv-guard');
+		const typo = await runCli([...argv, '--no-csv-guard=yes']);
+		expect(typo.code).toBe(2);
+		expect(typo.stderr).toBe('pagewalk: --no-csv-guard is a switch and takes no value, not \'yes\'; see pagewalk dump --help.\n');
+	});
+
 	test('a wrong flag value: exit 2, one sentence, nothing on stdout', async () => {
 		const result = await runCli(['dump', '--limit', '500']);
 		expect(result).toEqual({code: 2, stdout: '', stderr: 'pagewalk: --limit must be a whole number from 0 to 100, not \'500\'.\n'});

@@ -56,4 +56,19 @@ describe('dump writes objects exactly as sent', () => {
 		expect(result.stdout).toContain('1e400');
 		expect(result.stdout).toMatch(/big +9007199254740993 +0\.1000000000000000055511151231257827 +1\.0 +1e400 +-0\.0/);
 	});
+
+	test('a body with two `data` keys: the last one, as JSON.parse reads it, in every format', async () => {
+		const ndjson = await dumpInProcess(['accounts', `--base-url=${faulty.base('duplicate-data')}`], canaryEnv);
+		expect(ndjson.stdout).toBe('{"id":"last-a"}\n{"id":"last-b"}\n{"id":"last-c"}\n');
+		const csv = await dumpInProcess(['accounts', `--base-url=${faulty.base('duplicate-data')}`, '--format', 'csv'], canaryEnv);
+		expect(csv.stdout).toBe('id\r\nlast-a\r\nlast-b\r\nlast-c\r\n');
+	});
+
+	test('numbers such as -0, 1E+2 and 1e-7 are written as sent', async () => {
+		const text = '{"id":"n","a":-0,"b":1E+2,"c":1e-7,"d":0.0,"e":-1.5E-300,"f":123456789012345678901234567890}';
+		const ndjson = await dumpInProcess(['accounts', `--base-url=${faulty.base('odd-numbers')}`], canaryEnv);
+		expect(ndjson.stdout).toBe(`${text}\n`);
+		const csv = await dumpInProcess(['accounts', `--base-url=${faulty.base('odd-numbers')}`, '--format', 'csv'], canaryEnv);
+		expect(csv.stdout).toBe('id,a,b,c,d,e,f\r\nn,-0,1E+2,1e-7,0.0,-1.5E-300,123456789012345678901234567890\r\n');
+	});
 });

@@ -133,6 +133,46 @@ export const exactBody = `{
   ]
 }`;
 
+/** A body built once, on first use, and kept: the size faults are megabytes. */
+function lazy(build: () => string): () => string {
+	let text: string | undefined;
+	return () => {
+		text ??= build();
+		return text;
+	};
+}
+
+/** A one-page account body around `data`, written as JSON text (the size faults build their own). */
+function accountBody(dataText: string): string {
+	return `{"pagination":${JSON.stringify(accountPagination(null))},"data":[${dataText}]}`;
+}
+
+/** `data` is a 20 MiB string. */
+const dataHugeStringBody = lazy(() => `{"pagination":${JSON.stringify(accountPagination(null))},"data":"${'d'.repeat(20 * 1024 * 1024)}"}`);
+/** 31 MiB of whitespace and nothing else: under the size cap. */
+const whitespaceBody = lazy(() => ' \n\t\r'.repeat(31 * 256 * 1024));
+/** A good page with 1,000,000 distinct warnings. */
+const manyWarningsBody = lazy(() => `{"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"w"}],"warnings":[${Array.from({length: 1_000_000}, (_, index) => `"warning ${index}"`).join(',')}]}`);
+
+export const deepLevels = 50_000;
+/** Plain neighbours around two objects nested 50,000 levels deep (one in objects, one in arrays). */
+const deepBody = lazy(() => accountBody([
+	'{"id":"before","name":"first"}',
+	`{"id":"deep-object","name":"nested","v":${'{"a":'.repeat(deepLevels)}1${'}'.repeat(deepLevels)}}`,
+	`{"id":"deep-array","name":"nested","v":${'['.repeat(deepLevels)}${']'.repeat(deepLevels)}}`,
+	'{"id":"after","name":"last"}',
+].join(',')));
+/** One cell of 4 MiB (UTF-8) of non-ASCII text and emoji between two small objects. */
+export const hugeCellUnit = 'é漢字🎉👩‍👩‍👧';
+const hugeCellBody = lazy(() => accountBody(`{"id":"small-1","note":"a"},{"id":"huge","note":"${hugeCellUnit.repeat(Math.ceil(4 * 1024 * 1024 / Buffer.byteLength(hugeCellUnit)))}"},{"id":"small-2","note":"b"}`));
+export const manyObjects = 300_000;
+const manyObjectsBody = lazy(() => accountBody(Array.from({length: manyObjects}, (_, index) => `{"id":"o${index}","n":${index}}`).join(',')));
+export const wideFields = 100_000;
+const wideBody = lazy(() => accountBody(`{"id":"wide",${Array.from({length: wideFields}, (_, index) => `"f${index}":${index}`).join(',')}},{"id":"narrow","f0":"x"}`));
+
+/** ESC, a bidi override, a line separator, a tag character, a C1 control and a zero-width joiner, with text between. */
+export const hostileText = 'h\u001B[2J\u202Eevil\u2028x\u{E0041}y\u0085z\u200D!';
+
 /**
  * The faults. Each entry: the API it speaks and what it does. The expected
  * outcome of each is asserted in test/walker/faults.test.ts.
@@ -420,6 +460,59 @@ const faults = {
 		c.response.writeHead(200, {'content-type': 'application/json'});
 		c.response.write('{"data":[{"id":"a"},', () => c.request.socket.destroy());
 	}},
+	'hostile-strings': {api: 'account', handle(c) {
+		// A hostile id, twice on page 1 (so the audit's evidence names it) and as
+		// the next cursor; page 2 brings fields whose keys are hostile (so the
+		// csv note naming fields first seen late quotes them).
+		if (c.query.get('starting_after') === null) {
+			send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=${encodeURIComponent(hostileText)}`), data: [{id: hostileText, name: 'one'}, {id: hostileText, name: 'two'}]});
+			return;
+		}
+
+		send(c, 200, {pagination: accountPagination(null), data: [{id: 'plain', name: 'three', [`k${hostileText}`]: 1, [hostileText]: {[hostileText]: 2}}]});
+	}},
+	// An attacker's shapes.
+	'duplicate-data': {api: 'account', handle(c) {
+		// JSON.parse keeps the last `data`; the exact texts must be the same objects.
+		send(c, 200, `{"data":[{"id":"first-a"},{"id":"first-b"}],"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"last-a"},{"id":"last-b"},{"id":"last-c"}]}`, {'content-type': 'application/json'});
+	}},
+	'data-huge-string': {api: 'account', handle: c => send(c, 200, dataHugeStringBody(), {'content-type': 'application/json'})},
+	'whitespace-body': {api: 'account', handle: c => send(c, 200, whitespaceBody(), {'content-type': 'application/json'})},
+	'odd-numbers': {api: 'account', handle(c) {
+		send(c, 200, `{"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"n","a":-0,"b":1E+2,"c":1e-7,"d":0.0,"e":-1.5E-300,"f":123456789012345678901234567890}]}`, {'content-type': 'application/json'});
+	}},
+	'hostile-pagination': {api: 'account', handle(c) {
+		send(c, 200, {pagination: {...accountPagination(null), order: `desc${hostileText}`}, data: page(1, 3)});
+	}},
+	'hostile-next': {api: 'account', handle(c) {
+		send(c, 200, {pagination: accountPagination(`/v2/acc${hostileText}ounts?limit=3&starting_after=${hostileText}`), data: page(1, 3)});
+	}},
+	'many-warnings': {api: 'account', handle: c => send(c, 200, manyWarningsBody(), {'content-type': 'application/json'})},
+	'long-header': {api: 'account', handle(c) {
+		c.response.writeHead(200, {'content-type': 'application/json', 'x-junk': 'j'.repeat(1024 * 1024)});
+		c.response.end(JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}));
+	}},
+	'retry-after-combo': {api: 'account', handle(c) {
+		if (c.hit === 1) {
+			// Two Retry-After headers, the first one readable: the first counts.
+			c.response.setHeader('retry-after', ['0', 'Fri, 31 Dec 9999 23:59:59 GMT']);
+			c.response.writeHead(503, {'content-type': 'application/json'});
+			c.response.end(JSON.stringify(errorBody('account', 'unavailable', 'later')));
+			return;
+		}
+
+		if (c.hit === 2) {
+			send(c, 503, errorBody('account', 'unavailable', 'later'), {'retry-after': `${'9'.repeat(5000)}`});
+			return;
+		}
+
+		goodPage(c, 1);
+	}},
+	// Size and shape: each a single page, built once.
+	deep: {api: 'account', handle: c => send(c, 200, deepBody(), {'content-type': 'application/json'})},
+	'huge-cell': {api: 'account', handle: c => send(c, 200, hugeCellBody(), {'content-type': 'application/json'})},
+	'many-objects': {api: 'account', handle: c => send(c, 200, manyObjectsBody(), {'content-type': 'application/json'})},
+	wide: {api: 'account', handle: c => send(c, 200, wideBody(), {'content-type': 'application/json'})},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;

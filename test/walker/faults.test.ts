@@ -134,6 +134,22 @@ describe('faulty server', () => {
 		'not-modified': {code: 1, stderr: /answered 304 Not Modified instead of a page/, objects: 0},
 		'json-as-text': {code: 0, objects: 3},
 		'truncated-chunked': {code: 1, stderr: /closed the connection before the whole body arrived|connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times before the page was complete/, objects: 0},
+		'hostile-strings': {code: 0, objects: 3},
+		// An attacker's shapes.
+		'duplicate-data': {code: 0, objects: 3},
+		'data-huge-string': {code: 1, stderr: /data is a string, not an array/, objects: 0, extra: ['--timeout', '60']},
+		'whitespace-body': {code: 1, stderr: /the body is 32,505,856 characters of whitespace and nothing else, not JSON/, objects: 0, extra: ['--timeout', '60']},
+		'odd-numbers': {code: 0, objects: 1},
+		'hostile-pagination': {code: 1, stderr: /pagination\.order is a string "desch\\u001b\[2J\\u\{202e\}evil/, objects: 0},
+		'hostile-next': {code: 0, stderr: /stopped: the next_uri of page 1 leads back/, objects: 3},
+		'many-warnings': {code: 0, stderr: /the server warns: warning 19\npagewalk: at least 80 more warnings from the server were not shown\.\n$/, objects: 1, extra: ['--timeout', '60']},
+		'long-header': {code: 1, stderr: /sent response headers larger than pagewalk reads \(16 KiB\); check the server or a proxy in between\./, objects: 0},
+		'retry-after-combo': {code: 1, stderr: /The account API failed \(503 unavailable: later\) after 1 retry; try again later\./, objects: 0},
+		// Size and shape (test/dump/size-shape.test.ts checks every format): generous deadlines, as for oversized.
+		deep: {code: 0, objects: 4, extra: ['--timeout', '60']},
+		'huge-cell': {code: 0, objects: 3, extra: ['--timeout', '60']},
+		'many-objects': {code: 0, objects: 300_000, extra: ['--timeout', '60']},
+		wide: {code: 0, objects: 2, extra: ['--timeout', '60']},
 		'good-account': {code: 0, objects: 12},
 		'good-commerce': {code: 0, objects: 12},
 	};

@@ -1,0 +1,42 @@
+import {Box, Text, useApp, useInput} from 'ink';
+import {Component, type ReactNode} from 'react';
+import {inert} from '../core/inert.js';
+import {redact} from '../core/secret.js';
+
+/**
+ * The browser's last line of defence: an error thrown while drawing (a page
+ * of a shape nothing else caught) replaces the screen with one sentence and
+ * waits for q, Esc or Ctrl-C, instead of Ink's error overview, which prints a
+ * stack trace and exits. The pages already seen are gone with it; the
+ * sentence says how to read the list another way.
+ */
+function Banner({detail}: {detail: string}) {
+	const {exit} = useApp();
+	useInput((input, key) => {
+		if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
+			exit();
+		}
+	});
+	return (
+		<Box flexDirection="column" paddingX={1}>
+			<Text bold>pagewalk could not draw this page ({detail}).</Text>
+			<Text>Press q to quit; `pagewalk dump` writes the same list as text.</Text>
+		</Box>
+	);
+}
+
+type State = {detail?: string};
+
+export class RenderFailure extends Component<{children: ReactNode}, State> {
+	static getDerivedStateFromError(error: unknown): State {
+		const message = error instanceof Error ? error.message : String(error);
+		// Inert and redacted as any text drawn: the message may quote server bytes.
+		return {detail: inert(redact(message.length > 200 ? `${message.slice(0, 200)}…` : message))};
+	}
+
+	override state: State = {};
+
+	override render(): ReactNode {
+		return this.state.detail === undefined ? this.props.children : <Banner detail={this.state.detail} />;
+	}
+}

@@ -1,0 +1,26 @@
+/**
+ * An error thrown while drawing: one sentence on the screen, no stack trace.
+ */
+import {render} from 'ink-testing-library';
+import {afterEach, expect, test, vi} from 'vitest';
+import {RenderFailure} from '../../source/components/render-failure.js';
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+function Broken(): never {
+	throw new RangeError('Maximum call stack size exceeded \u001B[2J\u202E');
+}
+
+test('a render error becomes a banner with one sentence, inert, no stack trace', () => {
+	// React reports the caught error on the console; that is not what the user sees.
+	vi.spyOn(console, 'error').mockImplementation(() => {});
+	const instance = render(<RenderFailure><Broken /></RenderFailure>);
+	const frame = instance.lastFrame() ?? '';
+	expect(frame).toContain('pagewalk could not draw this page (Maximum call stack size exceeded \\x1b[2J\\u{202e}).');
+	expect(frame).toContain('Press q to quit');
+	// eslint-disable-next-line no-control-regex -- the raw escape is what must be absent
+	expect(frame).not.toMatch(/\n\s+at |\u001B\[2J|\u202E/);
+	instance.unmount();
+});
