@@ -49,7 +49,7 @@ function deleted<S extends Typing>(screen: S): S {
 
 function typed<S extends Typing>(screen: S, name: string, input: string): S | undefined {
 	// Printable text only: a pasted control sequence must not reach the draft.
-	if (input.length > 0 && !/[\u0000-\u001F\u007F-\u009F]/.test(input) && !name.startsWith('ctrl+')) {
+	if (input.length > 0 && !/\p{Cc}/u.test(input) && !name.startsWith('ctrl+')) {
 		return {...screen, draft: screen.draft + input};
 	}
 

@@ -29,8 +29,7 @@ export function TextPane({title, lines, scroll, height, width}: Props) {
 				{' · Esc closes'}
 			</Text>
 			{shown.map((line, index) => (
-				// Lines have no identity beyond their position in the pane.
-				// eslint-disable-next-line react/no-array-index-key
+				// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position in the pane
 				<Text key={scroll + index} wrap="truncate-end">
 					{line === '' ? ' ' : width === undefined ? line : cutToWidth(line, width)}
 				</Text>

@@ -331,6 +331,7 @@ export function createClient(config: WalkConfig): PageClient {
 			let raw: Raw | undefined;
 			let caught: unknown;
 			try {
+				// eslint-disable-next-line no-await-in-loop -- an attempt starts only after the one before it failed
 				raw = await once(target, signal);
 			} catch (error: unknown) {
 				if (signal?.aborted) {
@@ -381,6 +382,7 @@ export function createClient(config: WalkConfig): PageClient {
 			retries += 1;
 			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
 			try {
+				// eslint-disable-next-line no-await-in-loop -- each attempt waits out its delay before the next one
 				await sleep(decision.ms, undefined, {signal});
 			} catch {
 				throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');

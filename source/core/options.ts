@@ -187,7 +187,7 @@ function assemble({input, flags, env = process.env}: ResolveInput): {plan: DemoP
 		}
 
 		secret = secret.trim();
-		// eslint-disable-next-line no-control-regex
+		// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 		if (/[\u0000-\u001F\u007F]/.test(secret)) {
 			throw new UsageError(`${envName} contains a line break or control character; set it to the bare credential.`);
 		}

@@ -83,7 +83,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			visitedCursors.set(cursor, pages + 1);
 		}
 
-		// eslint-disable-next-line no-await-in-loop
+		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 		const page = await client.fetchPage(url, fetchOptions);
 		pages += 1;
 		const repeated = repeatedPage(page, pageKeys, previousIds);

@@ -90,7 +90,6 @@ try {
 	// One warm-up each (disk cache, sandbox JIT), then interleaved runs.
 	for (let run = -1; run < runs; run++) {
 		for (const [name, command] of Object.entries(commands)) {
-			// eslint-disable-next-line no-await-in-loop
 			const ms = await timeToMarker(command, env, name === 'bare' ? undefined : 'q');
 			if (run >= 0) {
 				times[name]!.push(ms);

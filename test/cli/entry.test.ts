@@ -56,7 +56,7 @@ describe('the built entry, stdout piped', () => {
 			[['serve', '--scenario', 'nope'], /^pagewalk: --scenario must be one of restricted, churn, duplicate, wrong-limit, unordered, yielded-mismatch, missing-param, not 'nope'\.\n$/],
 		];
 		for (const [args, message] of cases) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one child process at a time on a loaded machine
 			const {code, stdout, stderr} = await pagewalk(...args);
 			expect(code).toBe(2);
 			expect(stdout).toBe('');

@@ -298,7 +298,7 @@ describe.each(apis)('%s API', (api) => {
 	it('a request without a Host header gets a 400 in the API shape', async () => {
 		const {hostname, port} = new URL(listUrl(sandbox, api));
 		for (const version of ['1.1', '1.0']) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one raw connection at a time
 			const raw = await new Promise<string>((resolve, reject) => {
 				let text = '';
 				const socket = net.connect(Number(port), hostname, () => {

@@ -42,7 +42,7 @@ async function collect(endpoint: 'accounts' | 'checkouts' | 'charges', viewer: V
 	let end: WalkEnd;
 	try {
 		for (;;) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walker.next();
 			if (step.done) {
 				end = step.value;
