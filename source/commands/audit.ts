@@ -44,9 +44,9 @@ const help = `
 	  unique-ids               every object id is unique across the walk
 	  order                    objects follow --order by created_at, then id (where present)
 	  echo-limit, echo-order, echo-cursors
-	                           pagination reports the limit, order and cursors sent (rule 9;
-	                           no limit or limit=0 means the default 25)
-	  next-uri-params          next_uri carries limit, order (when sent) and a cursor (rule 5)
+	                           pagination reports the limit, order and cursors sent
+	                           (no limit or limit=0 means the default 25)
+	  next-uri-params          next_uri carries limit, order (when sent) and a cursor
 	  yielded, cursor-range    commerce: yielded = objects in data; cursor_range = [first, last]
 	  total                    commerce: total stays the same (changes are noted, not failed)
 	A short page with no next_uri is the end of the list, not a violation.

@@ -41,7 +41,7 @@ describe('audit on the clean sandbox', () => {
 			total: commerce,
 		});
 		if (viewer === 'restricted') {
-			// Rule 7: the restricted credential's walk has short or empty pages that continue.
+			// Short pages: the restricted credential's walk has short or empty pages that continue.
 			expect(walk!.pageFills.some((fill) => fill.kind !== 'full' && fill.continues)).toBe(true);
 			expect(walk!.pageFills.some((fill) => fill.scannedPast)).toBe(true);
 		} else {

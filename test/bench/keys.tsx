@@ -8,7 +8,7 @@
  * Ink renders into an in-memory stdout with throttling off, so a key's frame
  * is written before `stdin.write` returns or within the same tick; the clock
  * runs from writing the key to the frame that shows its effect. React runs
- * in production mode, as in the bundle. Target (issue 3/4): under 16 ms.
+ * in production mode, as in the bundle. Target: under 16 ms.
  */
 import {spawnSync} from 'node:child_process';
 import process from 'node:process';

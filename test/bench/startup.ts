@@ -9,7 +9,7 @@
  * so neither command pays for starting it; `--demo` (which starts it inside
  * pagewalk) is timed as a third line for reference. The pty is sized 100x30.
  *
- * Targets (issue 3/4): pagewalk at most 3x the bare script, and under 250 ms median.
+ * Targets: pagewalk at most 3x the bare script, and under 250 ms median.
  */
 import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';

@@ -337,7 +337,7 @@ describe('<App> on the sandbox', () => {
 	});
 });
 
-describe('<App> explains short pages (issue 4/4)', () => {
+describe('<App> explains short pages', () => {
 	it('draws a fill strip of the pages walked, with short and empty pages counted', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));

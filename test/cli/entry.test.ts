@@ -67,7 +67,7 @@ describe('the built entry, stdout piped', () => {
 	it('audit --demo --scenario shows the one failing check and exits 1', async () => {
 		const {code, stdout} = await pagewalk('audit', 'checkouts', '--demo', '--demo-credential', 'full', '--scenario', 'yielded-mismatch');
 		expect(code).toBe(1);
-		expect(stdout).toContain('✗ commerce yielded equals the number of objects in data (2.3 yielded): 1 failure');
+		expect(stdout).toContain('✗ commerce yielded equals the number of objects in data (commerce counts describe the page and the list): 1 failure');
 		expect(stdout).toContain('page 2: yielded is 26 but data holds 25 objects');
 		expect(stdout.match(/✗/g)).toHaveLength(1);
 	});

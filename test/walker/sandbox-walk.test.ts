@@ -80,7 +80,7 @@ describe('whole walks', () => {
 	});
 });
 
-describe('restricted credential (rule 7)', () => {
+describe('restricted credential: short pages that continue', () => {
 	for (const endpoint of ['accounts', 'checkouts'] as const) {
 		test(`${endpoint}: short and empty pages with a next_uri are followed to the real end`, async () => {
 			const {ids, pages, end} = await collect(endpoint, 'restricted', {limit: '10'});
