@@ -1,7 +1,7 @@
 /**
- * Which objects a restricted credential cannot see (docs/contract.md#short-pages). Hidden objects come
- * in uneven clumps, some longer than a page, so a restricted walk meets short
- * pages and whole empty pages while `next_uri` still leads on.
+ * Which objects a restricted credential cannot see (docs/contract.md#short-pages).
+ * Hidden objects come in uneven clumps, some longer than a page, so a restricted
+ * walk meets short pages and whole empty pages while `next_uri` still leads on.
  */
 import {generator} from './random.js';
 
