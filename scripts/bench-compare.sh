@@ -61,6 +61,6 @@ for round in $(seq 1 "$repeat"); do
 		dir="$before"
 		[ "$side" = after ] && dir="$here"
 		echo "=== $side, run $round ($(date -u +%H:%M:%S), load $(cut -d ' ' -f 1 /proc/loadavg))"
-		(cd "$dir" && npm run --silent "$bench" -- "$@" 2>&1 | grep -v '^npm warn') || echo "(exited $?)"
+		(cd "$dir" && npm run --silent "$bench" -- "$@" 2>&1 | grep --line-buffered -v '^npm warn') || echo "(exited $?)"
 	done
 done
