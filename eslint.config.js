@@ -6,6 +6,7 @@
  * no-control-regex, react-hooks/*, react/*), and xo's own presets (unicorn and
  * friends) would turn the first run into a style migration instead of a check.
  */
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import react from 'eslint-plugin-react';
@@ -19,6 +20,16 @@ export default tseslint.config(
 	},
 	js.configs.recommended,
 	tseslint.configs.recommended,
+	// No blanket `/* eslint-disable */`, no disable without its enable, and every
+	// disable says why after ` -- `: a reader must be able to judge whether the
+	// reason still holds.
+	comments.recommended,
+	{
+		rules: {
+			'@eslint-community/eslint-comments/require-description': ['error', {ignore: []}],
+			'@eslint-community/eslint-comments/no-unlimited-disable': 'error',
+		},
+	},
 	{
 		languageOptions: {
 			ecmaVersion: 2023,
@@ -33,6 +44,8 @@ export default tseslint.config(
 		rules: {
 			// Sequential awaits are usually a missed Promise.all; where order matters, say why in the disable comment.
 			'no-await-in-loop': 'error',
+			// `try {JSON.parse(...)} catch {}` is how a parse that may fail leaves its result undefined.
+			'no-empty': ['error', {allowEmptyCatch: true}],
 			eqeqeq: ['error', 'always', {null: 'ignore'}],
 			'no-var': 'error',
 			'prefer-const': 'error',
@@ -60,7 +73,8 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['**/*.tsx'],
+		// Hooks live in .ts files too (components/use-*.ts).
+		files: ['**/*.tsx', 'source/components/**/*.ts'],
 		plugins: {react, 'react-hooks': reactHooks},
 		settings: {react: {version: 'detect'}},
 		rules: {
@@ -73,10 +87,12 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Benchmarks print their tables.
+		// Benchmarks print their tables, and time one run after another on
+		// purpose: runs started together would measure each other.
 		files: ['test/bench/**'],
 		rules: {
 			'no-console': 'off',
+			'no-await-in-loop': 'off',
 		},
 	},
 	{

@@ -120,8 +120,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		return () => {
 			controller.abort();
 		};
-		// The URL names the request; the page object behind it is read once.
-		// eslint-disable-next-line react-hooks/exhaustive-deps
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
 	}, [compareUrl, compare]);
 
 	// A choice made in the picker is remembered for the endpoint.

@@ -84,7 +84,7 @@ export async function auditWalk(walk: AsyncGenerator<Page, WalkEnd>, options: Au
 	let end: WalkEndInfo;
 	try {
 		for (;;) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walk.next();
 			if (step.done) {
 				const last = fills.at(-1);

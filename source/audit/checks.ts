@@ -34,7 +34,7 @@ export type Evidence = {page: number; message: string};
 export type CheckResult = {
 	id: CheckId;
 	title: string;
-	/** The contract rule or section it checks. */
+	/** The contract rule it checks, in words (each explained in docs/contract.md). */
 	rule: string;
 	status: CheckStatus;
 	/** How many pages (or objects, for unique-ids and order) broke it. */
@@ -46,15 +46,15 @@ export type CheckResult = {
 type Definition = {id: CheckId; title: string; rule: string; commerceOnly?: boolean};
 
 export const checkDefinitions: readonly Definition[] = [
-	{id: 'unique-ids', title: 'every object id is unique across the walk', rule: 'rule 4, rule 8'},
-	{id: 'order', title: 'objects are in the order asked for, by created_at then id', rule: 'rule 3, 4.2 order'},
-	{id: 'echo-limit', title: 'pagination.limit reports the limit sent', rule: 'rule 9'},
-	{id: 'echo-order', title: 'pagination.order reports the order sent', rule: 'rule 9'},
-	{id: 'echo-cursors', title: 'pagination.starting_after and ending_before report the cursors sent', rule: 'rule 9'},
-	{id: 'next-uri-params', title: 'next_uri carries every pagination parameter in use', rule: 'rule 5'},
-	{id: 'yielded', title: 'commerce yielded equals the number of objects in data', rule: '2.3 yielded', commerceOnly: true},
-	{id: 'cursor-range', title: 'commerce cursor_range is the first and last id of the page', rule: '2.3 cursor_range', commerceOnly: true},
-	{id: 'total', title: 'commerce total stays the same through the walk', rule: '2.3 total', commerceOnly: true},
+	{id: 'unique-ids', title: 'every object id is unique across the walk', rule: 'a walk sees each object once, even while the list changes'},
+	{id: 'order', title: 'objects are in the order asked for, by created_at then id', rule: 'the list comes in the order asked for, newest first by default'},
+	{id: 'echo-limit', title: 'pagination.limit reports the limit sent', rule: 'pagination reports what was sent'},
+	{id: 'echo-order', title: 'pagination.order reports the order sent', rule: 'pagination reports what was sent'},
+	{id: 'echo-cursors', title: 'pagination.starting_after and ending_before report the cursors sent', rule: 'pagination reports what was sent'},
+	{id: 'next-uri-params', title: 'next_uri carries every pagination parameter in use', rule: 'following next_uri keeps the parameters in use'},
+	{id: 'yielded', title: 'commerce yielded equals the number of objects in data', rule: 'commerce counts describe the page and the list', commerceOnly: true},
+	{id: 'cursor-range', title: 'commerce cursor_range is the first and last id of the page', rule: 'commerce counts describe the page and the list', commerceOnly: true},
+	{id: 'total', title: 'commerce total stays the same through the walk', rule: 'commerce counts describe the page and the list', commerceOnly: true},
 ];
 
 /** Evidence kept per check: enough to act on, bounded so a broken server cannot flood the report. */

@@ -1,6 +1,6 @@
 /**
  * What one walk saw that another did not: two credentials over the same list
- * (rule 7 makes their pages differ), or the same list in both orders. Pure:
+ * (what a credential may not see makes their pages differ), or the same list in both orders. Pure:
  * it takes the ids each walk showed, page by page.
  */
 

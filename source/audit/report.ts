@@ -219,7 +219,7 @@ function renderWalk(walk: WalkReport, api: Api): string[] {
 
 	const scanned = walk.pageFills.filter((fill) => fill.scannedPast).length;
 	if (scanned > 0) {
-		lines.push(`  ${scanned} page${scanned === 1 ? '' : 's'} continued from an id not shown: the server scanned past objects this credential cannot see (rule 7).`);
+		lines.push(`  ${scanned} page${scanned === 1 ? '' : 's'} continued from an id not shown: the server scanned past objects this credential cannot see.`);
 	}
 
 	lines.push(`  end: ${inert(walk.end.detail)}`, '  checks:');

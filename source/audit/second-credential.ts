@@ -29,7 +29,7 @@ export function compareCredential(name: string | undefined, env: Record<string, 
 		throw new UsageError(`--compare-env ${name}: set ${name} to the second token or API key to compare with.`);
 	}
 
-	// eslint-disable-next-line no-control-regex
+	// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 	if (/[\u0000-\u001F\u007F]/.test(value)) {
 		throw new UsageError(`${name} contains a line break or control character; set it to the bare credential.`);
 	}

@@ -70,8 +70,7 @@ function deleted<S extends Typing>(screen: S): S {
 
 function typed<S extends Typing>(screen: S, name: string, input: string): S | undefined {
 	// Printable text only: a pasted control sequence must not reach the draft.
-	// eslint-disable-next-line no-control-regex -- control characters are exactly what this test looks for
-	if (input.length > 0 && !/[\u0000-\u001F\u007F-\u009F]/.test(input) && !name.startsWith('ctrl+')) {
+	if (input.length > 0 && !/\p{Cc}/u.test(input) && !name.startsWith('ctrl+')) {
 		return {...screen, draft: screen.draft + input};
 	}
 

@@ -9,7 +9,7 @@ import {top, type Notice, type PageStackState} from './page-stack.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
- * tone the view maps to a colour. Later features (the fill strip of issue 5)
+ * tone the view maps to a colour. Later features (the fill strip)
  * add lines here without touching how they are drawn.
  */
 

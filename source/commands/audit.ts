@@ -47,9 +47,9 @@ const help = `
 	  unique-ids               every object id is unique across the walk
 	  order                    objects follow --order by created_at, then id (where present)
 	  echo-limit, echo-order, echo-cursors
-	                           pagination reports the limit, order and cursors sent (rule 9;
-	                           no limit or limit=0 means the default 25)
-	  next-uri-params          next_uri carries limit, order (when sent) and a cursor (rule 5)
+	                           pagination reports the limit, order and cursors sent
+	                           (no limit or limit=0 means the default 25)
+	  next-uri-params          next_uri carries limit, order (when sent) and a cursor
 	  yielded, cursor-range    commerce: yielded = objects in data; cursor_range = [first, last]
 	  total                    commerce: total stays the same (changes are noted, not failed)
 	A short page with no next_uri is the end of the list, not a violation.
@@ -134,7 +134,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 					progress.retry(notice);
 				},
 			});
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
@@ -149,7 +149,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 
 			walks.push(walked);
 		} finally {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- the client of this walk closes before the next one starts
 			await client.close().catch(() => {});
 		}
 	}

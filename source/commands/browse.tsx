@@ -154,7 +154,7 @@ export async function run(argv: string[]): Promise<number> {
 				startUrl: client.firstUrl,
 				api: config.api,
 				endpoint: config.endpoint,
-				// What the server does when the user gave neither (contract 4.2).
+				// What the server does when the user gave neither (docs/contract.md#default-limit, #default-order).
 				settings: {order: config.query.order ?? defaults.order, limit: config.query.limit ?? defaults.limit},
 				bounds: {maxPages: config.maxPages, maxItems: config.maxItems},
 				compare:

@@ -139,7 +139,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 			},
 		});
 		for (;;) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await pages.next();
 			if (step.done) {
 				end = step.value;
@@ -167,7 +167,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 				objects = objects.slice(0, config.maxItems - written);
 			}
 
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
 			await writeData(writer.page(objects, page.objectTexts));
 			if (sink.gone || sink.failure) {
 				break;

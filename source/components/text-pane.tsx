@@ -68,8 +68,7 @@ export function TextPane({title, lines, scroll, height, width, wrap = true, colu
 				{' · q or Esc closes'}
 			</Text>
 			{rows.map((line, index) => (
-				// Rows have no identity beyond their position in the pane.
-				// eslint-disable-next-line react/no-array-index-key
+				// eslint-disable-next-line react/no-array-index-key -- rows have no identity beyond their position in the pane
 				<Text key={index} wrap="truncate-end">
 					{line === '' ? ' ' : syntax === 'json' && colour ? <JsonLine text={line} /> : line}
 				</Text>

@@ -55,8 +55,7 @@ export function usePageRequests(state: PageStackState, dispatch: Dispatch<StackA
 				},
 			);
 		}
-		// `key` names the wanted requests; `wanted` is recomputed from the same state.
-		// eslint-disable-next-line react-hooks/exhaustive-deps
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the wanted requests; `wanted` is recomputed from the same state
 	}, [key]);
 
 	useEffect(

@@ -22,7 +22,7 @@ export function useTerminalSize(fixed?: Size): Size {
 		return () => {
 			stdout.off('resize', onResize);
 		};
-		// eslint-disable-next-line react-hooks/exhaustive-deps
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- only the fixed size's numbers matter, not the object that carries them
 	}, [stdout, fixed?.columns, fixed?.rows]);
 	return fixed ?? size;
 }

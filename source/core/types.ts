@@ -1,6 +1,6 @@
 /**
  * The shapes every part of pagewalk shares: what the contract says a list page
- * is (sections 2.2 and 2.3), and what the walker hands to the dump, the audit
+ * is (docs/contract.md#the-envelope), and what the walker hands to the dump, the audit
  * and the browser. Plain types, no behaviour.
  */
 
@@ -10,7 +10,7 @@ export type Order = 'asc' | 'desc';
 /** A listed object: the contract only promises an identifier that is the cursor. */
 export type ListObject = Record<string, unknown> & {id: string};
 
-/** Section 2.2, plus the two fields real account servers add. */
+/** The account API's pagination (docs/contract.md#the-envelope), plus the two fields real account servers add. */
 export type AccountPagination = {
 	ending_before: string | null;
 	starting_after: string | null;
@@ -22,7 +22,7 @@ export type AccountPagination = {
 	next_starting_after?: string | null;
 };
 
-/** Section 2.3. `cursor_range` is empty (or null) on a page with no objects. */
+/** The commerce API's pagination (docs/contract.md#the-envelope). `cursor_range` is empty (or null) on a page with no objects. */
 export type CommercePagination = {
 	order: Order;
 	starting_after: string | null;

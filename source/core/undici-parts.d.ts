@@ -8,7 +8,7 @@ declare module 'undici/lib/dispatcher/pool.js' {
 }
 
 declare module 'undici/lib/core/errors.js' {
-	import {errors} from 'undici';
+	import type {errors} from 'undici';
 
 	const parts: typeof errors;
 	export = parts;

@@ -5,7 +5,7 @@ import type {Page, WalkEnd} from './types.js';
 /**
  * Walks a list by following `next_uri` from the first page. Only a null or
  * empty `next_uri` is the end: short and empty pages with a link are followed
- * (contract rule 7). A link that would not advance (a URL or cursor already
+ * (docs/contract.md#end-of-list, #short-pages). A link that would not advance (a URL or cursor already
  * requested in this walk, or an empty page pointing back at its own request)
  * ends the walk with a note instead of looping, and the --max-pages and
  * --max-items bounds end it with a WalkEnd that says so.
@@ -84,7 +84,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			visitedCursors.set(cursor, pages + 1);
 		}
 
-		// eslint-disable-next-line no-await-in-loop
+		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 		const page = await client.fetchPage(url, fetchOptions);
 		pages += 1;
 		const repeated = repeatedPage(page, pageKeys, previousIds);

@@ -33,7 +33,7 @@ export function accountUri(path: string, link: Link | null, window: Window): str
 	return `${path}?${linkQuery(link, window.query)}`;
 }
 
-/** The account envelope for a page: pagination field for field as section 2.2, plus the two cursor fields real servers add. */
+/** The account envelope for a page: pagination field for field as in docs/contract.md#the-envelope, plus the two cursor fields real servers add. */
 export function renderAccountEnvelope(window: Window, path: string, missingVersion: boolean): Record<string, unknown> {
 	const {next, previous, query} = window;
 	const pagination: AccountPagination = {

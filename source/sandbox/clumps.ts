@@ -1,13 +1,13 @@
 /**
- * Which objects a restricted credential cannot see (rule 7). Hidden objects come
- * in uneven clumps, some longer than a page, so a restricted walk meets short
- * pages and whole empty pages while `next_uri` still leads on.
+ * Which objects a restricted credential cannot see (docs/contract.md#short-pages).
+ * Hidden objects come in uneven clumps, some longer than a page, so a restricted
+ * walk meets short pages and whole empty pages while `next_uri` still leads on.
  */
 import {generator} from './random.js';
 
 /**
  * Run lengths, newest first, alternating visible and hidden, that make the demo
- * show rule 7 on the very first screens in the default `desc` order at limit 25:
+ * show short and empty pages that continue on the very first screens in the default `desc` order at limit 25:
  * page 1 holds 17 objects, page 2 18, page 3 20, page 4 none, page 5 21.
  */
 const demoRuns = [4, 5, 11, 3, 17, 7, 23, 34] as const;

@@ -23,7 +23,7 @@ export function commerceUri(origin: string, path: string, link: Link | null, win
 	return `${origin}${path}?${linkQuery(link, window.query)}`;
 }
 
-/** The commerce envelope: pagination field for field as section 2.3, in the documented order. */
+/** The commerce envelope: pagination field for field as in docs/contract.md#the-envelope, in the documented order. */
 export function renderCommerceEnvelope(window: Window, origin: string, path: string, missingVersion: boolean): Record<string, unknown> {
 	const {objects, query} = window;
 	const pagination: CommercePagination = {

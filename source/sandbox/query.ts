@@ -94,9 +94,9 @@ function cursor(name: 'starting_after' | 'ending_before', value: string | undefi
 }
 
 /**
- * The pagination parameters in effect. `limit=0` is accepted (rule 2) and
- * served as the default page size, reported as 25: the limit in effect (rule 9),
- * and a `next_uri` that cannot loop on empty pages.
+ * The pagination parameters in effect. `limit=0` is accepted and served as the
+ * default page size, reported as 25: the limit in effect, and a `next_uri` that
+ * cannot loop on empty pages (see docs/contract.md#limit-zero and #pagination-echo).
  */
 export function pageQuery(parameters: Map<string, string>): Parsed<PageQuery> {
 	let limit: number = defaultLimit;

@@ -7,7 +7,7 @@ import type {ListObject, Order} from '../core/types.js';
 import type {OrderedIndex, Viewer} from './ordered-index.js';
 import type {Collection} from './store.js';
 
-/** The pagination parameters in effect (rule 9). Cursors are lowercase ids. */
+/** The pagination parameters in effect (see docs/contract.md#pagination-echo). Cursors are lowercase ids. */
 export type PageQuery = {
 	limit: number;
 	order: Order;
@@ -43,8 +43,9 @@ function unknownCursor(index: OrderedIndex, parameter: 'starting_after' | 'endin
  * Selects the page for `query`. `starting_after=X` takes the next `limit` live
  * objects after X in the requested order; `ending_before=X` the `limit` live
  * objects just before X, returned in the requested order. X may be removed: it
- * keeps its place (rule 8). A restricted viewer gets the same window with its
- * hidden objects dropped, so its pages can be short or empty (rule 7).
+ * keeps its place (docs/contract.md#consistent-under-change). A restricted viewer gets the
+ * same window with its hidden objects dropped, so its pages can be short or
+ * empty (docs/contract.md#short-pages).
  */
 export function selectWindow(collection: Collection, query: PageQuery, viewer: Viewer): WindowResult {
 	const {index} = collection;

@@ -41,7 +41,7 @@ describe('audit on the clean sandbox', () => {
 			total: commerce,
 		});
 		if (viewer === 'restricted') {
-			// Rule 7: the restricted credential's walk has short or empty pages that continue.
+			// Short pages: the restricted credential's walk has short or empty pages that continue.
 			expect(walk!.pageFills.some((fill) => fill.kind !== 'full' && fill.continues)).toBe(true);
 			expect(walk!.pageFills.some((fill) => fill.scannedPast)).toBe(true);
 		} else {
@@ -52,7 +52,7 @@ describe('audit on the clean sandbox', () => {
 	test('default limit and order, and limit=0 read as the default 25', async () => {
 		const target = sandboxTarget(sandbox);
 		for (const extra of [[], ['--limit', '0']]) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each audit is its own process; run one at a time on a loaded machine
 			const {report} = await auditJson(['accounts', ...target.flags, ...extra], target.env);
 			expect(report.result).toBe('passed');
 			expect(report.walks[0]!.pageFills[0]!.limit).toBe(25);
@@ -132,7 +132,7 @@ describe('audit while the list changes (churn)', () => {
 		try {
 			const target = sandboxTarget(churning);
 			for (const order of ['desc', 'asc']) {
-				// eslint-disable-next-line no-await-in-loop
+				// eslint-disable-next-line no-await-in-loop -- the two walks share one churning sandbox
 				const {report} = await auditJson([endpoint, ...target.flags, '--limit', '5', '--order', order], target.env);
 				expect(report.walks[0]!.checks.filter((check) => check.status === 'failed')).toEqual([]);
 				expect(report.walks[0]!.end.complete).toBe(true);

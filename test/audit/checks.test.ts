@@ -97,7 +97,7 @@ describe('contract checks', () => {
 		});
 	});
 
-	test('next_uri missing a parameter in use fails rule 5 with the page and the uri', () => {
+	test('next_uri missing a parameter in use fails next-uri-params with the page and the uri', () => {
 		const pages = cleanWalk(50, 10, {order: 'asc'});
 		const broken = page({objects: pages[2]!.objects, sent: {limit: 10, order: 'asc', starting_after: object(19, 'asc').id}, next: object(29, 'asc').id, nextParameters: {order: 'asc'}});
 		pages[2] = broken;

@@ -43,7 +43,7 @@ describe('audit report', () => {
 		expect(report).toMatchObject({result: 'failed', exitCode: 1});
 		expect(validate(schema, JSON.parse(renderJson(report)))).toEqual([]);
 		const text = renderText(report);
-		expect(text).toContain('✗ pagination.limit reports the limit sent (rule 9): 1 failure');
+		expect(text).toContain('✗ pagination.limit reports the limit sent (pagination reports what was sent): 1 failure');
 		expect(text).toContain('page 2: sent limit=10 but pagination.limit is 99');
 		expect(text).toContain('only full 10 · only restricted 0');
 		expect(text).toContain(`page 2: only full: ${object(10).id}, ${object(11).id}`);

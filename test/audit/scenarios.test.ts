@@ -41,10 +41,9 @@ describe('scenario presets make exactly one audit check fail, on page 2', () => 
 	const sandboxes = new Map<ScenarioName, Sandbox>();
 
 	beforeAll(async () => {
-		for (const {scenario} of faulty) {
-			// eslint-disable-next-line no-await-in-loop
+		await Promise.all(faulty.map(async ({scenario}) => {
 			sandboxes.set(scenario, await startSandbox({port: 0, scenario}));
-		}
+		}));
 	});
 
 	afterAll(async () => {

@@ -82,7 +82,6 @@ try {
 		// Alternate which goes first so neither always meets a warmer server.
 		const order = run % 2 === 0 ? (['dump', 'audit'] as const) : (['audit', 'dump'] as const);
 		for (const name of order) {
-			// eslint-disable-next-line no-await-in-loop
 			times[name].push((await time(commands[name], env)).ms);
 		}
 	}

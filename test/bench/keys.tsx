@@ -156,7 +156,7 @@ async function time(key: string, shows: (frame: string) => boolean): Promise<Sam
 	return {total: performance.now() - started, ink: inkMs, cpu: cpuMs(cpu)};
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- stripping colour escapes is the point
 const plain = (frame: string) => frame.replace(/\u001B\[[0-9;]*m/g, '');
 const selectedRow = (frame: string) => /^› (\S+)/m.exec(plain(frame))?.[1];
 const pageIs = (n: number) => (frame: string) => plain(frame).includes(`page ${n} ·`);
@@ -172,15 +172,12 @@ const rowMoves: Sample[] = [];
 for (let round = 0; round < rounds; round++) {
 	const before = selectedRow(lastFrame);
 	const key = round % 100 < 50 ? 'j' : 'k';
-	// eslint-disable-next-line no-await-in-loop
 	rowMoves.push(await time(key, frame => selectedRow(frame) !== before));
 }
 
 const pageChanges: Sample[] = [];
 for (let round = 0; round < Math.min(rounds, 100); round++) {
-	// eslint-disable-next-line no-await-in-loop
 	pageChanges.push(await time('\u001B[C', pageIs(2)));
-	// eslint-disable-next-line no-await-in-loop
 	pageChanges.push(await time('\u001B[D', pageIs(1)));
 }
 

@@ -12,7 +12,6 @@
  *    keys). Target: under 8 s on a loaded 2-core machine; this bound used to sit
  *    in a test, where wall-clock time made it flaky.
  */
-/* eslint-disable no-await-in-loop -- a benchmark times requests one after another on purpose */
 import {fork, type ChildProcess} from 'node:child_process';
 import process from 'node:process';
 import {fileURLToPath} from 'node:url';

@@ -9,7 +9,7 @@
  * so neither command pays for starting it; `--demo` (which starts it inside
  * pagewalk) is timed as a third line for reference. The pty is sized 100x30.
  *
- * Targets (issue 3/4): pagewalk at most 3x the bare script, and under 250 ms median.
+ * Targets: pagewalk at most 3x the bare script, and under 250 ms median.
  */
 import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
@@ -90,7 +90,6 @@ try {
 	// One warm-up each (disk cache, sandbox JIT), then interleaved runs.
 	for (let run = -1; run < runs; run++) {
 		for (const [name, command] of Object.entries(commands)) {
-			// eslint-disable-next-line no-await-in-loop
 			const ms = await timeToMarker(command, env, name === 'bare' ? undefined : 'q');
 			if (run >= 0) {
 				times[name]!.push(ms);

@@ -289,18 +289,14 @@ const floorMs: number[] = [];
 const bareMs: number[] = [];
 for (let index = 0; index < runs; index++) {
 	// Alternate, so drift in the machine's load hits all alike.
-	// eslint-disable-next-line no-await-in-loop
 	dumpMs.push((await run(process.execPath, dumpArgs, env)).ms);
-	// eslint-disable-next-line no-await-in-loop
 	floorMs.push((await run(process.execPath, [floorScript, 'write'], env)).ms);
-	// eslint-disable-next-line no-await-in-loop
 	bareMs.push((await run(process.execPath, [floorScript], env)).ms);
 }
 
 const curlMs: number[] = [];
 const haveCurl = existsSync('/usr/bin/curl') && existsSync('/usr/bin/jq');
 for (let index = 0; haveCurl && index < curlRuns; index++) {
-	// eslint-disable-next-line no-await-in-loop
 	curlMs.push((await run('bash', [curlScript], env)).ms);
 }
 

@@ -342,15 +342,15 @@ describe('<App> on the sandbox', () => {
 	});
 });
 
-describe('<App> explains short pages (issue 4/4)', () => {
+describe('<App> explains short pages', () => {
 	it('draws a fill strip of the pages walked, with short and empty pages counted', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));
 		// The seed-1 restricted pages at limit 25: 17, 18, 20, then an empty one.
 		for (const page of [2, 3, 4]) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- keys are pressed in order
 			await app.press(keys.right);
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each page is waited for before the next key
 			await app.waitFor(f => f.includes(`page ${page} `));
 		}
 

@@ -93,7 +93,7 @@ describe.each(table)('$name, stdout a pipe', command => {
 
 	it('every usage error above has the same shape', async () => {
 		for (const args of [['--bogus'], command.typo[0], [command.valued], command.wrongValue[0], [`${command.valued}=1`, `${command.valued}=2`]]) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one child process at a time on a loaded machine
 			const result = await pagewalk(...args);
 			expect(result.code).toBe(2);
 			expect(result.stdout).toBe('');

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {inspect} from 'node:util';
 import {afterAll, describe, expect, it} from 'vitest';
-import {CdpKey, CdpKeyError, keyFileModeWarning, parseKeyFile, parseKeyParts, readKeyFile} from '../../source/core/cdp-key.js';
+import {type CdpKey, CdpKeyError, keyFileModeWarning, parseKeyFile, parseKeyParts, readKeyFile} from '../../source/core/cdp-key.js';
 import {UsageError} from '../../source/core/errors.js';
 
 const ec = generateKeyPairSync('ec', {namedCurve: 'P-256'});

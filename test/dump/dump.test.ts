@@ -144,7 +144,7 @@ describe('--demo and bare mode', () => {
 describe('canary credential', () => {
 	test('a credential the server rejects: the error names the variable, the value is never printed', async () => {
 		for (const endpoint of ['accounts', 'checkouts']) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one dump at a time against the shared sandbox
 			const result = await dumpInProcess([endpoint, '--all'], {...env, COINBASE_ACCESS_TOKEN: canary, COINBASE_COMMERCE_API_KEY: canary});
 			expect(result.code).toBe(1);
 			expect(result.stderr).toMatch(endpoint === 'accounts' ? /401 invalid_token.*set COINBASE_ACCESS_TOKEN/ : /401 authentication_error.*set COINBASE_COMMERCE_API_KEY/);

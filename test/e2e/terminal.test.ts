@@ -97,7 +97,7 @@ async function waitForScreen(predicate: (text: string) => boolean, timeout = 800
 			throw new Error(`screen never matched within ${timeout} ms:\n${text}`);
 		}
 
-		// eslint-disable-next-line no-await-in-loop
+		// eslint-disable-next-line no-await-in-loop -- a poll of the screen, one look after another
 		await new Promise(resolve => {
 			setTimeout(resolve, 25);
 		});

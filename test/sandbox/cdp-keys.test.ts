@@ -94,6 +94,7 @@ describe('JWTs signed by core/jwt-sign', () => {
 					let url: string | null = `${sandbox.accountUrl}/v2/accounts?limit=25&order=${order}`;
 					const ids: string[] = [];
 					while (url !== null) {
+						// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 						const reply = await signedGet(key, url);
 						expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 						ids.push(...reply.body.data.map((object: {id: string}) => object.id));
@@ -101,6 +102,7 @@ describe('JWTs signed by core/jwt-sign', () => {
 						url = next === null ? null : new URL(next, sandbox.accountUrl).href;
 					}
 
+					// eslint-disable-next-line no-await-in-loop -- the orders are walked one after the other
 					const expected = (await walk(sandbox, 'account', {viewer, query: `limit=25&order=${order}`})).flatMap((page) => page.ids);
 					expect(ids).toEqual(expected);
 				}
@@ -210,6 +212,7 @@ describe('rate limit', () => {
 			const url = `${limited.accountUrl}/v2/accounts`;
 			const at = () => ({now: Math.floor(clock / 1000)});
 			for (let index = 0; index < 3; index++) {
+				// eslint-disable-next-line no-await-in-loop -- the rate limit counts requests as they come
 				expect((await signedGet(key, url, at())).status).toBe(200);
 			}
 

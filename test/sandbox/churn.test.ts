@@ -1,4 +1,4 @@
-/** `churn`: background inserts and removals while clients walk, and rule 8 still holds. */
+/** `churn`: background inserts and removals while clients walk, and the walk stays consistent (docs/contract.md#consistent-under-change). */
 import {expect, it} from 'vitest';
 import {startSandbox} from '../../source/sandbox/index.js';
 import {redactTarget} from '../../source/sandbox/server.js';

@@ -1,5 +1,5 @@
 /**
- * The contract's rules 1-9 (section 4.3) for both APIs, both orders, forward
+ * The contract's rules (docs/contract.md#the-rules) for both APIs, both orders, forward
  * and backward, plus the sandbox's documented answers where the contract is silent.
  */
 import net from 'node:net';
@@ -53,7 +53,7 @@ describe.each(apis)('%s API', (api) => {
 	const name = collection(api);
 	const headers = () => authHeaders(sandbox, api);
 
-	it('rule 1: omitted limit gives pages of 25', async () => {
+	it('default-limit: omitted limit gives pages of 25', async () => {
 		const reply = await get(listUrl(sandbox, api), headers());
 		expect(reply.status).toBe(200);
 		expect(reply.headers.get('content-type')).toBe('application/json');
@@ -67,7 +67,7 @@ describe.each(apis)('%s API', (api) => {
 		['1', 1],
 		['100', 100],
 		['7', 7],
-	])('rule 2: limit=%s is accepted, %i in effect', async (limit, expected) => {
+	])('limit-range: limit=%s is accepted, %i in effect', async (limit, expected) => {
 		const reply = await get(listUrl(sandbox, api, `limit=${limit}`), headers());
 		expect(reply.status).toBe(200);
 		expect(reply.body.data).toHaveLength(expected);
@@ -80,7 +80,7 @@ describe.each(apis)('%s API', (api) => {
 		expectError(api, reply, 400, ['limit'], 'validation_error');
 	});
 
-	it('rule 3: omitted order is newest first; asc reverses it exactly', async () => {
+	it('default-order: omitted order is newest first; asc reverses it exactly', async () => {
 		const desc = await get(listUrl(sandbox, api, 'limit=100'), headers());
 		expect(desc.body.pagination.order).toBe('desc');
 		expectSorted(desc.body.data, 'desc');
@@ -104,7 +104,7 @@ describe.each(apis)('%s API', (api) => {
 	describe.each(orders)('order %s', (order) => {
 		const expected = () => sandbox.store.ids(name, {order});
 
-		it('rule 4: starting_after = last id of the previous page reads the whole list', async () => {
+		it('walk-forward: starting_after = last id of the previous page reads the whole list', async () => {
 			const seen: string[] = [];
 			let cursor: string | undefined;
 			for (;;) {
@@ -123,7 +123,7 @@ describe.each(apis)('%s API', (api) => {
 			expect(seen).toEqual(expected());
 		});
 
-		it('rules 5, 6, 9: next_uri carries every parameter, in alphabetical order, and ends on null', async () => {
+		it('next-uri-carries-parameters, end-of-list, pagination-echo: next_uri carries every parameter, in alphabetical order, and ends on null', async () => {
 			const pages = await walk(sandbox, api, {query: `limit=20&order=${order}`});
 			expect(pages.flatMap((page) => page.ids)).toEqual(expected());
 			expect(pages).toHaveLength(Math.ceil(expected().length / 20));
@@ -230,7 +230,7 @@ describe.each(apis)('%s API', (api) => {
 		expectError(api, await get(listUrl(sandbox, api, `${parameter}=${other}`), headers()), 400, [parameter], 'validation_error');
 	});
 
-	it('rule 8: a removed object stays a valid cursor and keeps its place', async () => {
+	it('consistent-under-change: a removed object stays a valid cursor and keeps its place', async () => {
 		const local = await startSandbox({records: 60});
 		try {
 			const all = local.store.ids(name);
@@ -298,7 +298,7 @@ describe.each(apis)('%s API', (api) => {
 	it('a request without a Host header gets a 400 in the API shape', async () => {
 		const {hostname, port} = new URL(listUrl(sandbox, api));
 		for (const version of ['1.1', '1.0']) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- one raw connection at a time
 			const raw = await new Promise<string>((resolve, reject) => {
 				let text = '';
 				const socket = net.connect(Number(port), hostname, () => {

@@ -1,5 +1,5 @@
 /**
- * Rule 8 as a property: objects inserted (anywhere, ties included) and removed
+ * docs/contract.md#consistent-under-change as a property: objects inserted (anywhere, ties included) and removed
  * between the pages of a walk never make it repeat or skip an object that
  * existed throughout, in either order, forward or backward, for both viewers.
  */
@@ -11,7 +11,7 @@ import {authHeaders, get, listUrl, resolve, type Api} from './helpers.js';
 type Operation =
 	| {kind: 'insert'; where: number; offset: number; newest: boolean; hidden: boolean}
 	| {kind: 'remove'; where: number}
-	// Removes the walk's cursor object or a neighbour: where rule 8 is easiest to break.
+	// Removes the walk's cursor object or a neighbour: where consistency under change is easiest to break.
 	| {kind: 'removeNearCursor'; offset: number};
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
@@ -61,7 +61,7 @@ function before(a: [number, string], b: [number, string]): boolean {
 	return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
-it('rule 8: no object present throughout a walk is repeated or skipped', async () => {
+it('consistent under change: no object present throughout a walk is repeated or skipped', async () => {
 	await fc.assert(
 		fc.asyncProperty(
 			fc.record({

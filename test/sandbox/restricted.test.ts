@@ -1,4 +1,4 @@
-/** Rule 7: a restricted credential gets short and empty pages, and the walk still reads to the end. */
+/** docs/contract.md#short-pages: a restricted credential gets short and empty pages, and the walk still reads to the end. */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {authHeaders, get, listUrl, walk, type Api} from './helpers.js';

@@ -96,7 +96,7 @@ describe('pagewalk serve', () => {
 		const server = start(['--json', '--port', '0', '--records', '10']);
 		const info = JSON.parse(await server.firstLine) as {accountUrl: string; keys: Array<{name: string; algorithm: string; viewer: string; path: string; keyFile: unknown}>};
 		expect(info.keys.map(({viewer, algorithm}) => `${viewer} ${algorithm}`).sort()).toEqual(['full ES256', 'full EdDSA', 'restricted ES256', 'restricted EdDSA']);
-		for (const key of info.keys) {
+		await Promise.all(info.keys.map(async key => {
 			expect(statSync(key.path).mode & 0o777).toBe(0o600);
 			expect(statSync(path.dirname(key.path)).mode & 0o777).toBe(0o700);
 			expect(JSON.parse(readFileSync(key.path, 'utf8'))).toEqual(key.keyFile);
@@ -104,7 +104,7 @@ describe('pagewalk serve', () => {
 			const response = await fetch(url, {headers: {authorization: `Bearer ${signRequestJwt(parseKeyFile(JSON.stringify(key.keyFile), key.path), {method: 'GET', url})}`}});
 			await response.text();
 			expect(response.status).toBe(200);
-		}
+		}));
 
 		server.child.kill('SIGTERM');
 		expect(await server.exited).toBe(0);

@@ -221,7 +221,7 @@ const faults = {
 		c.response.write('{"data":[],"pagination":null, "pad":"');
 		for (let index = 0; index < 40 && !c.response.destroyed; index++) {
 			if (!c.response.write(chunk)) {
-				// eslint-disable-next-line no-await-in-loop
+				// eslint-disable-next-line no-await-in-loop -- waits for the reader to drain before the next megabyte
 				await new Promise(resolve => {
 					c.response.once('drain', resolve);
 					c.response.once('close', resolve);
@@ -405,7 +405,7 @@ const faults = {
 	'awkward-ids': {api: 'account', handle(c) {
 		// Ids a shell would mangle, then a failure: the resume hint must carry the last one.
 		if (c.query.get('starting_after') === null) {
-			const ids = ['-rf', 'a b  c', `it's "q" $HOME \`x\` \\ !`, `long-${'x'.repeat(1000)}`, `--all 'q' "$HOME" x`];
+			const ids = ['-rf', 'a b  c', 'it\'s "q" $HOME `x` \\ !', `long-${'x'.repeat(1000)}`, '--all \'q\' "$HOME" x'];
 			send(c, 200, {pagination: accountPagination('/v2/accounts?limit=3&starting_after=next'), data: ids.map(id => ({id}))});
 			return;
 		}
@@ -586,13 +586,12 @@ export async function startFaultyServer(): Promise<FaultyServer> {
 			hits.clear();
 		},
 		async close() {
-			for (const server of [faulty.server, evil.server]) {
+			await Promise.all([faulty.server, evil.server].map(async server => {
 				server.closeAllConnections();
-				// eslint-disable-next-line no-await-in-loop
 				await new Promise(resolve => {
 					server.close(resolve);
 				});
-			}
+			}));
 		},
 	};
 }

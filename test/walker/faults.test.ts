@@ -44,7 +44,7 @@ function expectSafe(result: Result, tty = false): void {
 	expect(result.stdout).not.toContain(canary);
 	expect(result.stderr).not.toContain(canary);
 	// Nothing raw from a server reaches the terminal: no ESC, no C1, no bidi override.
-	// eslint-disable-next-line no-control-regex
+	// eslint-disable-next-line no-control-regex -- these control characters are what must not reach a terminal
 	expect(result.stderr).not.toMatch(/[\u001B\u0007\u009B\u202E]/);
 	expect(result.stderr).not.toMatch(/\n\s+at /); // never a stack trace
 	if (!tty) {
@@ -189,7 +189,7 @@ describe('faulty server', () => {
 
 	test('terminal escapes in objects: NDJSON keeps the exact values, escaped, so a terminal is safe', async () => {
 		const result = await dumpFault('escapes');
-		// eslint-disable-next-line no-control-regex
+		// eslint-disable-next-line no-control-regex -- these control characters are what must not reach a terminal
 		expect(result.stdout).not.toMatch(/[\u001B\u0007\u009B\u202E]/);
 		expect(lines(result.stdout)).toEqual([{id: 'esc-1', name: '\u001B[2Jwiped\u0007', note: '\u001B]52;c;cHduZWQ=\u0007', bidi: 'abc\u202Edcba', c1: '\u009B31mred'}]);
 	});
@@ -216,7 +216,7 @@ describe('faulty server', () => {
 	test('a foreign link is refused before anything is sent: one request in all, to the configured origin', async () => {
 		for (const fault of ['foreign-next', 'protocol-relative-next', 'backslash-next', 'userinfo-next', 'redirect'] as const) {
 			server.reset();
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- server.received is reset and read for each fault in turn
 			await dumpFault(fault);
 			expect(server.received).toHaveLength(1);
 			expect(server.received[0]!.server).toBe('faulty');

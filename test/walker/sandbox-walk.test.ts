@@ -42,7 +42,7 @@ async function collect(endpoint: 'accounts' | 'checkouts' | 'charges', viewer: V
 	let end: WalkEnd;
 	try {
 		for (;;) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walker.next();
 			if (step.done) {
 				end = step.value;
@@ -80,7 +80,7 @@ describe('whole walks', () => {
 	});
 });
 
-describe('restricted credential (rule 7)', () => {
+describe('restricted credential: short pages that continue', () => {
 	for (const endpoint of ['accounts', 'checkouts'] as const) {
 		test(`${endpoint}: short and empty pages with a next_uri are followed to the real end`, async () => {
 			const {ids, pages, end} = await collect(endpoint, 'restricted', {limit: '10'});

@@ -22,6 +22,7 @@ function render(bytes: string): string[] {
 	for (let index = 0; index < bytes.length; index++) {
 		const char = bytes[index]!;
 		if (char === '\u001B') {
+			// eslint-disable-next-line no-control-regex -- reading escape sequences is the point
 			const match = /^\u001B\[[\d;?]*[A-Za-z]/.exec(bytes.slice(index, index + 16));
 			if (match?.[0] === '\u001B[2K') {
 				line = [];
@@ -57,7 +58,7 @@ test.skipIf(!existsSync(scriptPath))('dump on a terminal: progress never lands i
 		timeout: 60_000,
 	});
 	// Proof the progress line was drawn at all, on the same terminal.
-	expect(bytes).toMatch(/\r\u001B\[2Kpage 1 · /);
+	expect(bytes).toContain('\r\u001B[2Kpage 1 · ');
 	const lines = render(bytes);
 	const objects = lines.filter(line => line.startsWith('{'));
 	expect(objects.length).toBeGreaterThan(5);

@@ -29,7 +29,7 @@ describe('links', () => {
 	test('query-only and path-relative next_uri: resolved against the request, the base prefix kept', async () => {
 		for (const fault of ['query-only-next', 'path-relative-next'] as const) {
 			server.reset();
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- server.received is reset and read for each fault in turn
 			const result = await dumpInProcess(['accounts', `--base-url=${server.base(fault)}`, '--all']);
 			expect(result.code, result.stderr).toBe(0);
 			expect(server.received.map(request => request.path)).toEqual([
@@ -43,7 +43,7 @@ describe('links', () => {
 	test('a link carrying a credential-like parameter or the credential itself: one request in all', async () => {
 		for (const [fault, flag] of [['echo-in-link', '--base-url'], ['credential-param-next', '--commerce-url']] as const) {
 			server.reset();
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- server.received is reset and read for each fault in turn
 			const result = await dumpInProcess([fault === 'echo-in-link' ? 'accounts' : 'checkouts', `${flag}=${server.base(fault)}`, '--all']);
 			expect(result.code).toBe(1);
 			expect(server.received).toHaveLength(1);

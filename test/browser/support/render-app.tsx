@@ -22,7 +22,7 @@ export const keys = {
 } as const;
 
 // Ink colours and cursor moves are not what the user reads.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
 const ansi = /\u001B\[[0-9;?]*[A-Za-z]/g;
 
 export function visible(frame: string | undefined): string {
@@ -91,7 +91,7 @@ export async function renderApp(options: {
 				throw new Error(`no matching frame within ${timeout} ms; last frame:\n${frame}`);
 			}
 
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- a poll, one frame after another
 			await new Promise(resolve => {
 				setTimeout(resolve, 5);
 			});
@@ -122,7 +122,7 @@ export async function renderApp(options: {
 		await listening();
 		for (const key of sequence) {
 			instance.stdin.write(key);
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- every key is delivered before the next one
 			await new Promise(resolve => {
 				setImmediate(resolve);
 			});

@@ -4,7 +4,7 @@ import type {AddressInfo} from 'node:net';
 /**
  * A tiny account-API server for what the sandbox cannot do on purpose: an
  * object whose fields attack the terminal, and a page that fails until told
- * otherwise. Speaks the contract's envelope (section 2.2).
+ * otherwise. Speaks the contract's envelope (docs/contract.md#the-envelope).
  */
 export type TestServer = {
 	origin: string;
