@@ -130,7 +130,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			save?.(state.view.choice);
 		}
 		// Saved once per choice made, not when the callback's identity changes.
-		// eslint-disable-next-line react-hooks/exhaustive-deps
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
 	}, [state.view.chosen]);
 
 	useEffect(() => {

@@ -70,7 +70,7 @@ export function loadProfiles(env: Record<string, string | undefined>, io: Profil
 
 /** Checks a token read from a profile's source: one line that an HTTP header can carry. */
 function checkToken(value: string, what: string): string {
-	// eslint-disable-next-line no-control-regex
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern looks for
 	if (/[\u0000-\u001F\u007F]/.test(value)) {
 		throw new UsageError(`${what} holds a line break or control character; it must give the bare credential.`);
 	}

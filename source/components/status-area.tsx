@@ -67,7 +67,7 @@ export function StatusArea({model, prompt, fill, note, banner}: Props) {
 			<Box flexDirection="column">
 				{(banner ?? [model.message.text]).map((line, index) => (
 					// Lines of one message: their place is their identity.
-					// eslint-disable-next-line react/no-array-index-key
+					// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position
 					<Text key={index} {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
 						{` ${line} `}
 					</Text>

@@ -33,7 +33,7 @@ function JsonLine({text}: {text: string}) {
 		<>
 			{jsonTokens(text).map((token, index) => (
 				// Tokens of one line: their place is their identity.
-				// eslint-disable-next-line react/no-array-index-key
+				// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position
 				<Text key={index} color={jsonColours[token.tone]}>
 					{token.text}
 				</Text>

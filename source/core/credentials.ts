@@ -106,7 +106,7 @@ export function credentialAdvice(credential: Credential): string {
  */
 export function tokenCredential(api: Api, raw: string, from: string): Credential {
 	let value = raw.trim();
-	// eslint-disable-next-line no-control-regex
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern looks for
 	if (/[\u0000-\u001F\u007F]/.test(value)) {
 		throw new UsageError(`${from} contains a line break or control character; set it to the bare credential.`);
 	}

@@ -25,7 +25,7 @@ export class JsonSyntaxError extends Error {
 	}
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern looks for
 const stringToken = /"(?:[^"\\\u0000-\u001F]|\\(?:["\\/bfnrt]|u[\dA-Fa-f]{4}))*"/y;
 const numberToken = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** Nesting deeper than any config needs is refused, so a crafted file cannot exhaust the stack. */
@@ -90,7 +90,7 @@ export function parseJsonWithLines(text: string): JsonNode {
 		if (!match) {
 			// Find the reason: an unescaped line break, a bad escape or no closing quote.
 			const rest = text.slice(index + 1);
-			// eslint-disable-next-line no-control-regex
+			// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern looks for
 			const newline = rest.search(/[\u0000-\u001F]/);
 			const close = rest.search(/(?<!\\)(?:\\\\)*"/);
 			fail(newline !== -1 && (close === -1 || newline < close) ? 'a string holds a line break or control character (write it as \\n) or misses its closing quote' : 'a string holds an escape JSON does not know');

@@ -164,7 +164,7 @@ function readSource(reader: Reader, node: JsonNode, api: Api): CredentialSource 
 			reader.fail(item.line, `needs every word of "command" to be a string, not ${kindName(item)}`);
 		}
 
-		// eslint-disable-next-line no-control-regex
+		// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern looks for
 		if (/\u0000/.test(item.value)) {
 			reader.fail(item.line, 'has a NUL character in "command"');
 		}

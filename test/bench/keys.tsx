@@ -188,7 +188,6 @@ const sideways: Sample[] = [];
 for (let round = 0; round < (baseline ? 0 : rounds); round++) {
 	const key = round % 2 === 0 ? '>' : '<';
 	const want = round % 2 === 0 ? 'cols 3–' : 'cols 1–';
-	// eslint-disable-next-line no-await-in-loop
 	sideways.push(await time(key, frame => plain(frame).includes(want)));
 }
 
@@ -197,13 +196,9 @@ for (let round = 0; round < (baseline ? 0 : rounds); round++) {
 const toggles: Sample[] = [];
 for (let round = 0; round < (baseline ? 0 : Math.min(rounds, 100)); round++) {
 	const hide = round % 2 === 0;
-	// eslint-disable-next-line no-await-in-loop
 	await time('C', frame => plain(frame).startsWith('columns:'));
-	// eslint-disable-next-line no-await-in-loop
 	await time('j', frame => plain(frame).includes('› ['));
-	// eslint-disable-next-line no-await-in-loop
 	await time(' ', frame => /› \[[ x]\] name/.test(plain(frame)) && plain(frame).includes(hide ? '› [ ] name' : '› [x] name'));
-	// eslint-disable-next-line no-await-in-loop
 	toggles.push(await time('\r', frame => plain(frame).startsWith('  id ') && plain(frame).includes('  name ') !== hide));
 }
 
@@ -263,7 +258,6 @@ const bigClient = createClient(bigConfig);
 const firstFrames: Sample[] = [];
 for (let round = 0; round < 10; round++) {
 	// A new page object each round: nothing of the last render is cached.
-	// eslint-disable-next-line no-await-in-loop
 	const page = await bigClient.fetchPage(bigClient.firstUrl, {});
 	lastFrame = '';
 	inkMs = 0;
@@ -275,7 +269,6 @@ for (let round = 0; round < 10; round++) {
 			inkMs += renderTime;
 		}},
 	);
-	// eslint-disable-next-line no-await-in-loop
 	await until(frame => plain(frame).includes('big-2'));
 	firstFrames.push({total: performance.now() - started, ink: inkMs, cpu: cpuMs(cpu)});
 	bigInstance.unmount();

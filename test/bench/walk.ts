@@ -211,9 +211,7 @@ async function startReplay(): Promise<{origin: string; close(): Promise<void>}> 
 	const pages = new Map<string, string>();
 	let next: string | null = '/v2/accounts?limit=100';
 	while (next !== null) {
-		// eslint-disable-next-line no-await-in-loop
 		const response = await fetch(`${served.accountUrl}${next}`, {headers: {authorization: `Bearer ${served.credentials.account.full}`}});
-		// eslint-disable-next-line no-await-in-loop
 		const body = await response.text();
 		pages.set(next, body);
 		next = (JSON.parse(body) as {pagination: {next_uri: string | null}}).pagination.next_uri;
@@ -255,14 +253,11 @@ async function keyAgainstBearer(): Promise<void> {
 	for (const [label, base] of [['sandbox (verifies every JWT)', served.accountUrl], ['replay (checks nothing)', replay.origin]] as const) {
 		const keyEnv = {PAGEWALK_BASE_URL: base, COINBASE_API_KEY_FILE: keyFile};
 		const bearerEnv = {PAGEWALK_BASE_URL: base, COINBASE_ACCESS_TOKEN: served.credentials.account.full};
-		// eslint-disable-next-line no-await-in-loop
 		await run(process.execPath, dumpArgs, keyEnv);
 		const key: Array<Awaited<ReturnType<typeof timed>>> = [];
 		const bearer: Array<Awaited<ReturnType<typeof timed>>> = [];
 		for (let index = 0; index < keyRuns; index++) {
-			// eslint-disable-next-line no-await-in-loop
 			key.push(await timed(keyEnv));
-			// eslint-disable-next-line no-await-in-loop
 			bearer.push(await timed(bearerEnv));
 		}
 

@@ -103,11 +103,11 @@ describe('q and Esc close overlays', () => {
 		for (const [key, title] of [['?', 'keys'], [keys.enter, 'object 2 of'], ['d', 'debug: request'], ['c', 'compare']] as const) {
 			// eslint-disable-next-line no-await-in-loop -- one overlay after another
 			await app.press(key);
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			await app.waitFor(f => f.startsWith(title));
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			await app.press('q');
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const frame = await app.waitFor(f => f.startsWith('  id '));
 			expect(selectedIndex(frame), title).toBe(1);
 		}
@@ -153,21 +153,21 @@ describe('colour honours NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
 		for (const env of [{NO_COLOR: '1', TERM: 'xterm-256color'}, {TERM: 'dumb'}, {FORCE_COLOR: '0'}] as Array<Record<string, string>>) {
 			// eslint-disable-next-line no-await-in-loop -- one environment after another
 			const app = await browse({env});
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			await app.waitFor(f => f.includes('page 1 '));
 			for (const key of ['', keys.enter, 'd', '?', 'L']) {
 				if (key !== '') {
-					// eslint-disable-next-line no-await-in-loop
+					// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 					await app.press(key);
-					// eslint-disable-next-line no-await-in-loop
+					// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 					await app.waitFor(f => !f.startsWith('  id ') || key === 'L');
 				}
 
 				expect(app.instance.lastFrame(), `${JSON.stringify(env)} ${key}`).not.toContain(escape);
 				if (key !== '') {
-					// eslint-disable-next-line no-await-in-loop
+					// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 					await app.press(keys.escape);
-					// eslint-disable-next-line no-await-in-loop
+					// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 					await app.waitFor(f => f.startsWith('  id ') && !f.includes('limit (0'));
 				}
 			}

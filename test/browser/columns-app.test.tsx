@@ -43,9 +43,9 @@ describe('default columns in the browser', () => {
 			[200, ['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at', 'currency.name', 'currency.type', 'updated_at', 'currency.color', 'currency.sort_ind…']],
 		];
 		for (const [columns, names] of expected) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const app = await browse({size: {columns, rows: 16}});
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const frame = await app.waitFor(f => f.includes('page 1 '));
 			expect(header(frame), `${columns} cells`).toEqual(names);
 			expect(frame, `${columns} cells`).toContain(`cols 1–${names.length} of 21`);

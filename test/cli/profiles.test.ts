@@ -312,7 +312,7 @@ describe('the built CLI', () => {
 		expect(listed.stderr).toMatch(/^pagewalk: PAGEWALK_CONFIG names '.*missing\.json', which does not exist; create it or unset PAGEWALK_CONFIG\.\n$/);
 		const malformed = configFile('{\n"profiles": {\n"p": {"account": {"command": "op read x"}}\n}\n}');
 		for (const argv of [['profiles'], ['dump', '--profile', 'p'], ['--profile', 'p']]) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const result = await runCli(argv, malformed);
 			expect(result).toMatchObject({code: 2, stdout: ''});
 			expect(result.stderr).toMatch(/^pagewalk: In the config file '.*', line 3 needs "command" to be a non-empty list of strings[^\n]*\n$/);

@@ -123,7 +123,7 @@ describe('pagewalk dump (built CLI)', () => {
 		const key = writeCanaryKeyFile();
 		let output = '';
 		for (const fault of ['echo-in-error', 'echo-in-body', 'redirect', 'protocol-relative-next', 'unauthorized-account'] as const) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const result = await runCli(['dump', 'accounts', '--all', `--base-url=${faulty.base(fault)}`, '--key-file', key.path], {NO_COLOR: '1'});
 			expect(result.code).toBe(1);
 			output += result.stdout + result.stderr;

@@ -83,7 +83,7 @@ describe('several-page walks signed per request', () => {
 				const nonces = new Set<string>();
 				for (const request of requests) {
 					const jwt = jwtOf(request.authorization);
-					// eslint-disable-next-line no-await-in-loop
+					// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 					const {header, payload} = await verifiedByJose(jwt, key);
 					expect(header).toMatchObject({alg: algorithm, kid: key.name, typ: 'JWT'});
 					expect(String(header['nonce'])).toMatch(/^[\da-f]{32,}$/);
@@ -117,7 +117,7 @@ describe('several-page walks signed per request', () => {
 		expect(result.stdout).toBe(restricted.stdout);
 		for (const request of proxy.recorded) {
 			expect(request.status).toBe(200);
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			await verifiedByJose(jwtOf(request.authorization), key);
 		}
 	});
@@ -130,7 +130,7 @@ describe('several-page walks signed per request', () => {
 		expect(sent).toHaveLength(2);
 		expect(sent[0]).not.toBe(sent[1]);
 		for (const authorization of sent) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const {payload} = await verifiedByJose(jwtOf(authorization), key);
 			expect(payload['uri']).toBe(`GET ${new URL(faulty.origin).host}/f/gateway-timeout-once/v2/accounts`);
 		}
@@ -146,7 +146,7 @@ describe('several-page walks signed per request', () => {
 			let url: string | null = client.firstUrl;
 			let objects = 0;
 			while (url !== null) {
-				// eslint-disable-next-line no-await-in-loop
+				// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 				const page = await client.fetchPage(url, {onRetry: notice => notices.push(notice)});
 				objects += page.objects.length;
 				url = page.nextUrl;
@@ -170,17 +170,17 @@ describe('each rejection is one sentence with the right hint', () => {
 
 	test('expired (the API\'s clock ahead of ours) and not yet valid (behind): check the clock', async () => {
 		for (const skewMs of [10 * 60_000, -10 * 60_000]) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const skewed = await startSandbox({records: 10, now: () => Date.now() + skewMs});
 			try {
-				// eslint-disable-next-line no-await-in-loop
+				// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 				const result = await walkWith(skewed);
 				expect(result.code).toBe(1);
 				const lines = result.stderr.trimEnd().split('\n');
 				expect(lines[0]).toMatch(skewMs > 0 ? /\(401 expired_token: exp check failed/ : /\(401 invalid_token: nbf check failed/);
 				expect(lines[0]).toMatch(/the JWT was refused as expired or not yet valid: check this machine's clock \(it must be within a few seconds of real time; it read \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ when the JWT was signed\)\.$/);
 			} finally {
-				// eslint-disable-next-line no-await-in-loop
+				// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 				await skewed.close();
 			}
 		}
@@ -225,7 +225,7 @@ describe('sources, precedence and key file errors', () => {
 			[{COINBASE_API_KEY_FILE: key.path!, COINBASE_ACCESS_TOKEN: 'tok'}, 'Both COINBASE_API_KEY_FILE and COINBASE_ACCESS_TOKEN are set'],
 			[{COINBASE_API_KEY_NAME: key.name, COINBASE_API_PRIVATE_KEY: key.keyFile.privateKey, COINBASE_ACCESS_TOKEN: 'tok'}, 'Both COINBASE_API_KEY_NAME/COINBASE_API_PRIVATE_KEY and COINBASE_ACCESS_TOKEN are set'],
 		] as const) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const result = await dumpInProcess(['accounts', `--base-url=${proxy.origin}`], {...quiet, ...env});
 			expect(result.code).toBe(2);
 			expect(result.stderr).toBe(`pagewalk: ${names}, so pagewalk cannot tell which credential to use; unset all but one (or give --key-file, which wins).\n`);
@@ -250,7 +250,7 @@ describe('sources, precedence and key file errors', () => {
 			[tempFile('rsa.json', JSON.stringify({name: 'k', privateKey: rsaPem})), /^pagewalk: The "privateKey" in the key file '.*rsa\.json' is an RSA key; pagewalk signs with ECDSA P-256 \(ES256\) or Ed25519 \(EdDSA\) keys; create one of those in the key portal\.\n$/],
 		];
 		for (const [file, message] of cases) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const result = await dumpInProcess(['accounts', `--base-url=${proxy.origin}`, '--key-file', file], quiet);
 			expect(result.code).toBe(2);
 			expect(result.stderr).toMatch(message);
@@ -329,7 +329,7 @@ describe('what the user sees of the credential', () => {
 		const key = writeCanaryKeyFile();
 		const outputs: string[] = [];
 		for (const fault of ['echo-in-error', 'echo-in-body', 'echo-in-link', 'unauthorized-account', 'good-account'] as const) {
-			// eslint-disable-next-line no-await-in-loop
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
 			const result = await dumpInProcess(['accounts', '--all', `--base-url=${faulty.base(fault)}`, '--key-file', key.path], quiet);
 			outputs.push(result.stdout + result.stderr);
 		}
