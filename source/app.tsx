@@ -129,8 +129,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		if (state.view.chosen > 0 && state.view.choice) {
 			save?.(state.view.choice);
 		}
-		// Saved once per choice made, not when the callback's identity changes.
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- saved once per choice made, not when the callback's identity changes
 	}, [state.view.chosen]);
 
 	useEffect(() => {
