@@ -8,25 +8,25 @@
 import {createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
 import {closeSync, fstatSync, openSync, readFileSync} from 'node:fs';
 import process from 'node:process';
-import {inspect} from 'node:util';
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
-import {Secret} from './secret.js';
+import {Redacted} from './secret.js';
 
 export type CdpKeyAlgorithm = 'ES256' | 'EdDSA';
 
 /**
- * A parsed key. Like {@link Secret} it prints as a redaction mark everywhere
+ * A parsed key. Like a Secret it prints as a redaction mark everywhere
  * (string conversion, JSON, util.inspect), so an options object holding it can
  * be logged without leaking it; only the signer calls `reveal()`.
  */
-export class CdpKey {
+export class CdpKey extends Redacted {
 	/** The key's name: the JWT's `kid` and `sub`. Not secret: the debug view shows it. */
 	readonly name: string;
 	readonly algorithm: CdpKeyAlgorithm;
 	readonly #privateKey: KeyObject;
 
 	constructor(name: string, algorithm: CdpKeyAlgorithm, privateKey: KeyObject) {
+		super();
 		this.name = name;
 		this.algorithm = algorithm;
 		this.#privateKey = privateKey;
@@ -42,17 +42,6 @@ export class CdpKey {
 		return createPublicKey(this.#privateKey);
 	}
 
-	toString(): string {
-		return Secret.mark;
-	}
-
-	toJSON(): string {
-		return Secret.mark;
-	}
-
-	[inspect.custom](): string {
-		return Secret.mark;
-	}
 }
 
 /** A key that cannot be used: one sentence naming its source, exit status 2 (nothing was sent). */

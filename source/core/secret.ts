@@ -1,24 +1,10 @@
 import {inspect} from 'node:util';
 
 /**
- * A credential. It prints as a redaction mark everywhere (string
- * conversion, JSON, console.log, util.inspect), so a config object that ends
- * up in a log or an error report cannot leak it; only `reveal()` gives the
- * value, and only the HTTP client calls it, per request to the checked origin.
+ * Anything that holds a secret: it prints as the redaction mark everywhere
+ * (string conversion, JSON, console.log, util.inspect), whatever it holds.
  */
-export class Secret {
-	static readonly mark = '[redacted]';
-	readonly #value: string;
-
-	constructor(value: string) {
-		this.#value = value;
-		remember(value);
-	}
-
-	reveal(): string {
-		return this.#value;
-	}
-
+export class Redacted {
 	toString(): string {
 		return Secret.mark;
 	}
@@ -29,6 +15,27 @@ export class Secret {
 
 	[inspect.custom](): string {
 		return Secret.mark;
+	}
+}
+
+/**
+ * A credential. It prints as a redaction mark everywhere (string
+ * conversion, JSON, console.log, util.inspect), so a config object that ends
+ * up in a log or an error report cannot leak it; only `reveal()` gives the
+ * value, and only the HTTP client calls it, per request to the checked origin.
+ */
+export class Secret extends Redacted {
+	static readonly mark = '[redacted]';
+	readonly #value: string;
+
+	constructor(value: string) {
+		super();
+		this.#value = value;
+		remember(value);
+	}
+
+	reveal(): string {
+		return this.#value;
 	}
 }
 

@@ -1,7 +1,7 @@
 import chalk from 'chalk';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {keys, renderApp} from './support/render-app.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {keys} from './support/render-app.js';
+import {sandboxBrowser} from './support/sandbox-browser.js';
 
 /**
  * Keys as terminals deliver them: several in one read (key repeat over ssh or
@@ -9,27 +9,8 @@ import {keys, renderApp} from './support/render-app.js';
  * every prompt; and q or Esc closing every overlay.
  */
 
-let sandbox: Sandbox;
-let open: Array<{close(): Promise<void>}> = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({port: 0});
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-afterEach(async () => {
-	await Promise.all(open.map(async app => app.close()));
-	open = [];
-});
-
-async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
-	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size: {columns: 100, rows: 16}, ...options});
-	open.push(app);
-	return app;
-}
+const fixture = sandboxBrowser({size: {columns: 100, rows: 16}});
+const browse = fixture.browse.bind(fixture);
 
 /** The index of the selected row among the table's rows. */
 function selectedIndex(frame: string): number {

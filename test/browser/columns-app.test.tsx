@@ -4,32 +4,13 @@
  * scrolling with < > and Shift-arrows, the column picker (toggle, reorder,
  * remembered through the app's save callback) and the panes' wrap toggle.
  */
-import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import type {ColumnChoice} from '../../source/core/column-order.js';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {keys, renderApp} from './support/render-app.js';
+import {keys} from './support/render-app.js';
+import {sandboxBrowser} from './support/sandbox-browser.js';
 
-let sandbox: Sandbox;
-let open: Array<{close(): Promise<void>}> = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({port: 0});
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-afterEach(async () => {
-	await Promise.all(open.map(async app => app.close()));
-	open = [];
-});
-
-async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
-	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.restricted, size: {columns: 120, rows: 16}, ...options});
-	open.push(app);
-	return app;
-}
+const fixture = sandboxBrowser({size: {columns: 120, rows: 16}});
+const browse = fixture.browse.bind(fixture);
 
 /** The table header's column names, in order. */
 const header = (frame: string) => frame.split('\n')[0]!.trim().split(/ {2,}/);
