@@ -10,6 +10,7 @@ import {inert} from '../core/inert.js';
 import {defaults, type WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
+import type {Credential} from '../core/credentials.js';
 import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './profile-config.js';
 import type {Order, RetryNotice} from '../core/types.js';
 import {walk} from '../core/walker.js';
@@ -83,7 +84,7 @@ export type AuditOptions = {
 	json: boolean;
 	bothOrders: boolean;
 	/** A second credential, already read from the environment. */
-	compare: SecondCredential | null;
+	compare: SecondCredential | Credential | null;
 	/** How the report names the first credential: its environment variable, or the demo's. */
 	primaryLabel?: string;
 	/** Aborted (with an Interrupted) by SIGINT, SIGTERM or SIGHUP: stop and report what was read. */

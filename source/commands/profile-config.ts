@@ -13,6 +13,8 @@ import type {WalkConfig} from '../core/options.js';
 import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
 import {unfitForHeader} from '../core/secret.js';
 import type {Api} from '../core/types.js';
+import type {SecondCredential} from '../audit/second-credential.js';
+import type {Credential} from '../core/credentials.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {
@@ -155,7 +157,7 @@ export const demoCompareProfile = '--compare-profile cannot be used with --demo,
  * compare asks the same origin, and a credential is only ever sent where its
  * profile says.
  */
-export async function compareProfileCredential(name: string, walk: WalkConfig, env: Record<string, string | undefined>, io: ProfileIo = {}): Promise<{envName: string; value: string}> {
+export async function compareProfileCredential(name: string, walk: WalkConfig, env: Record<string, string | undefined>, io: ProfileIo = {}): Promise<SecondCredential | Credential> {
 	if (walk.demo) {
 		throw new UsageError(demoCompareProfile);
 	}
@@ -172,10 +174,21 @@ export async function compareProfileCredential(name: string, walk: WalkConfig, e
 	}
 
 	const credential = await readProfileCredential(config, profile, walk.api, env, io);
-	if (credential.kind !== 'token') {
-		// The compare client takes a token today; a CDP key needs the signing client (see core/credentials.ts once it lands).
-		throw new UsageError(`The ${profilePlace(config, profile)} gives a CDP key, and --compare-profile compares with tokens only for now; use a profile with a token or --compare-env.`);
-	}
+	const from = `profile ${profile.name}`;
+	switch (credential.kind) {
+		case 'token': {
+			return {envName: from, value: credential.value};
+		}
 
-	return {envName: `profile ${profile.name}`, value: credential.value};
+		// A CDP key compares as it walks: the client signs a fresh JWT for every request.
+		case 'key-file': {
+			const {keyFileCredential} = await import('../core/credentials.js');
+			return keyFileCredential(credential.path, from).credential;
+		}
+
+		case 'key-parts': {
+			const {parseKeyParts} = await import('../core/cdp-key.js');
+			return {kind: 'cdp-key', key: parseKeyParts({name: credential.name, privateKey: credential.privateKey}, {name: `the key name of the ${from}`, privateKey: `the private key of the ${from}`}), from};
+		}
+	}
 }

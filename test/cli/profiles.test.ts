@@ -262,6 +262,7 @@ describe('--compare-profile in the audit, against the sandbox', () => {
 				full: {...bases, account: {env: 'FULL_TOKEN'}, commerce: {command: prints(sandbox.credentials.commerce.full)}},
 				restricted: {...bases, account: {command: prints(sandbox.credentials.account.restricted)}, commerce: {env: 'RESTRICTED_KEY'}},
 				elsewhere: {account: {env: 'FULL_TOKEN'}},
+				'restricted-key': {...bases, account: {key_file: sandbox.keys.find(key => key.viewer === 'restricted' && key.algorithm === 'ES256')!.path}},
 			}}),
 			FULL_TOKEN: sandbox.credentials.account.full,
 			RESTRICTED_KEY: sandbox.credentials.commerce.restricted,
@@ -284,6 +285,15 @@ describe('--compare-profile in the audit, against the sandbox', () => {
 		for (const secret of Object.values(sandbox.credentials[api])) {
 			expect(stdout).not.toContain(secret);
 		}
+	});
+
+	test('a compare profile holding a CDP key file signs its own JWTs: the same ids hidden as its token', async () => {
+		const {report, stdout} = await auditJson(['accounts', '--profile', 'full', '--compare-profile', 'restricted-key', '--limit', '10'], env);
+		expect(report.result).toBe('passed');
+		const [comparison] = report.comparisons;
+		expect(comparison).toMatchObject({a: 'desc, profile full', b: 'desc, profile restricted-key', onlyB: []});
+		expect(comparison!.onlyA).toEqual(sandbox.store.hiddenIds('accounts'));
+		expect(stdout).not.toContain('eyJ');
 	});
 
 	test('a compare profile for another origin, an unknown one, or both compare flags: one sentence, exit 2', async () => {
