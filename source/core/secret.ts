@@ -47,6 +47,12 @@ export class Secret extends Redacted {
  * each path being handed the right Secret.
  */
 const forms: string[] = [];
+/**
+ * The lower-hex spelling of each form with percent-encodings, made once when
+ * the form is remembered: redact() runs on every response header of every
+ * page, so a regex replace per form per call added up over a long walk.
+ */
+const lowerForms = new Map<string, string>();
 // Shorter values would redact ordinary words; real credentials are far longer.
 const minLength = 6;
 
@@ -68,6 +74,9 @@ function remember(value: string): void {
 	for (const form of candidates) {
 		if (!forms.includes(form)) {
 			forms.push(form);
+			if (form.includes('%')) {
+				lowerForms.set(form, form.replaceAll(/%[\dA-F]{2}/g, escape => escape.toLowerCase()));
+			}
 		}
 	}
 
@@ -125,11 +134,9 @@ export function redact(text: string): string {
 		}
 
 		// Percent-encodings may use either case of hex digit.
-		if (form.includes('%')) {
-			const lower = form.replaceAll(/%[\dA-F]{2}/g, escape => escape.toLowerCase());
-			if (lower !== form && result.includes(lower)) {
-				result = result.replaceAll(lower, Secret.mark);
-			}
+		const lower = lowerForms.get(form);
+		if (lower !== undefined && lower !== form && result.includes(lower)) {
+			result = result.replaceAll(lower, Secret.mark);
 		}
 	}
 
