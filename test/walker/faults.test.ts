@@ -3,23 +3,12 @@
  * the canary credential set: the documented outcome, no crash, nothing
  * already written lost, the canary in no output byte and at no other origin.
  */
-import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
-import {apiOf, faultNames, startFaultyServer, type FaultName, type FaultyServer} from '../support/faulty-server.js';
+import {describe, expect, test} from 'vitest';
+import {apiOf, faultNames, type FaultName} from '../support/faulty-server.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canary, dumpInProcess, type Result} from '../support/run-dump.js';
 
-let server: FaultyServer;
-
-beforeAll(async () => {
-	server = await startFaultyServer();
-});
-
-afterAll(async () => {
-	await server.close();
-});
-
-beforeEach(() => {
-	server.reset();
-});
+const faultyServer = useFaultyServer();
 
 async function dumpFault(fault: FaultName, extra: string[] = [], options: {stderrTty?: boolean} = {}): Promise<Result> {
 	const api = apiOf(fault);
@@ -27,7 +16,7 @@ async function dumpFault(fault: FaultName, extra: string[] = [], options: {stder
 	const timeout = extra.includes('--timeout') ? [] : ['--timeout', '0.5'];
 	const argv = [
 		api === 'account' ? 'accounts' : 'checkouts',
-		api === 'account' ? `--base-url=${server.base(fault)}` : `--commerce-url=${server.base(fault)}`,
+		api === 'account' ? `--base-url=${faultyServer().base(fault)}` : `--commerce-url=${faultyServer().base(fault)}`,
 		'--all', ...timeout, '--retries', '1', '--max-wait', '2',
 		...extra,
 	];
@@ -53,8 +42,8 @@ function expectSafe(result: Result, tty = false): void {
 		}
 	}
 
-	expect(server.received.filter(request => request.server === 'evil')).toEqual([]);
-	for (const request of server.received) {
+	expect(faultyServer().received.filter(request => request.server === 'evil')).toEqual([]);
+	for (const request of faultyServer().received) {
 		if (request.authorization !== undefined) {
 			expect(request.authorization).toBe(`Bearer ${canary}`);
 		}
@@ -203,7 +192,7 @@ describe('faulty server', () => {
 
 	test('the quirks page: `?&` and a repeated parameter are tidied, a short page is followed', async () => {
 		await dumpFault('quirks');
-		const paths = server.received.map(request => request.path);
+		const paths = faultyServer().received.map(request => request.path);
 		expect(paths).toEqual(['/f/quirks/v2/accounts', '/f/quirks/v2/accounts?limit=3&limit=3&starting_after=obj-1-0']);
 	});
 
@@ -215,11 +204,11 @@ describe('faulty server', () => {
 
 	test('a foreign link is refused before anything is sent: one request in all, to the configured origin', async () => {
 		for (const fault of ['foreign-next', 'protocol-relative-next', 'backslash-next', 'userinfo-next', 'redirect'] as const) {
-			server.reset();
-			// eslint-disable-next-line no-await-in-loop -- server.received is reset and read for each fault in turn
+			faultyServer().reset();
+			// eslint-disable-next-line no-await-in-loop -- faultyServer().received is reset and read for each fault in turn
 			await dumpFault(fault);
-			expect(server.received).toHaveLength(1);
-			expect(server.received[0]!.server).toBe('faulty');
+			expect(faultyServer().received).toHaveLength(1);
+			expect(faultyServer().received[0]!.server).toBe('faulty');
 		}
 	});
 });
