@@ -1,135 +1,31 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {cpSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {builtCli, hasTmux, noTmux, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
 
 /**
- * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
- * pseudo-terminal, keys go in with send-keys, the screen comes out with
- * capture-pane. Checks what no in-memory test can: raw mode, the alternate
- * screen, and that quitting gives the terminal back as it was.
+ * The built CLI in a real terminal (see support/tmux.ts). Checks what no
+ * in-memory test can: raw mode, the alternate screen, and that quitting gives
+ * the terminal back as it was.
  */
 
-const tmuxPath = '/usr/bin/tmux';
-const hasTmux = existsSync(tmuxPath);
-// Missing tmux fails these tests rather than skipping them: a skip on a fresh machine hides them.
-const noTmux = `tmux is not installed at ${tmuxPath}, so the terminal tests cannot run; install it (Debian: apt-get install -y tmux; .ci/run does this in CI).`;
+const server = new TmuxServer('e2e');
+const {rows} = server;
+const tmux = (...args: string[]) => server.tmux(...args);
+const flag = (name: string) => server.flag(name);
+const killServer = () => {
+	server.kill();
+};
 
-function requireTmux(): void {
-	if (!hasTmux) {
-		throw new Error(noTmux);
-	}
-}
-// Our own tmux server, so nothing of the user's (or another test's) is touched.
-const socket = `pagewalk-e2e-${process.pid}`;
-const columns = 100;
-const rows = 24;
+const startSession = (name: string, envPrefix = '') => {
+	server.start(name, {envPrefix});
+};
 
-/**
- * The built CLI, copied aside: `npm test` builds first (pretest), a bare
- * vitest run builds only when dist/ is missing, and a build started by anyone
- * else in this tree (it empties dist/ first) cannot pull the files away from
- * under a running test. The bundle is self-contained, so the copy runs as is.
- */
-let cliDirectory: string | undefined;
-function builtCli(): string {
-	if (!cliDirectory) {
-		if (!existsSync('dist/cli.js')) {
-			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
-		}
+const waitForScreen = async (predicate: (text: string) => boolean, timeout?: number) => server.waitForScreen(predicate, timeout);
+const keys = async (...names: string[]) => server.keys(...names);
+const session = () => server.session;
 
-		cliDirectory = mkdtempSync(path.join(tmpdir(), 'pagewalk-e2e-'));
-		cpSync('dist', cliDirectory, {recursive: true});
-	}
-
-	return path.join(cliDirectory, 'cli.js');
-}
-
-afterAll(() => {
-	if (cliDirectory) {
-		rmSync(cliDirectory, {recursive: true, force: true});
-	}
-});
-
-/** Stops our tmux server and removes its socket file (tmux leaves it behind when killed). */
-function killServer(): void {
-	spawnSync(tmuxPath, ['-L', socket, 'kill-server']);
-	rmSync(`${process.env['TMUX_TMPDIR'] ?? '/tmp'}/tmux-${process.getuid?.() ?? 0}/${socket}`, {force: true});
-}
-
-function tmux(...args: string[]): string {
-	return execFileSync(tmuxPath, ['-L', socket, ...args], {encoding: 'utf8'});
-}
-
-let session = 'e2e';
-
-function screen(): string {
-	return tmux('capture-pane', '-p', '-t', session);
-}
-
-function flag(name: string): string {
-	return tmux('display-message', '-p', '-t', session, `#{${name}}`).trim();
-}
-
-/** `envPrefix`: variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
-function startSession(name: string, envPrefix = ''): void {
-	session = name;
-	// CI=… makes Ink print only the last frame; a user's terminal never has it.
-	const env = {...process.env};
-	delete env['CI'];
-	const command = `printf 'BEFORE\\n'; ${envPrefix}${process.execPath} ${builtCli()} --demo; echo "AFTER rc=$?"; sleep 600`;
-	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command], {
-		env: {...env, TERM: 'xterm-256color'},
-	});
-}
-
-async function waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
-	const deadline = Date.now() + timeout;
-	for (;;) {
-		const text = screen();
-		if (predicate(text)) {
-			return text;
-		}
-
-		if (Date.now() > deadline) {
-			throw new Error(`screen never matched within ${timeout} ms:\n${text}`);
-		}
-
-		// eslint-disable-next-line no-await-in-loop -- a poll of the screen, one look after another
-		await new Promise(resolve => {
-			setTimeout(resolve, 25);
-		});
-	}
-}
-
-/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
-function rawMode(): boolean {
-	const settings = execFileSync('stty', ['-a', '-F', flag('pane_tty')], {encoding: 'utf8'});
-	return /(?:^|\s)-icanon(?:\s|$)/.test(settings);
-}
-
-/**
- * Sends keys once Ink has put the terminal in raw mode. Ink turns it on in an
- * effect after the first frame, so a frame on screen does not mean a key is
- * read yet: sent earlier, Ctrl-C would be the terminal's SIGINT, not a key.
- */
-async function keys(...names: string[]) {
-	const deadline = Date.now() + 8000;
-	while (!rawMode()) {
-		if (Date.now() > deadline) {
-			throw new Error(`the terminal never entered raw mode:\n${screen()}`);
-		}
-
-		// eslint-disable-next-line no-await-in-loop -- polling the terminal's mode until Ink sets it
-		await new Promise(resolve => {
-			setTimeout(resolve, 25);
-		});
-	}
-
-	tmux('send-keys', '-t', session, ...names);
-}
+afterAll(removeBuiltCli);
 
 describe('the terminal tests can run', () => {
 	it('tmux is installed', () => {
@@ -172,7 +68,7 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		// Resizing re-fits the table to the new width and height. The pane crops
 		// at 60 columns anyway; what shows a redraw at the new width is the status
 		// line cut by pagewalk with an ellipsis, and the whole frame in 12 rows.
-		tmux('resize-window', '-t', session, '-x', '60', '-y', '12');
+		tmux('resize-window', '-t', session(), '-x', '60', '-y', '12');
 		text = await waitForScreen(t => {
 			const shown = t.trimEnd().split('\n');
 			return (
@@ -219,17 +115,17 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		startSession('colour');
 		await waitForScreen(t => t.includes('page 1 ·'));
 		// -e keeps the attributes: the status line's colours show as SGR sequences.
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).toMatch(sgr);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session())).toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.includes('AFTER rc='));
 		startSession('no-colour', 'NO_COLOR=1 ');
 		await waitForScreen(t => t.includes('page 1 ·'));
 		await keys('Enter');
 		await waitForScreen(t => t.startsWith('object 1 of'));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session())).not.toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.startsWith('  id '));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session)).not.toMatch(sgr);
+		expect(tmux('capture-pane', '-p', '-e', '-t', session())).not.toMatch(sgr);
 		await keys('q');
 		await waitForScreen(t => t.includes('AFTER rc='));
 	});

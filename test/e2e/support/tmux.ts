@@ -1,0 +1,153 @@
+import {execFileSync, spawnSync} from 'node:child_process';
+import {cpSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+
+/**
+ * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
+ * pseudo-terminal, keys go in with send-keys, the screen comes out with
+ * capture-pane. Shared by every terminal test file; each file makes its own
+ * tmux server (a socket of its own), so files can run side by side.
+ */
+
+export const tmuxPath = '/usr/bin/tmux';
+export const hasTmux = existsSync(tmuxPath);
+// Missing tmux fails these tests rather than skipping them: a skip on a fresh machine hides them.
+export const noTmux = `tmux is not installed at ${tmuxPath}, so the terminal tests cannot run; install it (Debian: apt-get install -y tmux; .ci/run does this in CI).`;
+
+export function requireTmux(): void {
+	if (!hasTmux) {
+		throw new Error(noTmux);
+	}
+}
+
+/**
+ * The built CLI, copied aside: `npm test` builds first (pretest), a bare
+ * vitest run builds only when dist/ is missing, and a build started by anyone
+ * else in this tree (it empties dist/ first) cannot pull the files away from
+ * under a running test. The bundle is self-contained, so the copy runs as is.
+ */
+let cliDirectory: string | undefined;
+export function builtCli(): string {
+	if (!cliDirectory) {
+		if (!existsSync('dist/cli.js')) {
+			execFileSync(process.execPath, ['scripts/build.mjs'], {stdio: 'inherit'});
+		}
+
+		cliDirectory = mkdtempSync(path.join(tmpdir(), 'pagewalk-e2e-'));
+		cpSync('dist', cliDirectory, {recursive: true});
+	}
+
+	return path.join(cliDirectory, 'cli.js');
+}
+
+/** Removes the copy of the CLI (call from afterAll). */
+export function removeBuiltCli(): void {
+	if (cliDirectory) {
+		rmSync(cliDirectory, {recursive: true, force: true});
+		cliDirectory = undefined;
+	}
+}
+
+async function pause(ms: number): Promise<void> {
+	await new Promise(resolve => {
+		setTimeout(resolve, ms);
+	});
+}
+
+export type SessionOptions = {
+	/** Variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
+	envPrefix?: string;
+	/** Arguments after `--demo`, already shell-quoted. */
+	args?: string;
+	/** tmux options set before the session starts, e.g. [['set-clipboard', 'on']]. */
+	serverOptions?: Array<[string, string]>;
+};
+
+/** One private tmux server (its own socket) and the session it runs. */
+export class TmuxServer {
+	readonly columns: number;
+	readonly rows: number;
+	session = 'e2e';
+	private readonly socket: string;
+
+	constructor(name: string, size: {columns: number; rows: number} = {columns: 100, rows: 24}) {
+		this.socket = `pagewalk-${name}-${process.pid}`;
+		this.columns = size.columns;
+		this.rows = size.rows;
+	}
+
+	tmux(...args: string[]): string {
+		return execFileSync(tmuxPath, ['-L', this.socket, ...args], {encoding: 'utf8'});
+	}
+
+	/** Stops this tmux server and removes its socket file (tmux leaves it behind when killed). */
+	kill(): void {
+		spawnSync(tmuxPath, ['-L', this.socket, 'kill-server']);
+		rmSync(`${process.env['TMUX_TMPDIR'] ?? '/tmp'}/tmux-${process.getuid?.() ?? 0}/${this.socket}`, {force: true});
+	}
+
+	screen(): string {
+		return this.tmux('capture-pane', '-p', '-t', this.session);
+	}
+
+	flag(name: string): string {
+		return this.tmux('display-message', '-p', '-t', this.session, `#{${name}}`).trim();
+	}
+
+	start(name: string, options: SessionOptions = {}): void {
+		this.session = name;
+		// CI=… makes Ink print only the last frame; a user's terminal never has it.
+		const env = {...process.env};
+		delete env['CI'];
+		const args = options.args ? ` ${options.args}` : '';
+		const command = `printf 'BEFORE\\n'; ${options.envPrefix ?? ''}${process.execPath} ${builtCli()} --demo${args}; echo "AFTER rc=$?"; sleep 600`;
+		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
+		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...setup], {
+			env: {...env, TERM: 'xterm-256color'},
+		});
+	}
+
+	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
+		const deadline = Date.now() + timeout;
+		for (;;) {
+			const text = this.screen();
+			if (predicate(text)) {
+				return text;
+			}
+
+			if (Date.now() > deadline) {
+				throw new Error(`screen never matched within ${timeout} ms:\n${text}`);
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- a poll of the screen, one look after another
+			await pause(25);
+		}
+	}
+
+	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
+	rawMode(): boolean {
+		const settings = execFileSync('stty', ['-a', '-F', this.flag('pane_tty')], {encoding: 'utf8'});
+		return /(?:^|\s)-icanon(?:\s|$)/.test(settings);
+	}
+
+	/**
+	 * Sends keys once Ink has put the terminal in raw mode. Ink turns it on in an
+	 * effect after the first frame, so a frame on screen does not mean a key is
+	 * read yet: sent earlier, Ctrl-C would be the terminal's SIGINT, not a key.
+	 */
+	async keys(...names: string[]): Promise<void> {
+		const deadline = Date.now() + 8000;
+		while (!this.rawMode()) {
+			if (Date.now() > deadline) {
+				throw new Error(`the terminal never entered raw mode:\n${this.screen()}`);
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- polling the terminal's mode until Ink sets it
+			await pause(25);
+		}
+
+		this.tmux('send-keys', '-t', this.session, ...names);
+	}
+}
