@@ -13,7 +13,11 @@ await build({
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
-	minify: false,
+	// Minified: V8 parses half the bytes (2.0 MB → 1.0 MB), which the first
+	// frame waits for (bench:startup). Names are kept: error classes and
+	// React components are named by them.
+	minify: true,
+	keepNames: true,
 	sourcemap: false,
 	legalComments: 'none',
 	logLevel: 'warning',
