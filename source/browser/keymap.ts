@@ -325,6 +325,12 @@ export function keyName(input: string, key: KeyFlags): string {
 	return input;
 }
 
+/** How related lists work, for the help: the keys come from the record. */
+export function relatedLine(): string {
+	const key = (command: Command) => shownKeys(command)[0]!;
+	return `${key('detail')} on an account shows its own lists (transactions, addresses, …): ${key('related-previous')} ${key('related-next')} choose, ${key('open-related')} opens one as a new walk (the status line shows the way back), ${key('parent')} returns as you left it`;
+}
+
 /** Help overlay lines, straight from the record. */
 export function helpLines(): string[] {
 	const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
@@ -332,6 +338,7 @@ export function helpLines(): string[] {
 	return [
 		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
 		'',
+		`${'related'.padEnd(width)}  ${relatedLine()}`,
 		`${'columns'.padEnd(width)}  ${pickerLine()}`,
 		`${'typing'.padEnd(width)}  ${typingLine()}`,
 	];
