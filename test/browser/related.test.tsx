@@ -4,7 +4,8 @@
  * as it was; short pages of the restricted credential in the child; a list
  * the sandbox does not serve is one sentence and Backspace still returns.
  */
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
+import type {ColumnChoice} from '../../source/core/column-order.js';
 import {visibleRows} from '../../source/browser/cells.js';
 import {objectLabel} from '../../source/core/related-lists.js';
 import type {ListObject} from '../../source/core/types.js';
@@ -29,8 +30,8 @@ afterEach(async () => {
 
 const size = {columns: 120, rows: 16};
 
-async function browse(viewer: 'full' | 'restricted') {
-	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account[viewer], size});
+async function browse(viewer: 'full' | 'restricted', columns?: Parameters<typeof renderApp>[0]['columns']) {
+	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account[viewer], size, columns});
 	open.push(app);
 	return app;
 }
@@ -50,10 +51,10 @@ describe('related lists in the browser', () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
 		const rows = visibleRows(accounts, 'Wallet');
 		// The row whose account has the most transactions: more than a page of them.
-		const counts = rows.map(row => sandbox.store.transactionIds(row.object.id)!.length);
+		const counts = rows.map(row => sandbox.store.transactionIds(String(row.object['id']))!.length);
 		const index = counts.indexOf(Math.max(...counts));
 		const target = rows[index]!.object;
-		const transactions = sandbox.store.transactionIds(target.id)!;
+		const transactions = sandbox.store.transactionIds(String(target['id']))!;
 		expect(transactions.length).toBeGreaterThan(25);
 
 		const app = await browse('full');
@@ -63,7 +64,7 @@ describe('related lists in the browser', () => {
 
 		await app.press(keys.enter);
 		let frame = await app.waitFor(f => f.includes('related: [transactions] addresses deposits withdrawals buys sells'));
-		expect(frame).toContain(`"id": "${target.id}"`);
+		expect(frame).toContain(`"id": "${String(target['id'])}"`);
 
 		await app.press(keys.enter);
 		const crumb = `accounts › ${objectLabel(target)} › transactions`;
@@ -86,7 +87,7 @@ describe('related lists in the browser', () => {
 		// The same object is still the selected one.
 		await app.press(keys.enter);
 		frame = await app.waitFor(f => f.includes(`object ${index + 1} of ${rows.length}`));
-		expect(frame).toContain(`"id": "${target.id}"`);
+		expect(frame).toContain(`"id": "${String(target['id'])}"`);
 	});
 
 	it('→ in the detail chooses addresses; they open with their own breadcrumb', async () => {
@@ -102,6 +103,33 @@ describe('related lists in the browser', () => {
 		const frame = await app.waitFor(f => f.includes(`accounts › ${objectLabel(target)} › addresses`) && f.includes('page 1 ') && !f.includes('loading'));
 		expect(frame).toContain(addresses[0]!.slice(0, 8));
 		expect(frame).toMatch(addresses.length > 25 ? /more pages follow/ : /end of list/);
+	});
+
+	it('columns chosen in a related list are saved under its pattern and used for the next list of its kind', async () => {
+		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
+		const [first, second] = accounts.flatMap((account, index) => ((sandbox.store.transactionIds(account.id)?.length ?? 0) > 0 ? [index] : []));
+		const save = vi.fn<(choice: ColumnChoice, endpoint?: string) => void>();
+		const app = await browse('full', {save, remembered: {}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(...Array.from({length: first!}, () => 'j'), keys.enter, keys.enter);
+		let frame = await app.waitFor(f => f.includes('› transactions') && f.includes('page 1 ') && !f.includes('loading') && f.includes('type'));
+		// Hide the second column (the first after the pinned id) in the picker.
+		await app.press('C', 'j', ' ', keys.enter);
+		await app.waitFor(() => save.mock.calls.length === 1);
+		const [choice, endpoint] = save.mock.calls[0]!;
+		expect(endpoint).toBe('/v2/accounts/:id/transactions');
+		const hidden = choice.hidden![0]!;
+		await app.press(keys.backspace);
+		frame = await app.waitFor(f => f.includes('account /v2/accounts · page 1 '));
+		await app.press(...Array.from({length: second! - first!}, () => 'j'), keys.enter, keys.enter);
+		frame = await app.waitFor(f => f.includes('› transactions') && f.includes('page 1 ') && !f.includes('loading') && !f.includes('this page is empty'));
+		// The picker of this other account's transactions starts from the choice made in the first.
+		await app.press('C');
+		frame = await app.waitFor(f => f.startsWith('columns:'));
+		expect(frame).toContain(`[ ] ${hidden}`);
+		await app.press(keys.escape);
+		// Nothing saved for the accounts list on the way back.
+		expect(save).toHaveBeenCalledTimes(1);
 	});
 
 	it('the restricted credential sees short pages in the child, and the walk goes on past them', async () => {
