@@ -73,9 +73,29 @@ export function initialWalks(options: {startUrl: string; endpoint?: string; api?
 	};
 }
 
+// Asked on every key and frame of the detail view: derived once per loaded
+// object (objects never change once loaded), per base (one per browser).
+const derived = new WeakMap<LinkBase, WeakMap<object, RelatedList[]>>();
+
 /** The related lists of `object` in the current walks (none on the commerce API). */
 export function relatedOf(walks: Walks, object: Readonly<Record<string, unknown>> | undefined): RelatedList[] {
-	return object ? relatedLists(object, walks.base, walks.api) : [];
+	if (!object) {
+		return [];
+	}
+
+	let byObject = derived.get(walks.base);
+	if (!byObject) {
+		byObject = new WeakMap();
+		derived.set(walks.base, byObject);
+	}
+
+	let lists = byObject.get(object);
+	if (!lists) {
+		lists = relatedLists(object, walks.base, walks.api);
+		byObject.set(object, lists);
+	}
+
+	return lists;
 }
 
 /** `accounts › BTC Wallet › transactions`: every parent's list and the object opened there, then this list. */
