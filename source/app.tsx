@@ -1,8 +1,9 @@
 import {Box, useApp, useInput} from 'ink';
-import {useEffect, useReducer} from 'react';
+import {useEffect, useReducer, useRef} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
+import {breadcrumb} from './browser/related-walks.js';
 import {splitKeys} from './browser/key-chunks.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout, type TableLayout} from './browser/table-layout.js';
@@ -46,7 +47,13 @@ export type AppProps = {
 	 * choice), and where a choice made in the picker is remembered: the
 	 * command owns the state file, the app never touches the file system.
 	 */
-	columns?: {initial?: ColumnChoice | undefined; save?: (choice: ColumnChoice) => void};
+	columns?: {
+		initial?: ColumnChoice | undefined;
+		/** `endpoint`: a related list's pattern (`/v2/accounts/:id/transactions`) when the choice was made there; the walk's own endpoint when not given. */
+		save?: (choice: ColumnChoice, endpoint?: string) => void;
+		/** Choices remembered for related lists, by pattern. */
+		remembered?: Readonly<Record<string, ColumnChoice>>;
+	};
 	/** --max-pages and --max-items: → stops following next_uri at the bound, with a notice. */
 	bounds?: Bounds;
 	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
@@ -69,7 +76,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
 		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial, bounds},
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial, bounds, endpoint, api, rememberedColumns: columns?.remembered},
 		initialBrowserState,
 	);
 	const {stack, screen} = state;
@@ -78,12 +85,14 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		dispatch({type: 'stack', action});
 	}, loadPage);
 	const spinner = useSpinner(stack.pending !== null);
+	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
+	const shownEndpoint = state.walks.parents.length > 0 ? breadcrumb(state.walks) : inert(endpoint);
 
 	// One line short of the terminal: a frame as tall as the screen makes Ink
 	// clear the whole terminal on every redraw.
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
 	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: inert(endpoint), spinner: '', filter: stack.filter, visible: 0}), size.columns) : null;
+	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0}), size.columns) : null;
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const bodyRows = bodyHeight - 1;
 
@@ -123,14 +132,22 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
 	}, [compareUrl, compare]);
 
-	// A choice made in the picker is remembered for the endpoint.
+	// A choice made in the picker is remembered for the endpoint (a related
+	// list's under its pattern); once per choice, not again when a walk is left
+	// and its parent's view, choice included, comes back.
 	const save = columns?.save;
+	const saved = useRef(state.view.choice);
 	useEffect(() => {
-		if (state.view.chosen > 0 && state.view.choice) {
-			save?.(state.view.choice);
+		if (state.view.chosen > 0 && state.view.choice && state.view.choice !== saved.current) {
+			saved.current = state.view.choice;
+			if (state.walks.parents.length > 0) {
+				save?.(state.view.choice, state.walks.place.columnsKey);
+			} else {
+				save?.(state.view.choice);
+			}
 		}
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- saved once per choice made, not when the callback's identity changes
-	}, [state.view.chosen]);
+	}, [state.view.chosen, state.view.choice]);
 
 	useEffect(() => {
 		if (state.quit) {
@@ -146,7 +163,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const model = statusModel({
 		state: stack,
 		api,
-		endpoint: inert(endpoint),
+		endpoint: shownEndpoint,
 		spinner,
 		filter: stack.filter,
 		visible: rows.length,

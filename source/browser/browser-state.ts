@@ -3,12 +3,13 @@ import {inert} from '../core/inert.js';
 import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
-import type {Page} from '../core/types.js';
+import type {Api, Page} from '../core/types.js';
 import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
+import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {routeKey, type Screen, type ViewChange} from './screen.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
@@ -34,6 +35,8 @@ export type BrowserState = {
 	compareLabels: {a: string; b: string} | null;
 	compare: CompareResult | null;
 	view: View;
+	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
+	walks: Walks;
 };
 
 /**
@@ -60,6 +63,11 @@ export function initialBrowserState(options: {
 	compareLabels?: {a: string; b: string} | null;
 	/** The columns to start with (--columns, or remembered for the endpoint). */
 	columnChoice?: ColumnChoice;
+	/** The endpoint's path under the API base (where related lists resolve), and its API. */
+	endpoint?: string;
+	api?: Api;
+	/** Column choices remembered for related lists, by pattern (`/v2/accounts/:id/transactions`). */
+	rememberedColumns?: Readonly<Record<string, ColumnChoice>>;
 }): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
@@ -67,7 +75,8 @@ export function initialBrowserState(options: {
 	}
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view};
+	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -131,6 +140,32 @@ function detailLines(object: Record<string, unknown>): string[] {
 	return lines;
 }
 
+// With related lists, the same lines for the same choice (a handful per object).
+const relatedCache = new WeakMap<object, Map<string, string[]>>();
+function detailWithRelated(state: BrowserState, object: Record<string, unknown>, chosen: number): string[] {
+	const lists = relatedOf(state.walks, object);
+	if (lists.length === 0) {
+		return detailLines(object);
+	}
+
+	const depth = state.walks.parents.length;
+	const key = `${chosen} ${depth >= maxParents}`;
+	let byChoice = relatedCache.get(object);
+	if (!byChoice) {
+		byChoice = new Map();
+		relatedCache.set(object, byChoice);
+	}
+
+	let lines = byChoice.get(key);
+	if (!lines) {
+		// No blank line after it: the pane's wrapping counts an empty line as no row.
+		lines = [relatedLine(lists, chosen, depth), ...detailLines(object)];
+		byChoice.set(key, lines);
+	}
+
+	return lines;
+}
+
 /** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
 function overlayRows(state: BrowserState, columns: number | undefined): number {
 	const lines = overlayLines(state);
@@ -167,7 +202,7 @@ export function overlayLines(state: BrowserState): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
-			return row ? detailLines(row.object) : ['no object selected'];
+			return row ? detailWithRelated(state, row.object, state.screen.related ?? 0) : ['no object selected'];
 		}
 
 		case 'debug': {
@@ -206,6 +241,7 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 		overlayLines: overlayRows(state, action.columns),
 		filter: state.stack.filter,
 		hasSelection: selectedRow(state.stack) !== undefined,
+		related: state.screen.kind === 'detail' ? relatedOf(state.walks, selectedRow(state.stack)?.object).length : 0,
 		columnItems() {
 			const page = top(state.stack)?.page;
 			return page ? pickerItems(rowsOf(page.objects), state.view.choice) : [];
@@ -213,6 +249,10 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	});
 	if (routed.quit) {
 		return {...state, quit: true};
+	}
+
+	if (routed.walk) {
+		return routed.walk.type === 'open' ? openRelated(state, selectedRow(state.stack)?.object, routed.walk.index) : returnToParent(state);
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);

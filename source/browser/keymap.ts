@@ -12,10 +12,12 @@
  * debug or compare covering it. `prompt`: a line being typed (the filter
  * after `/`, a limit after `L`), where printable keys are text. `picker`:
  * the column picker (`C`), a list of the page's columns to show, hide and move.
+ * `detail`: the detail view, an overlay whose own keys (choosing and opening
+ * a related list) come first; any other key means what it does in `overlay`.
  */
-export type Mode = 'table' | 'overlay' | 'prompt' | 'picker';
+export type Mode = 'table' | 'overlay' | 'prompt' | 'picker' | 'detail';
 
-export const modes: readonly Mode[] = ['table', 'overlay', 'prompt', 'picker'];
+export const modes: readonly Mode[] = ['table', 'overlay', 'prompt', 'picker', 'detail'];
 
 /** Where commands apply unless they say otherwise: everywhere but a prompt. */
 const browsing: readonly Mode[] = ['table', 'overlay'];
@@ -57,12 +59,16 @@ export type Command =
 	| 'picker-apply'
 	| 'picker-cancel'
 	| 'detail-next'
-	| 'detail-previous';
+	| 'detail-previous'
+	| 'related-next'
+	| 'related-previous'
+	| 'open-related'
+	| 'parent';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
 	| 'up' | 'down' | 'left' | 'right' | 'pageup' | 'pagedown' | 'home' | 'end' | 'return' | 'escape' | 'backspace' | 'tab'
-	| 'shift+left' | 'shift+right' | 'shift+up' | 'shift+down';
+	| 'shift+left' | 'shift+right' | 'shift+up' | 'shift+down' | 'shift+tab';
 
 type Characters<Text extends string> = Text extends `${infer First}${infer Rest}` ? First | Characters<Rest> : never;
 type Letter = Characters<'abcdefghijklmnopqrstuvwxyz'>;
@@ -157,6 +163,33 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
 	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
 	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
+	// Related lists: an object's own lists (an account's transactions,
+	// addresses, ...), listed at the top of its detail view, each opened as a
+	// new walk; Backspace goes back. In detail, ← → choose among them instead
+	// of paging (they page as before where an object has none).
+	'related-next': {
+		keys: ['right', 'l', 'tab'],
+		description: 'in detail: the next related list (an object without any: next page)',
+		modes: ['detail'],
+		readme: 'in detail: choose the next of the object\'s related lists listed at its top (an account\'s `transactions`, `addresses`, …); where there are none, the next page as before',
+	},
+	'related-previous': {
+		keys: ['left', 'h', {key: 'shift+tab', hidden: true}],
+		description: 'in detail: the previous related list (none: previous page)',
+		modes: ['detail'],
+		readme: 'in detail: choose the previous related list; where there are none, the previous page as before',
+	},
+	'open-related': {
+		keys: ['return'],
+		description: 'in detail: open the chosen related list as a new walk (own pages, order, limit)',
+		modes: ['detail'],
+		readme: 'in detail: open the chosen related list as a new walk with its own pages, order and limit; the status line shows the way back (`accounts › BTC Wallet › transactions`)',
+	},
+	parent: {
+		keys: ['backspace'],
+		description: 'back from a related list to the list it was opened from, as it was',
+		readme: 'back from a related list to the list it was opened from, on the same page and row, with the same filter and columns',
+	},
 };
 
 export const commands = Object.keys(keymap) as Command[];
@@ -179,9 +212,9 @@ for (const command of commands) {
 	}
 }
 
-/** The command a key means in a mode, if any (in a prompt, other keys are text). */
+/** The command a key means in a mode, if any (in a prompt, other keys are text; in detail, the overlay's unless detail has its own). */
 export function commandFor(mode: Mode, name: string): Command | undefined {
-	return byMode.get(mode)!.get(name);
+	return byMode.get(mode)!.get(name) ?? (mode === 'detail' ? byMode.get('overlay')!.get(name) : undefined);
 }
 
 /** Every (mode, key, command) the keymap binds, duplicates included: what the tests check. */
@@ -207,6 +240,7 @@ const namedLabels: Record<NamedKey, string> = {
 	'shift+right': 'Shift-→',
 	'shift+up': 'Shift-↑',
 	'shift+down': 'Shift-↓',
+	'shift+tab': 'Shift-Tab',
 };
 
 /** How help and the README write a key: ↑, PgUp, Enter, Ctrl-C. */
@@ -227,9 +261,9 @@ export function shownKeys(command: Command): string[] {
 	return keymap[command].keys.filter(binding => typeof binding === 'string' || !binding.hidden).map(binding => keyLabel(bindingKey(binding)));
 }
 
-/** Commands that apply on the table or in an overlay: the lines of the help. */
+/** Commands that apply on the table or in an overlay (detail included): the lines of the help. */
 export function browsingCommands(): Command[] {
-	return commands.filter(command => (keymap[command].modes ?? browsing).some(mode => mode === 'table' || mode === 'overlay'));
+	return commands.filter(command => (keymap[command].modes ?? browsing).some(mode => mode === 'table' || mode === 'overlay' || mode === 'detail'));
 }
 
 /** Commands of the column picker only: one line of the help. */
@@ -286,9 +320,15 @@ export function keyName(input: string, key: KeyFlags): string {
 	if (key.return) return 'return';
 	if (key.escape) return 'escape';
 	if (key.backspace || key.delete) return 'backspace';
-	if (key.tab) return 'tab';
+	if (key.tab) return key.shift ? 'shift+tab' : 'tab';
 	if (key.ctrl) return `ctrl+${input}`;
 	return input;
+}
+
+/** How related lists work, for the help: the keys come from the record. */
+export function relatedLine(): string {
+	const key = (command: Command) => shownKeys(command)[0]!;
+	return `${key('detail')} on an account shows its own lists (transactions, addresses, …): ${key('related-previous')} ${key('related-next')} choose, ${key('open-related')} opens one as a new walk (the status line shows the way back), ${key('parent')} returns as you left it`;
 }
 
 /** Help overlay lines, straight from the record. */
@@ -298,6 +338,7 @@ export function helpLines(): string[] {
 	return [
 		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
 		'',
+		`${'related'.padEnd(width)}  ${relatedLine()}`,
 		`${'columns'.padEnd(width)}  ${pickerLine()}`,
 		`${'typing'.padEnd(width)}  ${typingLine()}`,
 	];

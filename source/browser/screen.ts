@@ -11,7 +11,8 @@ import {commandFor, type Mode} from './keymap.js';
 export type Screen =
 	| {kind: 'table'}
 	| {kind: 'help'; scroll: number}
-	| {kind: 'detail'; scroll: number}
+	/** `related`: which of the object's related lists Enter opens (the first when not given). */
+	| {kind: 'detail'; scroll: number; related?: number}
 	| {kind: 'debug'; scroll: number}
 	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
@@ -45,9 +46,14 @@ export type KeyContext = {
 	hasSelection: boolean;
 	/** The page's columns as the picker lists them (asked for only when it opens). */
 	columnItems?: () => ColumnItem[];
+	/** How many related lists the selected object has (the detail view offers them); none when not given. */
+	related?: number;
 };
 
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange};
+/** A move between walks: open a related list of the selected object as a new walk, or return to the one it came from. */
+export type WalkMove = {type: 'open'; index: number} | {type: 'parent'};
+
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -59,6 +65,10 @@ function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'botto
 export function modeOf(screen: Screen): Mode {
 	if (screen.kind === 'columns') {
 		return 'picker';
+	}
+
+	if (screen.kind === 'detail') {
+		return 'detail';
 	}
 
 	return screen.kind === 'table' ? 'table' : 'draft' in screen ? 'prompt' : 'overlay';
@@ -78,7 +88,9 @@ function typed<S extends Typing>(screen: S, name: string, input: string): S | un
 }
 
 export function routeKey(screen: Screen, name: string, input: string, context: KeyContext): Routed {
-	const command = commandFor(modeOf(screen), name);
+	// The detail view of an object without related lists keeps the overlay's keys (← → page, Enter closes).
+	const related = context.related ?? 0;
+	const command = commandFor(screen.kind === 'detail' && related === 0 ? 'overlay' : modeOf(screen), name);
 	if (command === 'quit') {
 		return {quit: true};
 	}
@@ -176,6 +188,21 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 				}
 
 				return {stack: [{type: 'move', delta: command === 'detail-next' ? 1 : -1}], screen: {kind: 'detail', scroll: 0}};
+			}
+
+			// Related lists, in the detail view of an object that has some (see modeOf).
+			case 'related-next':
+			case 'related-previous': {
+				if (screen.kind !== 'detail' || related === 0) {
+					return {};
+				}
+
+				const current = Math.min(screen.related ?? 0, related - 1);
+				return {screen: {...screen, related: (current + (command === 'related-next' ? 1 : related - 1)) % related}};
+			}
+
+			case 'open-related': {
+				return screen.kind === 'detail' && related > 0 ? {walk: {type: 'open', index: Math.min(screen.related ?? 0, related - 1)}} : {};
 			}
 
 			// The key that opened an overlay closes it again.
@@ -295,6 +322,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			return items.length === 0 ? {} : {screen: {kind: 'columns', items, cursor: 0}};
 		}
 
+		case 'parent': {
+			return {walk: {type: 'parent'}};
+		}
+
 		// Bound in prompts and the picker only, handled above.
 		case 'picker-up':
 		case 'picker-down':
@@ -307,7 +338,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'prompt-cancel':
 		case 'prompt-delete':
 		case 'detail-next':
-		case 'detail-previous': {
+		case 'detail-previous':
+		case 'related-next':
+		case 'related-previous':
+		case 'open-related': {
 			return {};
 		}
 	}

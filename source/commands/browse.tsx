@@ -4,7 +4,7 @@ import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {UsageError} from '../core/errors.js';
 import {parseColumnList} from '../core/column-order.js';
-import {loadColumnChoice, saveColumnChoice} from './column-store.js';
+import {loadColumnChoice, loadRelatedColumnChoices, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {Page, RetryNotice} from '../core/types.js';
@@ -166,9 +166,11 @@ export async function run(argv: string[]): Promise<number> {
 						: undefined,
 				columns: {
 					initial: initialColumns,
-					save(choice) {
-						saveColumnChoice(columnsKey, choice, process.env);
+					// A related list's choice is remembered under its pattern (`/v2/accounts/:id/transactions`), one for every account.
+					save(choice, related) {
+						saveColumnChoice(related === undefined ? columnsKey : `${config.api} ${related}`, choice, process.env);
 					},
+					remembered: loadRelatedColumnChoices(config.api, process.env),
 				},
 			});
 		} finally {

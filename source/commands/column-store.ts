@@ -47,7 +47,10 @@ function read(file: string): StateFile {
 
 /** The choice remembered for `endpoint` (e.g. "account /v2/accounts"), if any. */
 export function loadColumnChoice(endpoint: string, env: Env): ColumnChoice | undefined {
-	const entry = read(columnStatePath(env)).endpoints[endpoint] as unknown;
+	return choiceOf(read(columnStatePath(env)).endpoints[endpoint]);
+}
+
+function choiceOf(entry: unknown): ColumnChoice | undefined {
 	if (entry === null || typeof entry !== 'object') {
 		return undefined;
 	}
@@ -55,6 +58,24 @@ export function loadColumnChoice(endpoint: string, env: Env): ColumnChoice | und
 	const order = names((entry as {order?: unknown}).order);
 	const hidden = names((entry as {hidden?: unknown}).hidden) ?? [];
 	return order ? {order, hidden} : undefined;
+}
+
+/**
+ * The choices remembered for related lists of `api` (keys such as
+ * "account /v2/accounts/:id/transactions"), by their pattern: read once when
+ * the browser starts, so opening a related list reads no file.
+ */
+export function loadRelatedColumnChoices(api: string, env: Env): Record<string, ColumnChoice> {
+	const choices: Record<string, ColumnChoice> = {};
+	for (const [key, entry] of Object.entries(read(columnStatePath(env)).endpoints)) {
+		const pattern = key.startsWith(`${api} `) ? key.slice(api.length + 1) : '';
+		const choice = pattern.includes('/:id/') ? choiceOf(entry) : undefined;
+		if (choice) {
+			choices[pattern] = choice;
+		}
+	}
+
+	return choices;
 }
 
 /** Remembers `choice` for `endpoint`; false when the file could not be written. */

@@ -114,7 +114,7 @@ function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox): string {
 	const today = new Date().toISOString().slice(0, 10);
 	return `pagewalk sandbox is serving both list APIs.
 
-  account API   ${accountUrl}   lists: /v2/accounts, /v2/accounts/:id/transactions
+  account API   ${accountUrl}   lists: /v2/accounts, /v2/accounts/:id/transactions, /v2/accounts/:id/addresses
   commerce API  ${commerceUrl}   lists: /checkouts, /charges
 
 Credentials (the restricted ones see part of each list, so pages come back short):

@@ -1,6 +1,6 @@
 /**
- * The account API ({accountUrl}/v2): `GET /v2/accounts` and
- * `GET /v2/accounts/:id/transactions`, bearer-token auth (or the
+ * The account API ({accountUrl}/v2): `GET /v2/accounts`,
+ * `GET /v2/accounts/:id/transactions` and `GET /v2/accounts/:id/addresses`, bearer-token auth (or the
  * `access_token` query parameter older SDKs send) with an OAuth-style token
  * or a CDP key's JWT made for this very request, an optional per-credential
  * rate limit, the `CB-VERSION` header,
@@ -14,7 +14,7 @@ import {looksLikeJwt, type JwtVerifier} from './jwt-verify.js';
 import type {Viewer} from './ordered-index.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
 import type {RateLimiter} from './rate-limit.js';
-import type {Collection, Lists} from './store.js';
+import type {AccountListName, Collection, Lists} from './store.js';
 import type {Envelope, Fault} from './scenarios.js';
 import {selectWindow, type Link, type Window} from './window.js';
 
@@ -54,7 +54,10 @@ function failure(problem: ApiProblem): SandboxResponse {
 }
 
 const listPath = '/v2/accounts';
-const transactionsPath = /^\/v2\/accounts\/([^/]+)\/transactions$/;
+/** The lists of one account: the same contract as the accounts list, under that account's path. */
+const accountListPath = /^\/v2\/accounts\/([^/]+)\/(transactions|addresses)$/;
+/** Named in the 404 for any other path, so a wrong path says where the lists are. */
+const listPaths = '/v2/accounts, /v2/accounts/:id/transactions and /v2/accounts/:id/addresses';
 
 /** How the account API checks callers beyond its static tokens. */
 export type AccountAuth = {
@@ -70,9 +73,9 @@ export const rateLimitError = {id: 'rate_limit_exceeded', message: 'Too many req
 export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault, auth: AccountAuth = {}): (request: SandboxRequest) => SandboxResponse {
 	return (request) => {
 		const {path, query} = splitTarget(request.url);
-		const transactionsMatch = transactionsPath.exec(path);
-		if (path !== listPath && !transactionsMatch) {
-			return failure({status: 404, code: 'not_found', message: `There is no ${path.slice(0, 200)} in the account API; lists are at /v2/accounts and /v2/accounts/:id/transactions.`});
+		const accountListMatch = accountListPath.exec(path);
+		if (path !== listPath && !accountListMatch) {
+			return failure({status: 404, code: 'not_found', message: `There is no ${path.slice(0, 200)} in the account API; lists are at ${listPaths}.`});
 		}
 
 		if (request.method !== 'GET') {
@@ -106,12 +109,12 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 		}
 
 		let collection: Collection | undefined = lists.collections.accounts;
-		if (transactionsMatch) {
-			const accountId = decodeSegment(transactionsMatch[1]!);
-			// A restricted caller cannot see a hidden account's transactions either.
-			collection = accountId === undefined ? undefined : lists.transactions(accountId, viewer);
+		if (accountListMatch) {
+			const accountId = decodeSegment(accountListMatch[1]!);
+			// A restricted caller cannot see a hidden account's transactions or addresses either.
+			collection = accountId === undefined ? undefined : lists.accountList(accountListMatch[2] as AccountListName, accountId, viewer);
 			if (!collection) {
-				return failure({status: 404, code: 'not_found', message: `There is no account ${transactionsMatch[1]!.slice(0, 80)}.`});
+				return failure({status: 404, code: 'not_found', message: `There is no account ${accountListMatch[1]!.slice(0, 80)}.`});
 			}
 		}
 

@@ -215,3 +215,48 @@ export function renderTransaction(key: RecordKey, account: {id: string; currency
 		details: {title: `${type === 'buy' ? 'Bought' : type === 'sell' ? 'Sold' : outgoing ? 'Sent' : 'Received'} ${account.currency}`, subtitle: outgoing ? 'To an external address' : 'From Coinbase'},
 	};
 }
+
+/** The network a currency's addresses live on, and how one is spelled there. */
+const addressNetworks: Record<string, {network: string; spell(seed: number, serial: number): string}> = {
+	BTC: {network: 'bitcoin', spell: (seed, serial) => (unit(seed, serial, 51) < 0.5 ? `bc1q${characters(bech32, 38, seed, serial)}` : `3${characters(base58, 33, seed, serial)}`)},
+	ETH: {network: 'ethereum', spell: (seed, serial) => `0x${characters(hex, 40, seed, serial)}`},
+	USDC: {network: 'ethereum', spell: (seed, serial) => `0x${characters(hex, 40, seed, serial)}`},
+	SOL: {network: 'solana', spell: (seed, serial) => characters(base58, 44, seed, serial)},
+	LTC: {network: 'litecoin', spell: (seed, serial) => `ltc1q${characters(bech32, 38, seed, serial)}`},
+	DOGE: {network: 'dogecoin', spell: (seed, serial) => `D${characters(base58, 33, seed, serial)}`},
+};
+
+const base58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const bech32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const hex = '0123456789abcdef';
+const addressNames = [null, 'Deposit address', 'One off payment', 'Exchange withdrawals', 'Café tips ☕', '冷蔵庫の支払い'] as const;
+
+function characters(alphabet: string, length: number, seed: number, serial: number): string {
+	let text = '';
+	for (let index = 0; index < length; index++) {
+		text += alphabet[hash32(seed, serial, 60 + index) % alphabet.length];
+	}
+
+	return text;
+}
+
+/** Whether an account's currency has receive addresses (fiat accounts have none). */
+export function hasAddresses(currency: string): boolean {
+	return currency in addressNetworks;
+}
+
+/** A receive address of account `account` (its id and currency code), with the real API's fields. */
+export function renderAddress(key: RecordKey, account: {id: string; currency: string}): ListObject {
+	const {seed, serial, id, created} = key;
+	const {network, spell} = addressNetworks[account.currency] ?? addressNetworks['BTC']!;
+	return {
+		id,
+		address: spell(seed, serial),
+		name: pick(addressNames, seed, serial, 52),
+		network,
+		created_at: isoTime(created),
+		updated_at: updatedTime(created, seed, serial),
+		resource: 'address',
+		resource_path: `/v2/accounts/${account.id}/addresses/${id}`,
+	};
+}

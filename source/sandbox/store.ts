@@ -1,5 +1,6 @@
 /**
- * The sandbox's lists: accounts (and each account's transactions), checkouts and
+ * The sandbox's lists: accounts (and each account's transactions and
+ * addresses), checkouts and
  * charges, each an {@link OrderedIndex} plus the renderer that builds full
  * objects on demand. {@link SandboxStore} is the face tests and churn use.
  */
@@ -7,11 +8,14 @@ import type {ListObject, Order} from '../core/types.js';
 import {hiddenClumps} from './clumps.js';
 import {OrderedIndex, type Viewer} from './ordered-index.js';
 import {hash32, nameCode} from './random.js';
-import {createdTimes, dataEnd, renderAccount, renderCharge, renderCheckout, renderTransaction, type RecordKey} from './records.js';
+import {createdTimes, dataEnd, hasAddresses, renderAccount, renderAddress, renderCharge, renderCheckout, renderTransaction, type RecordKey} from './records.js';
 
 export type {Viewer} from './ordered-index.js';
 export type CollectionName = 'accounts' | 'checkouts' | 'charges';
 export const collectionNames: readonly CollectionName[] = ['accounts', 'checkouts', 'charges'];
+/** The lists each account has of its own (the real API has more: deposits, withdrawals, buys, sells). */
+export type AccountListName = 'transactions' | 'addresses';
+export const accountListNames: readonly AccountListName[] = ['transactions', 'addresses'];
 
 /** One list: its index and how to render an object of it. */
 export type Collection = {
@@ -43,16 +47,20 @@ export type SandboxStore = {
 	get(collection: CollectionName, id: string): ListObject | undefined;
 	/** Ids of one account's transactions in list order; undefined for an id that is not a live account. */
 	transactionIds(accountId: string, options?: ListOptions): string[] | undefined;
+	/** Ids of one account's addresses in list order; undefined for an id that is not a live account. */
+	addressIds(accountId: string, options?: ListOptions): string[] | undefined;
+	/** Ids of one account's addresses the restricted credential cannot see, newest first; undefined as above. */
+	hiddenAddressIds(accountId: string): string[] | undefined;
 };
 
 const day = 86_400_000;
 const spans: Record<CollectionName, number> = {accounts: 3 * 365 * day, checkouts: 2 * 365 * day, charges: 365 * day};
 
-/** The collections and the lazily built transaction lists behind a {@link SandboxStore}. */
+/** The collections and the lazily built lists of each account behind a {@link SandboxStore}. */
 export class Lists implements SandboxStore {
 	readonly collections: Record<CollectionName, Collection>;
 	// Built on first use: a million accounts must not mean a million transaction lists.
-	private readonly transactionLists = new Map<number, Collection>();
+	private readonly accountLists: Record<AccountListName, Map<number, Collection>> = {transactions: new Map(), addresses: new Map()};
 	private insertCount = 0;
 
 	/** `keepRemoved`: removed objects each list keeps as valid cursors (see ordered-index.ts). */
@@ -73,16 +81,26 @@ export class Lists implements SandboxStore {
 
 	/** The transactions of a live account `viewer` can see, or undefined for any other id. */
 	transactions(accountId: string, viewer: Viewer = 'full'): Collection | undefined {
+		return this.accountList('transactions', accountId, viewer);
+	}
+
+	/**
+	 * One list of a live account `viewer` can see, or undefined for any other
+	 * id: a restricted caller cannot list what a hidden account holds either.
+	 */
+	accountList(name: AccountListName, accountId: string, viewer: Viewer = 'full'): Collection | undefined {
 		const accounts = this.collections.accounts;
 		const serial = accounts.index.serialOf(accountId.toLowerCase());
 		if (serial === undefined || !accounts.index.isLiveSerial(serial) || (viewer === 'restricted' && accounts.index.isHiddenSerial(serial))) {
 			return undefined;
 		}
 
-		let list = this.transactionLists.get(serial);
+		const lists = this.accountLists[name];
+		let list = lists.get(serial);
 		if (!list) {
-			list = this.buildTransactions(serial, accounts.index.idOf(serial));
-			this.transactionLists.set(serial, list);
+			const id = accounts.index.idOf(serial);
+			list = name === 'transactions' ? this.buildTransactions(serial, id) : this.buildAddresses(serial, id);
+			lists.set(serial, list);
 		}
 
 		return list;
@@ -138,6 +156,16 @@ export class Lists implements SandboxStore {
 		return list && liveIds(list.index, options);
 	}
 
+	addressIds(accountId: string, options: ListOptions = {}): string[] | undefined {
+		const list = this.accountList('addresses', accountId);
+		return list && liveIds(list.index, options);
+	}
+
+	hiddenAddressIds(accountId: string): string[] | undefined {
+		const list = this.accountList('addresses', accountId);
+		return list && liveIds(list.index, {}, true);
+	}
+
 	private collection(name: CollectionName): Collection {
 		const list = (this.collections as Partial<Record<string, Collection>>)[name];
 		if (!list) {
@@ -160,6 +188,24 @@ export class Lists implements SandboxStore {
 		return {
 			index,
 			render: (serial) => renderTransaction({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)}, {id: accountId, currency}),
+		};
+	}
+
+	private buildAddresses(accountSerial: number, accountId: string): Collection {
+		const accounts = this.collections.accounts;
+		const key = hash32(this.seed, nameCode('addresses'), accountSerial);
+		const currency = (accounts.render(accountSerial).currency as {code: string}).code;
+		// Fiat accounts receive no crypto; most others have a handful of
+		// addresses, and about one in three enough for several pages.
+		const roll = hash32(key, 1) % 100;
+		const count = !hasAddresses(currency) || roll < 8 ? 0 : roll < 65 ? 1 + (roll % 15) : 26 + (hash32(key, 2) % 120);
+		const opened = accounts.index.createdOf(accountSerial);
+		// Clumps of hidden addresses as transactions have: a restricted caller meets short and empty pages here too.
+		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hiddenClumps(count, hash32(key, 4), false));
+		const salt = hash32(key, 5);
+		return {
+			index,
+			render: (serial) => renderAddress({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)}, {id: accountId, currency}),
 		};
 	}
 }

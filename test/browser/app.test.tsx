@@ -177,10 +177,11 @@ describe('<App> on the sandbox', () => {
 		await app.press('j', keys.enter);
 		let frame = await app.waitFor(f => f.includes('object 2 of'));
 		let shown = lines(frame);
-		expect(shown[0]).toMatch(/^object 2 of \d+ · lines 1–10 of \d+ · q or Esc closes$/);
-		expect(shown.slice(1, 3)).toEqual(['{', `  "id": "${id}",`]);
-		await app.press(keys.down, keys.down);
-		frame = await app.waitFor(f => f.includes('lines 3–12'));
+		expect(shown[0]).toMatch(/^object 2 of \d+ · lines 1–\d+ of \d+ · q or Esc closes$/);
+		// An account's related lists come first (see related.test.tsx), then its JSON.
+		expect(shown.slice(1, 4)).toEqual(['related: [transactions] addresses deposits withdrawals buys sells  (← → Enter)', '{', `  "id": "${id}",`]);
+		await app.press(keys.down, keys.down, keys.down);
+		frame = await app.waitFor(f => f.includes('lines 4–'));
 		shown = lines(frame);
 		// The second row of the seed-1 sandbox's restricted first page.
 		expect(shown[1]).toBe('  "name": "BTC Wallet",');
@@ -207,8 +208,8 @@ describe('<App> on the sandbox', () => {
 	});
 
 	it('? shows help generated from the keymap', async () => {
-		// Wide enough for the longest help line: a narrower pane wraps it.
-		const app = await browse({size: {columns: 200, rows: 40}});
+		// Wide enough for the longest help line (a narrower pane wraps it), tall enough for all of them.
+		const app = await browse({size: {columns: 200, rows: 50}});
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press('?');
 		const frame = await app.waitFor(f => f.startsWith('keys'));

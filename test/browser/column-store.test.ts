@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {columnStatePath, loadColumnChoice, saveColumnChoice} from '../../source/commands/column-store.js';
+import {columnStatePath, loadColumnChoice, loadRelatedColumnChoices, saveColumnChoice} from '../../source/commands/column-store.js';
 
 const made: string[] = [];
 function stateDir(): string {
@@ -23,6 +23,16 @@ describe('the column choices file', () => {
 		expect(columnStatePath({XDG_STATE_HOME: '/x', HOME: '/h'})).toBe(path.join('/x', 'pagewalk', 'columns.json'));
 		// A relative XDG path is ignored, as the spec says.
 		expect(columnStatePath({XDG_STATE_HOME: 'rel', HOME: '/h'})).toBe(path.join('/h', '.local', 'state', 'pagewalk', 'columns.json'));
+	});
+
+	it('hands over the choices of related lists, by pattern, for one API', () => {
+		const env = {PAGEWALK_STATE_DIR: stateDir()};
+		expect(loadRelatedColumnChoices('account', env)).toEqual({});
+		saveColumnChoice('account /v2/accounts', {order: ['id', 'name']}, env);
+		saveColumnChoice('account /v2/accounts/:id/transactions', {order: ['id', 'type'], hidden: ['type']}, env);
+		saveColumnChoice('commerce /checkouts/:id/things', {order: ['id']}, env);
+		writeFileSync(columnStatePath(env), JSON.stringify({version: 1, endpoints: {...JSON.parse(readFileSync(columnStatePath(env), 'utf8')).endpoints, 'account /v2/accounts/:id/addresses': 'junk'}}));
+		expect(loadRelatedColumnChoices('account', env)).toEqual({'/v2/accounts/:id/transactions': {order: ['id', 'type'], hidden: ['type']}});
 	});
 
 	it('remembers a choice per endpoint, and only column names', () => {

@@ -99,14 +99,17 @@ describe('keymap', () => {
 
 	it('generates the help from the record', () => {
 		const lines = helpLines();
-		// Every command of the table and overlays, a blank line, the picker's line and the typing line.
-		expect(lines).toHaveLength(browsingCommands().length + 3);
-		expect(lines.at(-2)).toBe('columns   in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
-		expect(lines[0]).toBe('↑ k       previous row (scrolls detail and debug)');
-		expect(lines).toContain('o         toggle order asc/desc (new walk)');
-		expect(lines).toContain('q Ctrl-C  quit (from the table)');
-		expect(lines).toContain('Esc q     close the overlay, or clear the filter');
-		expect(lines.at(-1)).toBe('typing    in / and L: Enter applies, Esc cancels, Backspace deletes');
+		// Every command of the table and overlays, a blank line, how related lists work, the picker's line and the typing line.
+		expect(lines).toHaveLength(browsingCommands().length + 4);
+		expect(lines.at(-3)).toBe('related    Enter on an account shows its own lists (transactions, addresses, …): ← → choose, Enter opens one as a new walk (the status line shows the way back), Backspace returns as you left it');
+		// Keys padded to the widest label (Backspace), then two spaces.
+		expect(lines.at(-2)).toBe('columns    in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
+		expect(lines[0]).toBe('↑ k        previous row (scrolls detail and debug)');
+		expect(lines).toContain('o          toggle order asc/desc (new walk)');
+		expect(lines).toContain('q Ctrl-C   quit (from the table)');
+		expect(lines).toContain('Esc q      close the overlay, or clear the filter');
+		expect(lines).toContain('Backspace  back from a related list to the list it was opened from, as it was');
+		expect(lines.at(-1)).toBe('typing     in / and L: Enter applies, Esc cancels, Backspace deletes');
 	});
 });
 

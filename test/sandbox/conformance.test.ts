@@ -408,6 +408,81 @@ describe('account API specifics', () => {
 		expectError('account', await get(`${sandbox.accountUrl}/v2/accounts/%ZZ/transactions`, authHeaders(sandbox, 'account')), 404, [], 'not_found');
 	});
 
+	// The lists of one account keep the same contract as the accounts list:
+	// every object once and in order both ways, links relative and under the
+	// account, backward through previous_uri, 404 for an unknown account.
+	describe.each(['transactions', 'addresses'] as const)('an account\'s %s', (list) => {
+		const idsOf = (account: string, order: 'asc' | 'desc') => (list === 'transactions' ? sandbox.store.transactionIds(account, {order}) : sandbox.store.addressIds(account, {order}))!;
+
+		it.each(orders)('walks forward and back in %s order, links relative and under the account', async (order) => {
+			let checked = 0;
+			for (const id of sandbox.store.ids('accounts').slice(0, 16)) {
+				const path = `/v2/accounts/${id}/${list}`;
+				// eslint-disable-next-line no-await-in-loop -- one walk after another; each is itself sequential
+				const pages = await walk(sandbox, 'account', {path, query: `limit=7&order=${order}`});
+				expect(pages.flatMap((page) => page.ids)).toEqual(idsOf(id, order));
+				for (const page of pages) {
+					expect(page.pagination).toMatchObject({limit: 7, order});
+					expect(page.pagination.next_uri ?? path).toMatch(new RegExp(`^/v2/accounts/${id}/${list}`));
+				}
+
+				if (pages.length > 2) {
+					expect(pages[0]!.pagination.next_uri).toMatch(new RegExp(`^/v2/accounts/${id}/${list}\\?limit=7&order=${order}&starting_after=`));
+					expect(pages.at(-1)!.pagination.next_uri).toBeNull();
+					// Back from the last page through previous_uri: the same objects, page by page.
+					const last = pages.at(-1)!;
+					// eslint-disable-next-line no-await-in-loop -- the walk back of the same list, after the walk forward
+					const back = await walk(sandbox, 'account', {path, query: `limit=7&order=${order}&starting_after=${pages.at(-2)!.ids.at(-1)!}`, direction: 'previous'});
+					expect(back[0]!.ids).toEqual(last.ids);
+					expect(back.slice(1).reverse().flatMap((page) => page.ids)).toEqual(pages.slice(0, -1).flatMap((page) => page.ids));
+					checked++;
+				}
+			}
+
+			expect(checked).toBeGreaterThan(0);
+		});
+
+		it('short pages for the restricted credential, and the next_uri still leads on', async () => {
+			let short = 0;
+			for (const id of sandbox.store.ids('accounts', {viewer: 'restricted'}).slice(0, 30)) {
+				// eslint-disable-next-line no-await-in-loop -- one walk after another
+				const pages = await walk(sandbox, 'account', {path: `/v2/accounts/${id}/${list}`, query: 'limit=10', viewer: 'restricted'});
+				const seen = pages.flatMap((page) => page.ids);
+				const all = idsOf(id, 'desc');
+				expect(seen).toEqual(all.filter((object) => seen.includes(object)));
+				short += pages.filter((page) => page.ids.length < 10 && page.pagination.next_uri !== null).length;
+			}
+
+			expect(short).toBeGreaterThan(0);
+		});
+
+		it('answers 404 in the API\'s shape for an unknown or malformed account', async () => {
+			expectError('account', await get(`${sandbox.accountUrl}/v2/accounts/00000000-0000-4000-8000-000000000000/${list}`, authHeaders(sandbox, 'account')), 404, ['account'], 'not_found');
+			expectError('account', await get(`${sandbox.accountUrl}/v2/accounts/%ZZ/${list}`, authHeaders(sandbox, 'account')), 404, [], 'not_found');
+		});
+	});
+
+	it('a path that is no list is a 404 naming every list', async () => {
+		const [account] = sandbox.store.ids('accounts');
+		const reply = await get(`${sandbox.accountUrl}/v2/accounts/${account}/deposits`, authHeaders(sandbox, 'account'));
+		expectError('account', reply, 404, ['/v2/accounts,', '/v2/accounts/:id/transactions', '/v2/accounts/:id/addresses'], 'not_found');
+	});
+
+	it('addresses carry the real API\'s fields, under their account', async () => {
+		const accounts = sandbox.store.ids('accounts');
+		const account = accounts.find((id) => (sandbox.store.addressIds(id)?.length ?? 0) > 0)!;
+		const reply = await get(`${sandbox.accountUrl}/v2/accounts/${account}/addresses?limit=100`, authHeaders(sandbox, 'account'));
+		expect(reply.status).toBe(200);
+		expectSorted(reply.body.data, 'desc');
+		for (const object of reply.body.data) {
+			expect(Object.keys(object)).toEqual(['id', 'address', 'name', 'network', 'created_at', 'updated_at', 'resource', 'resource_path']);
+			expect(object).toMatchObject({resource: 'address', resource_path: `/v2/accounts/${account}/addresses/${object.id}`});
+			expect(typeof object.address).toBe('string');
+			expect(['bitcoin', 'ethereum', 'solana', 'litecoin', 'dogecoin']).toContain(object.network);
+			expect(object.name === null || typeof object.name === 'string').toBe(true);
+		}
+	});
+
 	it('objects carry the documented account fields', async () => {
 		const reply = await get(listUrl(sandbox, 'account', 'limit=100'), authHeaders(sandbox, 'account'));
 		for (const object of reply.body.data) {

@@ -75,12 +75,22 @@ describe.each(['account', 'commerce'] as Api[])('%s API, restricted credential',
 	});
 });
 
-it('a restricted caller cannot list the transactions of an account hidden from it', async () => {
+it.each(['transactions', 'addresses'])('a restricted caller cannot list the %s of an account hidden from it', async (list) => {
 	const [hiddenAccount] = sandbox.store.hiddenIds('accounts');
-	const reply = await get(`${sandbox.accountUrl}/v2/accounts/${hiddenAccount}/transactions`, authHeaders(sandbox, 'account', 'restricted'));
+	const reply = await get(`${sandbox.accountUrl}/v2/accounts/${hiddenAccount}/${list}`, authHeaders(sandbox, 'account', 'restricted'));
 	expect(reply.status).toBe(404);
-	const full = await get(`${sandbox.accountUrl}/v2/accounts/${hiddenAccount}/transactions`, authHeaders(sandbox, 'account'));
+	const full = await get(`${sandbox.accountUrl}/v2/accounts/${hiddenAccount}/${list}`, authHeaders(sandbox, 'account'));
 	expect(full.status).toBe(200);
+});
+
+it('a restricted caller sees the addresses of a visible account in part, hidden ones in clumps', async () => {
+	const accounts = sandbox.store.ids('accounts', {viewer: 'restricted'});
+	const account = accounts.find((id) => (sandbox.store.hiddenAddressIds(id)?.length ?? 0) > 0)!;
+	const reply = await get(`${sandbox.accountUrl}/v2/accounts/${account}/addresses?limit=100`, authHeaders(sandbox, 'account', 'restricted'));
+	const hidden = new Set(sandbox.store.hiddenAddressIds(account));
+	const seen = (reply.body.data as Array<{id: string}>).map((object) => object.id);
+	expect(seen.some((id) => hidden.has(id))).toBe(false);
+	expect(seen.length).toBe(sandbox.store.addressIds(account)!.length - hidden.size);
 });
 
 it('credentials are deterministic from the seed and obviously fake', async () => {
