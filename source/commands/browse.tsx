@@ -177,7 +177,7 @@ export async function run(argv: string[]): Promise<number> {
 					},
 				},
 				// Copy and save: the app gets functions, never the credential nor the file system.
-				curlFor: curlBuilder(config),
+				curlFor: curlBuilder(config, process.env),
 				save: async (name, pages, options) => savePages(name, pages, options),
 				mouse: flags.noMouse !== true,
 			});

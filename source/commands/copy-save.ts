@@ -19,8 +19,9 @@ import process from 'node:process';
 import {curlAuthOf, curlCommand} from '../core/curl-command.js';
 import type {WalkConfig} from '../core/options.js';
 import {saveErrorSentence, savePath, shownName, type SaveResult} from '../core/save-path.js';
-import type {Page} from '../core/types.js';
+import type {Api, Page} from '../core/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
+import {loadProfiles} from './profile-config.js';
 
 export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | undefined};
 
@@ -101,8 +102,27 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 	}
 }
 
+/**
+ * The environment variable the profile in use reads its credential for `api`
+ * from, if that is its source (not a command or a key file). Read again from
+ * the config file, which was read moments before; any trouble means none.
+ */
+export function profileVariable(profile: string | undefined, api: Api, env: Record<string, string | undefined>): string | undefined {
+	if (profile === undefined) {
+		return undefined;
+	}
+
+	try {
+		const source = loadProfiles(env).config?.profiles.find(candidate => candidate.name === profile)?.credentials[api];
+		return source?.kind === 'env' ? source.name : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** `u` in the browser: the walk's request as curl, the credential named by its source (see core/curl-command.ts). */
-export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}): (url: string) => string {
-	const source = {api: config.api, auth: curlAuthOf(config.credential, {demo: config.demo, profile: config.profile}), headers: config.headers};
+export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}): (url: string) => string {
+	const auth = curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env)});
+	const source = {api: config.api, auth, headers: config.headers};
 	return url => curlCommand(url, source);
 }

@@ -52,9 +52,10 @@ function comment(text: string): string {
  * How the command names `credential`: the environment variable it was read
  * from when it was, else a stand-in variable with a note. `demo`: the --demo
  * sandbox's credentials live in no variable; `profile`: the profile in use,
- * whose credential reached pagewalk through its own source.
+ * whose credential reached pagewalk through its own source (`profileVariable`
+ * when that source is an environment variable).
  */
-export function curlAuthOf(credential: Credential, context: {demo: boolean; profile?: string | undefined}): CurlAuth {
+export function curlAuthOf(credential: Credential, context: {demo: boolean; profile?: string | undefined; profileVariable?: string | undefined}): CurlAuth {
 	if (credential.kind === 'cdp-key') {
 		return context.demo ? {kind: 'jwt', from: credential.from, demo: true} : {kind: 'jwt', from: credential.from};
 	}
@@ -70,6 +71,11 @@ export function curlAuthOf(credential: Credential, context: {demo: boolean; prof
 	}
 
 	if (context.profile !== undefined) {
+		// A profile that reads the credential from a variable: that variable, as the user set it.
+		if (context.profileVariable !== undefined && variableName.test(context.profileVariable)) {
+			return {kind: 'variable', name: context.profileVariable};
+		}
+
 		return {kind: 'variable', name: standIn, note: `set ${standIn} to the ${what} of profile ${context.profile} first (pagewalk does not copy credentials).`};
 	}
 

@@ -3,7 +3,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {savePages} from '../../source/commands/copy-save.js';
+import {curlBuilder, profileVariable, savePages} from '../../source/commands/copy-save.js';
+import {openConfig} from '../../source/commands/demo.js';
 import type {Page} from '../../source/core/types.js';
 
 /** A page as the client makes one, as far as the writer reads it: objects and their exact texts. */
@@ -95,5 +96,21 @@ describe('savePages', () => {
 		expect((await savePages('walk.ndjson', failingAfter(page(['a'])), {overwrite: true, cwd: folder})).kind).toBe('failed');
 		expect(readFileSync(path.join(folder, 'walk.ndjson'), 'utf8')).toBe('old\n');
 		expect(readdirSync(folder)).toEqual(['walk.ndjson']);
+	});
+});
+
+describe('the curl command of a profile', () => {
+	it('names the variable the profile reads its token from; a command source gets a stand-in with a note', async () => {
+		const file = path.join(folder, 'config.json');
+		writeFileSync(file, JSON.stringify({profiles: {home: {base_url: 'http://127.0.0.1:9', account: {env: 'HOME_TOKEN'}, commerce: {command: ['echo', 'k']}}}}));
+		const env = {PAGEWALK_CONFIG: file, HOME_TOKEN: 'home-token-value'};
+		expect(profileVariable('home', 'account', env)).toBe('HOME_TOKEN');
+		expect(profileVariable('home', 'commerce', env)).toBeUndefined();
+		expect(profileVariable('nope', 'account', env)).toBeUndefined();
+		expect(profileVariable('home', 'account', {PAGEWALK_CONFIG: path.join(folder, 'missing.json')})).toBeUndefined();
+		const config = await openConfig({input: ['accounts'], flags: {profile: 'home'}, env});
+		const command = curlBuilder(config, env)('http://127.0.0.1:9/v2/accounts');
+		expect(command).toContain('-H "Authorization: Bearer $HOME_TOKEN"');
+		expect(command).not.toContain('home-token-value');
 	});
 });
