@@ -21,6 +21,9 @@ import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
 import {usePageRequests, type LoadPage} from './components/use-page-requests.js';
 import {useSpinner, useTerminalSize, type Size} from './components/use-terminal.js';
+import {useCopyAndSave, type CurlFor, type SavePages} from './components/use-copy-save.js';
+import {createMouseFilter} from './browser/mouse.js';
+import {overwriteQuestion} from './core/save-path.js';
 
 export type AppProps = {
 	/** Fetches one page; the app aborts it through the signal when no longer wanted. */
@@ -58,6 +61,13 @@ export type AppProps = {
 	bounds?: Bounds;
 	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
 	colour?: ColourLevel;
+	/**
+	 * `u`: the request of a page as a curl command (core/curl-command.ts),
+	 * built by the command: the app never holds a credential, only this.
+	 */
+	curlFor?: CurlFor;
+	/** `w` and `W`: writes pages to a file as NDJSON (commands/copy-save.ts); the app never touches files. */
+	save?: SavePages;
 };
 
 /** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
@@ -71,7 +81,7 @@ function columnSpan(layout: TableLayout, offset: number) {
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, bounds}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, bounds, curlFor, save: savePages}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
@@ -96,7 +106,20 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const bodyRows = bodyHeight - 1;
 
-	useInput((input, key) => {
+	// Mouse reports are taken out before the keys (browser/mouse.ts): a wheel notch scrolls, and never types.
+	const mouse = useRef<ReturnType<typeof createMouseFilter>>(null);
+	mouse.current ??= createMouseFilter();
+	useInput((raw, rawKey) => {
+		const taken = mouse.current!(raw);
+		if (taken.rows !== 0) {
+			dispatch({type: 'wheel', rows: taken.rows, bodyRows, columns: size.columns});
+		}
+
+		if (taken.keys === '' && raw !== '') {
+			return;
+		}
+
+		const [input, key] = taken.keys === raw ? [raw, rawKey] : [taken.keys, {}];
 		// One read may hold many keys (key repeat, a paste): each one counts, in order.
 		for (const press of splitKeys(input, key)) {
 			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns: size.columns});
@@ -131,6 +154,8 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		};
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
 	}, [compareUrl, compare]);
+
+	useCopyAndSave(state.effects, dispatch, {curlFor, save: savePages, loadPage});
 
 	// A choice made in the picker is remembered for the endpoint (a related
 	// list's under its pattern); once per choice, not again when a walk is left
@@ -172,7 +197,11 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	});
 
 	let prompt: string | undefined;
-	if (screen.kind === 'filter') {
+	if (screen.kind === 'save') {
+		prompt = `write ${screen.what === 'page' ? 'the page' : `the walk (${stack.entries.length} page${stack.entries.length === 1 ? '' : 's'})`} as NDJSON to file: ${inert(screen.draft)}`;
+	} else if (screen.kind === 'overwrite') {
+		prompt = `${overwriteQuestion(screen.job.name)} `;
+	} else if (screen.kind === 'filter') {
 		prompt = `/ filter rows: ${inert(screen.draft)}`;
 	} else if (screen.kind === 'limit') {
 		prompt = `limit (0–100), Enter applies: ${screen.draft}`;
@@ -211,7 +240,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		<ColourContext.Provider value={(colour ?? 1) > 0}>
 			<Box flexDirection="column" width={size.columns} height={frameRows}>
 				{body}
-				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
+				<StatusArea model={state.note && !stack.error ? {...model, message: {id: 'note', text: inert(state.note.text), tone: state.note.tone}} : model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
 			</Box>
 		</ColourContext.Provider>
 	);

@@ -10,7 +10,10 @@ import {jsonLines} from './format.js';
 import {helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
-import {routeKey, type Screen, type ViewChange} from './screen.js';
+import {routeKey, routeWheel, type Request, type Screen, type ViewChange} from './screen.js';
+import type {Effect, Note, SaveJob} from './effects.js';
+import {copyNote, osc52} from '../core/clipboard.js';
+import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
 
@@ -37,6 +40,11 @@ export type BrowserState = {
 	view: View;
 	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
 	walks: Walks;
+	/** Copies and writes asked for and not yet taken by the app (see effects.ts), oldest first. */
+	effects: Effect[];
+	nextEffect: number;
+	/** What the last copy or write did, on the status line until the next key. */
+	note: Note | null;
 };
 
 /**
@@ -51,7 +59,12 @@ export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
-	| {type: 'compared'; result: CompareResult};
+	| {type: 'compared'; result: CompareResult}
+	// Copy and save: the wheel, the app taking effects, and what they came to.
+	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
+	| {type: 'effects-taken'; through: number}
+	| {type: 'note'; note: Note}
+	| {type: 'saved'; job: SaveJob; result: SaveResult; refetched: number};
 
 export function initialBrowserState(options: {
 	startUrl: string;
@@ -76,7 +89,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, note: null};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -224,7 +237,113 @@ export function overlayLines(state: BrowserState): string[] {
 	}
 }
 
-export function browserReducer(state: BrowserState, action: BrowserAction): BrowserState {
+/** The state with `effect` queued for the app. */
+function withEffect(state: BrowserState, effect: Effect extends infer E ? (E extends Effect ? Omit<E, 'id'> : never) : never): BrowserState {
+	return {...state, effects: [...state.effects, {...effect, id: state.nextEffect} as Effect], nextEffect: state.nextEffect + 1};
+}
+
+/** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
+function applyRequest(state: BrowserState, request: Request): BrowserState {
+	const entry = top(state.stack);
+	const page = entry?.page ?? null;
+	switch (request.kind) {
+		case 'copy': {
+			if (request.what === 'curl') {
+				return page
+					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
+					: {...state, note: {text: 'No page on screen yet, so there is no request to copy.', tone: 'warn'}};
+			}
+
+			const row = selectedRow(state.stack);
+			if (!row || !page) {
+				return state;
+			}
+
+			const id = String(row.object['id']);
+			const text = request.what === 'id' ? id : page.objectTexts?.[row.index] ?? JSON.stringify(row.object);
+			return withEffect(state, {kind: 'copy', what: request.what, text, url: page.requestUrl, words: request.what === 'id' ? 'id' : 'JSON of', label: id});
+		}
+
+		case 'save': {
+			if (request.name.trim() === '') {
+				return {...state, note: {text: noFileName, tone: 'warn'}};
+			}
+
+			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
+			if (pages.length === 0) {
+				return {...state, note: {text: 'No page on screen yet, so nothing was written.', tone: 'warn'}};
+			}
+
+			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
+		}
+
+		case 'overwrite': {
+			return withEffect(state, {kind: 'save', job: {...request.job, overwrite: true}});
+		}
+
+		case 'kept': {
+			return {...state, note: {text: `kept ${shownName(request.name)} as it was; nothing written`, tone: 'good'}};
+		}
+	}
+}
+
+/** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
+export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
+	const write = osc52(text);
+	return {sequence: write.ok ? write.sequence : null, note: {text: copyNote(effect.words, effect.label, write), tone: write.ok ? 'good' : 'warn'}};
+}
+
+/** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
+function savedState(state: BrowserState, action: Extract<BrowserAction, {type: 'saved'}>): BrowserState {
+	const {job, result} = action;
+	switch (result.kind) {
+		case 'written': {
+			return {...state, note: {text: wroteNote(job.name, {...result, refetched: action.refetched}, job.what === 'walk'), tone: 'good'}};
+		}
+
+		case 'exists': {
+			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
+			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {text: `${shownName(job.name)} exists, so nothing was written.`, tone: 'warn'}};
+		}
+
+		case 'failed': {
+			return {...state, note: {text: result.message, tone: 'warn'}};
+		}
+	}
+}
+
+export function browserReducer(previous: BrowserState, action: BrowserAction): BrowserState {
+	let state = previous;
+	switch (action.type) {
+		case 'effects-taken': {
+			return {...state, effects: state.effects.filter(effect => effect.id > action.through)};
+		}
+
+		case 'note': {
+			return {...state, note: action.note};
+		}
+
+		case 'saved': {
+			return savedState(state, action);
+		}
+
+		case 'wheel': {
+			const routed = routeWheel(state.screen, action.rows, {
+				bodyRows: action.bodyRows,
+				overlayLines: overlayRows(state, action.columns),
+				filter: state.stack.filter,
+				hasSelection: selectedRow(state.stack) !== undefined,
+			});
+			const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
+			const screen = routed.screen ?? state.screen;
+			return stack === state.stack && screen === state.screen ? state : {...state, stack, screen};
+		}
+
+		default: {
+			break;
+		}
+	}
+
 	if (action.type === 'compared') {
 		// Only the answer for the page still on screen is kept.
 		return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
@@ -251,8 +370,17 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 		return {...state, quit: true};
 	}
 
+	// A key clears the last copy's or write's note; a request may set a new one.
+	if (state.note !== null) {
+		state = {...state, note: null};
+	}
+
 	if (routed.walk) {
 		return routed.walk.type === 'open' ? openRelated(state, selectedRow(state.stack)?.object, routed.walk.index) : returnToParent(state);
+	}
+
+	if (routed.request) {
+		state = applyRequest(state, routed.request);
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);

@@ -63,7 +63,13 @@ export type Command =
 	| 'related-next'
 	| 'related-previous'
 	| 'open-related'
-	| 'parent';
+	| 'parent'
+	// Copy and save.
+	| 'copy-id'
+	| 'copy-json'
+	| 'copy-curl'
+	| 'save-page'
+	| 'save-walk';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
@@ -190,6 +196,20 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 		description: 'back from a related list to the list it was opened from, as it was',
 		readme: 'back from a related list to the list it was opened from, on the same page and row, with the same filter and columns',
 	},
+	// Copy and save: the clipboard through OSC 52 (browser/effects.ts); files through the command's callback.
+	'copy-id': {
+		keys: ['y'],
+		description: 'copy the selected object\'s id (OSC 52)',
+		readme: 'copy the selected object\'s id to the clipboard (OSC 52: the terminal must allow it; under tmux, `set-clipboard on`)',
+	},
+	'copy-json': {keys: ['Y'], description: 'copy the selected object\'s JSON as the server wrote it', readme: 'copy the selected object\'s JSON, exactly as the server wrote it'},
+	'copy-curl': {
+		keys: ['u'],
+		description: 'copy the page\'s request as a curl command (credential as $VARIABLE)',
+		readme: 'copy the request of the page on screen as a `curl` command; the credential appears only as its environment variable (`$COINBASE_ACCESS_TOKEN`), a CDP key as `$JWT` with the `uri` to sign',
+	},
+	'save-page': {keys: ['w'], description: 'write the page to a file as NDJSON, as dump does', readme: 'write the page on screen to a file as NDJSON, byte for byte what `dump` writes (asks for the name; never overwrites unasked)'},
+	'save-walk': {keys: ['W'], description: 'write every page walked so far to a file as NDJSON', readme: 'write the walk so far, every page from the first to the one on screen, to a file as NDJSON (pages evicted from memory are fetched again)'},
 };
 
 export const commands = Object.keys(keymap) as Command[];

@@ -1,5 +1,6 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import type {StackAction} from './page-stack.js';
+import type {CopyWhat, SaveJob, SaveWhat} from './effects.js';
 import {commandFor, type Mode} from './keymap.js';
 
 /**
@@ -17,7 +18,10 @@ export type Screen =
 	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
 	| {kind: 'limit'; draft: string}
-	| {kind: 'columns'; items: ColumnItem[]; cursor: number};
+	| {kind: 'columns'; items: ColumnItem[]; cursor: number}
+	// Copy and save: the file name for w and W, and the question when that file exists.
+	| {kind: 'save'; draft: string; what: SaveWhat}
+	| {kind: 'overwrite'; job: SaveJob};
 
 /** One line of the column picker: a column of the page and whether the table shows it. */
 export type ColumnItem = {path: string; shown: boolean};
@@ -53,7 +57,17 @@ export type KeyContext = {
 /** A move between walks: open a related list of the selected object as a new walk, or return to the one it came from. */
 export type WalkMove = {type: 'open'; index: number} | {type: 'parent'};
 
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove};
+/**
+ * What a key asks beyond the state (see effects.ts): a copy, a write, or
+ * `kept` (the user said no to overwriting `name`). The reducer adds the data.
+ */
+export type Request =
+	| {kind: 'copy'; what: CopyWhat}
+	| {kind: 'save'; what: SaveWhat; name: string}
+	| {kind: 'overwrite'; job: SaveJob}
+	| {kind: 'kept'; name: string};
+
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -71,7 +85,7 @@ export function modeOf(screen: Screen): Mode {
 		return 'detail';
 	}
 
-	return screen.kind === 'table' ? 'table' : 'draft' in screen ? 'prompt' : 'overlay';
+	return screen.kind === 'table' ? 'table' : 'draft' in screen || screen.kind === 'overwrite' ? 'prompt' : 'overlay';
 }
 
 function deleted<S extends Typing>(screen: S): S {
@@ -134,6 +148,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 	if (screen.kind === 'columns') {
 		return routePicker(screen, command);
+	}
+
+	if (screen.kind === 'save' || screen.kind === 'overwrite') {
+		return routeSave(screen, command, name, input);
 	}
 
 	if (command === undefined) {
@@ -203,6 +221,13 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 			case 'open-related': {
 				return screen.kind === 'detail' && related > 0 ? {walk: {type: 'open', index: Math.min(screen.related ?? 0, related - 1)}} : {};
+			}
+
+			// Copies from an overlay leave it open (the detail view shows what y and Y copy).
+			case 'copy-id':
+			case 'copy-json':
+			case 'copy-curl': {
+				return routeKey({kind: 'table'}, name, input, context);
 			}
 
 			// The key that opened an overlay closes it again.
@@ -326,6 +351,18 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			return {walk: {type: 'parent'}};
 		}
 
+		case 'copy-id':
+		case 'copy-json':
+		case 'copy-curl': {
+			const what = command === 'copy-id' ? 'id' : command === 'copy-json' ? 'json' : 'curl';
+			return what !== 'curl' && !context.hasSelection ? {} : {request: {kind: 'copy', what}};
+		}
+
+		case 'save-page':
+		case 'save-walk': {
+			return {screen: {kind: 'save', draft: '', what: command === 'save-page' ? 'page' : 'walk'}};
+		}
+
 		// Bound in prompts and the picker only, handled above.
 		case 'picker-up':
 		case 'picker-down':
@@ -394,4 +431,46 @@ function routePicker(screen: Extract<Screen, {kind: 'columns'}>, command: string
 			return {};
 		}
 	}
+}
+
+/**
+ * The file name prompt of w and W, and the overwrite question: y overwrites,
+ * any other key (n, Esc) keeps the file, so a stray key never destroys one.
+ */
+function routeSave(screen: Extract<Screen, {kind: 'save' | 'overwrite'}>, command: string | undefined, name: string, input: string): Routed {
+	if (screen.kind === 'overwrite') {
+		if (input === 'y' || input === 'Y') {
+			return {screen: {kind: 'table'}, request: {kind: 'overwrite', job: screen.job}};
+		}
+
+		return {screen: {kind: 'table'}, request: {kind: 'kept', name: screen.job.name}};
+	}
+
+	switch (command) {
+		case 'prompt-cancel': {
+			return {screen: {kind: 'table'}};
+		}
+
+		case 'prompt-apply': {
+			return {screen: {kind: 'table'}, request: {kind: 'save', what: screen.what, name: screen.draft}};
+		}
+
+		default: {
+			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+			return next ? {screen: next} : {};
+		}
+	}
+}
+
+/**
+ * The mouse wheel (browser/mouse.ts): on the table the selection moves
+ * `rows` and the table scrolls with it; an overlay scrolls its lines;
+ * a prompt or the picker takes nothing from it.
+ */
+export function routeWheel(screen: Screen, rows: number, context: KeyContext): Routed {
+	if (screen.kind === 'table') {
+		return {stack: [{type: 'move', delta: rows}]};
+	}
+
+	return 'scroll' in screen ? {screen: scrolled(screen, rows, context)} : {};
 }

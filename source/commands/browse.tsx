@@ -79,6 +79,11 @@ ${walkFlagsHelp}
 	  --compare-profile NAME   the same with the credential of profile NAME (for the API in
 	                           use; its base URL must be the one in use)
 
+	Mouse
+	  --no-mouse               leave the mouse to the terminal: no wheel scrolling, and a
+	                           plain drag selects text (the wheel scrolls 3 rows otherwise;
+	                           Shift-drag selects then in most terminals)
+
 	Columns
 	  --columns a,b,c          start with these columns, in this order (id stays first); C in
 	                           the browser picks, hides and reorders them, remembered per endpoint
@@ -143,6 +148,7 @@ export async function run(argv: string[]): Promise<number> {
 			// request and the server's answer overlap the biggest chunk's load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
 			const {runBrowser} = await import('./run-browser.js');
+			const {curlBuilder, savePages} = await import('./copy-save.js');
 			// --columns wins over the remembered choice; a choice made in the picker is remembered.
 			const columnsKey = `${config.api} ${config.endpoint}`;
 			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env);
@@ -172,6 +178,10 @@ export async function run(argv: string[]): Promise<number> {
 					},
 					remembered: loadRelatedColumnChoices(config.api, process.env),
 				},
+				// Copy and save: the app gets functions, never the credential nor the file system.
+				curlFor: curlBuilder(config, process.env),
+				save: async (name, pages, options) => savePages(name, pages, options),
+				mouse: flags.noMouse !== true,
 			});
 		} finally {
 			await Promise.all([client.close(), compareClient?.close()]);

@@ -10,6 +10,10 @@ import {RenderFailure} from '../components/render-failure.js';
 // scrollback is left exactly as it was, whatever happened in between.
 const enterScreen = '\u001B[?1049h\u001B[H';
 const leaveScreen = '\u001B[?25h\u001B[?1049l';
+// Mouse reporting for the wheel (browser/mouse.ts): button events (1000) in
+// the SGR form (1006). Turned off before the screen is left, on every way out.
+const mouseOn = '\u001B[?1000h\u001B[?1006h';
+const mouseOff = '\u001B[?1006l\u001B[?1000l';
 
 /**
  * The browse command's render-and-restore lifecycle (kept with the command,
@@ -18,18 +22,18 @@ const leaveScreen = '\u001B[?25h\u001B[?1049l';
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser(props: AppProps): Promise<number> {
+export async function runBrowser({mouse = true, ...props}: AppProps & {mouse?: boolean}): Promise<number> {
 	let status = 0;
 	let restored = false;
 	const restore = () => {
 		if (!restored) {
 			restored = true;
 			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-			writeSync(process.stdout.fd, leaveScreen);
+			writeSync(process.stdout.fd, (mouse ? mouseOff : '') + leaveScreen);
 		}
 	};
 
-	process.stdout.write(enterScreen);
+	process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
 	process.once('exit', restore);
 	// 60 frames a second, not Ink's default 30: the frame with the first page
 	// comes right after the loading frame, and Ink holds a frame back for the

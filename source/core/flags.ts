@@ -58,6 +58,8 @@ export const browseFlags = {
 	compareProfile: {type: 'string'},
 	format: {type: 'string'},
 	columns: {type: 'string'},
+	// The wheel: mouse reporting is on unless this is given (browser/mouse.ts says why).
+	noMouse: {type: 'boolean'},
 } as const;
 
 export const dumpFlags = {

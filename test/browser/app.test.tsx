@@ -209,7 +209,7 @@ describe('<App> on the sandbox', () => {
 
 	it('? shows help generated from the keymap', async () => {
 		// Wide enough for the longest help line (a narrower pane wraps it), tall enough for all of them.
-		const app = await browse({size: {columns: 200, rows: 50}});
+		const app = await browse({size: {columns: 200, rows: 60}});
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press('?');
 		const frame = await app.waitFor(f => f.startsWith('keys'));

@@ -1,7 +1,7 @@
 import {render} from 'ink-testing-library';
 import {App, type AppProps} from '../../../source/app.js';
 import {colourLevel} from '../../../source/core/colour.js';
-import {resolveConfig} from '../../../source/core/options.js';
+import {resolveConfig, type WalkConfig} from '../../../source/core/options.js';
 import {createClient} from '../../../source/core/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
 
@@ -48,6 +48,8 @@ export async function renderApp(options: {
 	compareToken?: string;
 	/** The columns to start with and where the picker's choice goes (the browse command passes a state file's). */
 	columns?: AppProps['columns'];
+	/** More props for the app (copy and save callbacks, maxCachedPages), given the walk's config. */
+	appProps?: (config: WalkConfig) => Partial<AppProps>;
 }) {
 	const api = options.api ?? 'account';
 	const config = await resolveConfig({
@@ -68,8 +70,9 @@ export async function renderApp(options: {
 	const compare = compareClient
 		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.from, b: 'COMPARE_TOKEN'}}
 		: undefined;
+	const more = options.appProps?.(config) ?? {};
 	const app = (size: {columns: number; rows: number}) => (
-		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
+		<App {...more} loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 
@@ -135,5 +138,5 @@ export async function renderApp(options: {
 		await compareClient?.close();
 	}
 
-	return {instance, waitFor, press, close, resize, frame: () => visible(instance.lastFrame())};
+	return {instance, waitFor, press, close, resize, frame: () => visible(instance.lastFrame()), config};
 }

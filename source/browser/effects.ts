@@ -1,0 +1,30 @@
+import type {Page} from '../core/types.js';
+
+/**
+ * What a key asks of the world outside the reducer: text for the clipboard,
+ * pages for a file. The reducer stays pure: it records the request with the
+ * data it needs (taken when the key was pressed), the app carries it out
+ * through the callbacks the command passed, and the outcome comes back as
+ * an action that sets the status line's note.
+ */
+
+export type CopyWhat = 'id' | 'json' | 'curl';
+export type SaveWhat = 'page' | 'walk';
+
+/** A page of the walk to write: in memory, or evicted (page null) and fetched again from `url` when its turn comes. */
+export type WalkPage = {url: string; page: Page | null};
+
+/** A write asked for: the name as typed, the pages as they were when the key was pressed. */
+export type SaveJob = {what: SaveWhat; name: string; pages: WalkPage[]; overwrite: boolean};
+
+export type Effect =
+	/**
+	 * `text` (id, JSON) or, for curl, the request `url` the command's curlFor
+	 * turns into text; the note says `words` and `label` (server text, the id,
+	 * drawn inert): `copied JSON of 7c1…`.
+	 */
+	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string}
+	| {id: number; kind: 'save'; job: SaveJob};
+
+/** The status line's note: what was copied or written, or the one sentence of a failure. */
+export type Note = {text: string; tone: 'good' | 'warn'};

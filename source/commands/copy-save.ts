@@ -1,0 +1,128 @@
+/**
+ * What the browser's copy and save keys need from the command: `curlFor`
+ * (below) and `w` and `W`: pages written to a file as NDJSON, with the
+ * dump's own writer, so the file holds exactly the bytes `dump` writes for
+ * those pages. The browser hands over an async iterable of pages (it
+ * fetches evicted ones again as the writing reaches them) and gets a result
+ * back; the file system stays here, with the command.
+ *
+ * A new file is opened with O_EXCL (`wx`): a file that appears between the
+ * question and the write is never overwritten unasked, and a failed write
+ * removes what it created. Overwriting writes a temporary file beside the
+ * target and renames it over the target at the end, so a failure leaves the
+ * old file as it was.
+ */
+import {randomBytes} from 'node:crypto';
+import {open, rename, unlink, type FileHandle} from 'node:fs/promises';
+import path from 'node:path';
+import process from 'node:process';
+import {curlAuthOf, curlCommand} from '../core/curl-command.js';
+import type {WalkConfig} from '../core/options.js';
+import {saveErrorSentence, savePath, shownName, type SaveResult} from '../core/save-path.js';
+import type {Api, Page} from '../core/types.js';
+import {ndjsonWriter} from '../output/ndjson.js';
+import {loadProfiles} from './profile-config.js';
+
+export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | undefined};
+
+/** The error of a page that could not be had (fetched again), as opposed to one of the file. */
+class PageSourceError extends Error {}
+
+async function writeAll(handle: FileHandle, pages: AsyncIterable<Page>): Promise<{objects: number; pages: number}> {
+	const writer = ndjsonWriter();
+	let objects = 0;
+	let count = 0;
+	const iterator = pages[Symbol.asyncIterator]();
+	for (;;) {
+		let step: IteratorResult<Page>;
+		try {
+			// eslint-disable-next-line no-await-in-loop -- one page at a time: memory stays at one page
+			step = await iterator.next();
+		} catch (error: unknown) {
+			throw new PageSourceError(error instanceof Error ? error.message : String(error), {cause: error});
+		}
+
+		if (step.done) {
+			break;
+		}
+
+		const page = step.value;
+		// eslint-disable-next-line no-await-in-loop -- pages are written in order
+		await handle.write(writer.page(page.objects, page.objectTexts));
+		objects += page.objects.length;
+		count++;
+	}
+
+	return {objects, pages: count};
+}
+
+function failure(error: unknown, name: string): SaveResult {
+	if (error instanceof PageSourceError) {
+		return {kind: 'failed', message: `Stopped writing ${shownName(name)}, nothing kept: ${error.message.replace(/\.$/, '')}.`};
+	}
+
+	return {kind: 'failed', message: saveErrorSentence(error, name)};
+}
+
+/** Writes `pages` to the file `name` names (see savePath); never throws. */
+export async function savePages(name: string, pages: AsyncIterable<Page>, options: SaveOptions): Promise<SaveResult> {
+	const target = savePath(name, options.cwd ?? process.cwd(), 'home' in options ? options.home : process.env.HOME);
+	if ('error' in target) {
+		return {kind: 'failed', message: target.error};
+	}
+
+	const file = options.overwrite ? path.join(path.dirname(target.path), `.${path.basename(target.path)}.pagewalk-${randomBytes(4).toString('hex')}.tmp`) : target.path;
+	let handle: FileHandle;
+	try {
+		handle = await open(file, 'wx');
+	} catch (error: unknown) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !options.overwrite) {
+			return {kind: 'exists'};
+		}
+
+		return failure(error, name);
+	}
+
+	try {
+		let counts;
+		try {
+			counts = await writeAll(handle, pages);
+		} finally {
+			await handle.close();
+		}
+
+		if (options.overwrite) {
+			await rename(file, target.path);
+		}
+
+		return {kind: 'written', ...counts};
+	} catch (error: unknown) {
+		await unlink(file).catch(() => undefined);
+		return failure(error, name);
+	}
+}
+
+/**
+ * The environment variable the profile in use reads its credential for `api`
+ * from, if that is its source (not a command or a key file). Read again from
+ * the config file, which was read moments before; any trouble means none.
+ */
+export function profileVariable(profile: string | undefined, api: Api, env: Record<string, string | undefined>): string | undefined {
+	if (profile === undefined) {
+		return undefined;
+	}
+
+	try {
+		const source = loadProfiles(env).config?.profiles.find(candidate => candidate.name === profile)?.credentials[api];
+		return source?.kind === 'env' ? source.name : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** `u` in the browser: the walk's request as curl, the credential named by its source (see core/curl-command.ts). */
+export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}): (url: string) => string {
+	const auth = curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env)});
+	const source = {api: config.api, auth, headers: config.headers};
+	return url => curlCommand(url, source);
+}

@@ -1,0 +1,124 @@
+import {describe, expect, it} from 'vitest';
+import {browserReducer, copyOutcome, initialBrowserState, type BrowserState} from '../../source/browser/browser-state.js';
+import type {Effect} from '../../source/browser/effects.js';
+import {commandFor} from '../../source/browser/keymap.js';
+import {modeOf} from '../../source/browser/screen.js';
+import {makePage} from './pages.js';
+
+/**
+ * Copy, save and the wheel through the one reducer, no terminal: what each
+ * key queues for the app, the file name prompt, the overwrite question.
+ */
+
+const url = 'http://127.0.0.1:9/v2/accounts';
+const page = {...makePage({url, ids: ['a', 'b', 'c', 'd', 'e'], next: `${url}?starting_after=e`}), objectTexts: ['{"id":"a","n":1.0}', '{"id":"b"}', '{"id":"c"}', '{"id":"d"}', '{"id":"e"}']};
+
+function start(): BrowserState {
+	return initialBrowserState({startUrl: url, settings: {order: 'desc', limit: 5}, firstPage: page});
+}
+
+function press(state: BrowserState, ...inputs: string[]): BrowserState {
+	let next = state;
+	for (const input of inputs) {
+		const key = input === '\r' ? {return: true} : input === '\u001B' ? {escape: true} : {};
+		next = browserReducer(next, {type: 'key', input: input === '\r' || input === '\u001B' ? '' : input, key, bodyRows: 3, columns: 80});
+	}
+
+	return next;
+}
+
+describe('copy keys', () => {
+	it('y and Y queue the selected id and its exact text; u the page\'s request URL', () => {
+		const state = press(start(), 'y', 'Y', 'u');
+		expect(state.effects.map(effect => effect.kind === 'copy' && [effect.what, effect.text, effect.url])).toEqual([
+			['id', 'a', url],
+			['json', '{"id":"a","n":1.0}', url],
+			['curl', '', url],
+		]);
+		expect(commandFor('overlay', 'y')).toBe('copy-id');
+	});
+
+	it('the app taking them empties the queue; the note it reports stays until the next key', () => {
+		let state = press(start(), 'j', 'y');
+		const effect = state.effects[0] as Extract<Effect, {kind: 'copy'}>;
+		expect(effect.text).toBe('b');
+		const outcome = copyOutcome(effect, effect.text);
+		expect(outcome.sequence).toBe('\u001B]52;c;Yg==\u0007');
+		state = browserReducer(browserReducer(state, {type: 'effects-taken', through: effect.id}), {type: 'note', note: outcome.note});
+		expect(state.effects).toEqual([]);
+		expect(state.note?.text).toBe('copied id b (needs a terminal that allows OSC 52)');
+		expect(press(state, 'j').note).toBeNull();
+	});
+
+	it('no selection (a filter matching nothing): y copies nothing', () => {
+		const state = press(start(), '/', 'z', 'z', 'z', '\r', 'y', 'Y');
+		expect(state.effects).toEqual([]);
+	});
+});
+
+describe('w and W', () => {
+	it('w opens a prompt where every key is text, Enter queues the write of the page', () => {
+		let state = press(start(), 'w');
+		expect(state.screen).toEqual({kind: 'save', draft: '', what: 'page'});
+		expect(modeOf(state.screen)).toBe('prompt');
+		state = press(state, 'q', 'y', '.', 'n', 'd');
+		expect(state.quit).toBe(false);
+		state = press(state, '\r');
+		expect(state.screen).toEqual({kind: 'table'});
+		expect(state.effects).toEqual([{id: 1, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
+	});
+
+	it('Esc writes nothing; an empty name is one sentence', () => {
+		expect(press(start(), 'w', 'x', '\u001B').effects).toEqual([]);
+		const state = press(start(), 'w', '\r');
+		expect(state.effects).toEqual([]);
+		expect(state.note?.text).toMatch(/^No file name typed/);
+	});
+
+	it('W queues every page of the stack, bottom to top', () => {
+		const state = press(start(), 'W', 'f', '\r');
+		expect(state.effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: 'f', pages: [{url, page}]}});
+	});
+
+	it('an existing file asks: y queues the overwrite, any other key keeps the file', () => {
+		const asked = press(start(), 'w', 'f', '\r');
+		const {job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		const question = browserReducer(asked, {type: 'saved', job, result: {kind: 'exists'}, refetched: 0});
+		expect(question.screen).toEqual({kind: 'overwrite', job});
+		expect(modeOf(question.screen)).toBe('prompt');
+		const yes = press(question, 'y');
+		expect(yes.screen).toEqual({kind: 'table'});
+		expect(yes.effects.at(-1)).toMatchObject({kind: 'save', job: {...job, overwrite: true}});
+		for (const key of ['n', '\u001B', 'q', 'j']) {
+			const no = press(question, key);
+			expect(no.screen, key).toEqual({kind: 'table'});
+			expect(no.effects, key).toEqual(asked.effects);
+			expect(no.note?.text, key).toBe('kept f as it was; nothing written');
+			expect(no.quit).toBe(false);
+		}
+	});
+
+	it('written and failed are notes; no question while the user types', () => {
+		const asked = press(start(), 'W', 'f', '\r');
+		const {job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		expect(browserReducer(asked, {type: 'saved', job, result: {kind: 'written', objects: 5, pages: 1}, refetched: 0}).note).toEqual({text: 'wrote 5 objects from 1 page to f', tone: 'good'});
+		expect(browserReducer(asked, {type: 'saved', job, result: {kind: 'failed', message: 'Cannot write f: x.'}, refetched: 0}).note).toEqual({text: 'Cannot write f: x.', tone: 'warn'});
+		const typing = press(asked, '/');
+		const later = browserReducer(typing, {type: 'saved', job, result: {kind: 'exists'}, refetched: 0});
+		expect(later.screen.kind).toBe('filter');
+		expect(later.note?.text).toBe('f exists, so nothing was written.');
+	});
+});
+
+describe('the wheel', () => {
+	it('moves the selection 3 rows on the table, scrolls an overlay, does nothing in a prompt', () => {
+		let state = browserReducer(start(), {type: 'wheel', rows: 3, bodyRows: 3});
+		expect(state.stack.entries[0]!.selected).toBe(3);
+		state = browserReducer(state, {type: 'wheel', rows: -3, bodyRows: 3});
+		expect(state.stack.entries[0]!.selected).toBe(0);
+		const help = press(start(), '?');
+		expect(browserReducer(help, {type: 'wheel', rows: 3, bodyRows: 3, columns: 200}).screen).toEqual({kind: 'help', scroll: 3});
+		const prompt = press(start(), '/');
+		expect(browserReducer(prompt, {type: 'wheel', rows: 3, bodyRows: 3})).toBe(prompt);
+	});
+});
