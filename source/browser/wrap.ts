@@ -23,9 +23,9 @@ function chunk(text: string, width: number): string {
 	return String.fromCodePoint(text.codePointAt(0)!);
 }
 
-/** Rows one line takes at `width` cells. */
+/** Rows one line takes at `width` cells; an empty line still takes one, as the pane draws it. */
 export function lineRows(line: string, width: number): number {
-	if (width <= 0) {
+	if (width <= 0 || line === '') {
 		return 1;
 	}
 

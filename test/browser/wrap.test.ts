@@ -30,6 +30,10 @@ describe('wrapping text panes', () => {
 		}
 
 		expect(lineRows('x'.repeat(1_000_000), 80)).toBe(12_500);
+		// An empty line is drawn as one row, so it counts as one (scrolling and the title agree).
+		expect(lineRows('', 80)).toBe(1);
+		expect(wrappedRows(['a', '', 'b'], 80)).toBe(3);
+		expect(wrappedWindow(['a', '', 'b'], 80, 1, 2).rows).toEqual(['', 'b']);
 	});
 
 	it('with wrapping off, cuts each line and scrolls it sideways by cells', () => {
