@@ -1,9 +1,10 @@
 import {Box, useApp, useInput} from 'ink';
-import {useEffect, useReducer} from 'react';
+import {useEffect, useReducer, useRef} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {splitKeys} from './browser/key-chunks.js';
+import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
@@ -123,6 +124,42 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
 	}, [compareUrl, compare]);
 
+	// A search across pages (n, N) runs here, outside the reducer: the pages it
+	// passes cost no frame. Progress is drawn at most ten times a second, and
+	// the outcome lands with one action. Esc aborts it through the signal.
+	const searching = state.search.running;
+	const searchController = useRef<AbortController | null>(null);
+	useEffect(() => {
+		if (!searching) {
+			return;
+		}
+
+		const {id} = searching;
+		const controller = new AbortController();
+		searchController.current = controller;
+		let disposed = false;
+		const onProgress = throttled((progress: SearchProgress) => {
+			if (!disposed) {
+				dispatch({type: 'search-progress', id, progress});
+			}
+		}, 100);
+		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
+			if (!disposed) {
+				dispatch({type: 'search-done', id, outcome});
+			}
+		});
+		return () => {
+			disposed = true;
+			controller.abort();
+		};
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- one run per search id; it starts from the stack of the render that began it
+	}, [searching?.id]);
+	useEffect(() => {
+		if (searching?.cancelling) {
+			searchController.current?.abort();
+		}
+	}, [searching?.cancelling]);
+
 	// A choice made in the picker is remembered for the endpoint.
 	const save = columns?.save;
 	useEffect(() => {
@@ -152,6 +189,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
+		search: searching?.progress ?? null,
 	});
 
 	let prompt: string | undefined;
@@ -159,6 +197,8 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		prompt = `/ filter rows: ${inert(screen.draft)}`;
 	} else if (screen.kind === 'limit') {
 		prompt = `limit (0–100), Enter applies: ${screen.draft}`;
+	} else if (screen.kind === 'jump') {
+		prompt = `: jump (id: after it, <id: before it): ${inert(screen.draft)}`;
 	}
 
 	let body;

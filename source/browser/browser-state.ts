@@ -7,8 +7,9 @@ import type {Page} from '../core/types.js';
 import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
-import {helpLines, keyName, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
+import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
+import {initialState, pageStackReducer, searchStart, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
+import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {routeKey, type Screen, type ViewChange} from './screen.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
@@ -34,7 +35,25 @@ export type BrowserState = {
 	compareLabels: {a: string; b: string} | null;
 	compare: CompareResult | null;
 	view: View;
+	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
+	search: SearchState;
 };
+
+/**
+ * A search across pages while it runs. The app runs it (search-pages.ts)
+ * and answers with `search-done`; `cancelling` asks it to stop (Esc), which
+ * it does on the page reached. `from` is the stack it started from.
+ */
+export type RunningSearch = {
+	id: number;
+	direction: SearchDirection;
+	filter: string;
+	progress: SearchProgress;
+	cancelling: boolean;
+	from: SearchStart;
+};
+
+export type SearchState = {running: RunningSearch | null; count: number};
 
 /**
  * How the user looks at pages: `choice` of columns (picker, --columns; none:
@@ -48,7 +67,10 @@ export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
-	| {type: 'compared'; result: CompareResult};
+	| {type: 'compared'; result: CompareResult}
+	// Search across pages: progress (throttled by the app) and the one landing.
+	| {type: 'search-progress'; id: number; progress: SearchProgress}
+	| {type: 'search-done'; id: number; outcome: SearchOutcome};
 
 export function initialBrowserState(options: {
 	startUrl: string;
@@ -67,7 +89,7 @@ export function initialBrowserState(options: {
 	}
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, search: {running: null, count: 0}};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -200,7 +222,15 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 		return stack === state.stack ? state : {...state, stack};
 	}
 
+	if (action.type === 'search-progress' || action.type === 'search-done') {
+		return searchReducer(state, action);
+	}
+
 	const name = keyName(action.input, action.key);
+	if (state.search.running) {
+		return searchingKey(state, state.search.running, name);
+	}
+
 	const routed = routeKey(state.screen, name, action.input, {
 		bodyRows: action.bodyRows,
 		overlayLines: overlayRows(state, action.columns),
@@ -213,6 +243,10 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	});
 	if (routed.quit) {
 		return {...state, quit: true};
+	}
+
+	if (routed.search) {
+		return startSearch(state, routed.search);
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
@@ -233,4 +267,73 @@ export function browserReducer(state: BrowserState, action: BrowserAction): Brow
 	}
 
 	return stack === state.stack && screen === state.screen && view === state.view ? state : {...state, stack, screen, view, quit: false};
+}
+
+function withNotice(state: BrowserState, notice: Notice): BrowserState {
+	return {...state, stack: pageStackReducer(state.stack, {type: 'notice', notice})};
+}
+
+/**
+ * `n` or `N`: starts a search for the filter's text, when there is one and
+ * no page is loading (the search starts from the page on screen). A
+ * prefetch still on its way is dropped: the search fetches that page itself.
+ */
+function startSearch(state: BrowserState, direction: SearchDirection): BrowserState {
+	const {stack} = state;
+	if (stack.filter.trim() === '') {
+		return withNotice(state, {kind: 'search-no-filter'});
+	}
+
+	if (stack.pending || !top(stack)?.page) {
+		return withNotice(state, {kind: 'search-busy'});
+	}
+
+	const id = state.search.count + 1;
+	const page = direction === 'forward' ? stack.entries.length + 1 : stack.entries.length - 1;
+	const running: RunningSearch = {
+		id,
+		direction,
+		filter: stack.filter,
+		progress: {direction, page: page >= 1 ? page : null, searched: 0},
+		cancelling: false,
+		from: searchStart(stack),
+	};
+	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
+	return {...state, stack: {...stack, prefetch, notice: null}, search: {running, count: id}};
+}
+
+/**
+ * Keys while a search runs: Esc stops it on the page reached, quit quits;
+ * any other key is dropped (the search is about to move the page under it).
+ */
+function searchingKey(state: BrowserState, running: RunningSearch, name: string): BrowserState {
+	const command = commandFor('table', name);
+	if (command === 'quit') {
+		return {...state, quit: true};
+	}
+
+	if (command === 'close' && !running.cancelling) {
+		return {...state, search: {...state.search, running: {...running, cancelling: true}}};
+	}
+
+	return state;
+}
+
+function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type: 'search-progress' | 'search-done'}>): BrowserState {
+	const running = state.search.running;
+	if (running?.id !== action.id) {
+		return state; // A search that is over (or another one).
+	}
+
+	if (action.type === 'search-progress') {
+		const {page, searched} = running.progress;
+		if (page === action.progress.page && searched === action.progress.searched) {
+			return state;
+		}
+
+		return {...state, search: {...state.search, running: {...running, progress: action.progress}}};
+	}
+
+	const stack = pageStackReducer(state.stack, {type: 'searched', outcome: action.outcome, from: running.from});
+	return {...state, stack, search: {...state.search, running: null}};
 }

@@ -57,7 +57,10 @@ export type Command =
 	| 'picker-apply'
 	| 'picker-cancel'
 	| 'detail-next'
-	| 'detail-previous';
+	| 'detail-previous'
+	| 'jump'
+	| 'search-next'
+	| 'search-previous';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
@@ -157,6 +160,25 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
 	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
 	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
+	// Jump to a cursor and search across pages.
+	jump: {
+		keys: [':'],
+		description: 'jump: id starts a new walk after that object, <id before it',
+		modes: ['table'],
+		readme: 'jump to a cursor: type an id for a new walk after that object (`starting_after`), `<id` before it (`ending_before`); same order and limit',
+	},
+	'search-next': {
+		keys: ['n'],
+		description: 'next page with a row matching the filter (walks; Esc stops)',
+		modes: ['table'],
+		readme: 'search on: the next page holding a row that matches the `/` filter, walking as far as needed (progress in the status line; `Esc` stops on the page reached; at most `--max-pages`, else 1,000 pages a search)',
+	},
+	'search-previous': {
+		keys: ['N'],
+		description: 'previous page with a row matching the filter',
+		modes: ['table'],
+		readme: 'search back: the previous page holding a matching row (down the stack, then `previous_uri`)',
+	},
 };
 
 export const commands = Object.keys(keymap) as Command[];
@@ -248,10 +270,10 @@ export function promptCommands(): Command[] {
 	return commands.filter(command => (keymap[command].modes ?? browsing).every(mode => mode === 'prompt'));
 }
 
-/** The sentence on typing, shared by the help and the README: "in / and L: Enter applies, ...". */
+/** The sentence on typing, shared by the help and the README: "in /, L and :: Enter applies, ...". */
 export function typingLine(): string {
 	const keys = promptCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);
-	return `in ${shownKeys('filter').join(' ')} and ${shownKeys('limit-type').join(' ')}: ${keys.join(', ')}`;
+	return `in ${shownKeys('filter').join(' ')}, ${shownKeys('limit-type').join(' ')} and ${shownKeys('jump').join(' ')}: ${keys.join(', ')}`;
 }
 
 /** The subset of Ink's `Key` that names a key. */

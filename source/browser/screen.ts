@@ -1,6 +1,8 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import type {StackAction} from './page-stack.js';
+import {parseJump} from './jump.js';
 import {commandFor, type Mode} from './keymap.js';
+import type {SearchDirection} from './search-pages.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and how a key
@@ -16,6 +18,7 @@ export type Screen =
 	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
 	| {kind: 'limit'; draft: string}
+	| {kind: 'jump'; draft: string}
 	| {kind: 'columns'; items: ColumnItem[]; cursor: number};
 
 /** One line of the column picker: a column of the page and whether the table shows it. */
@@ -47,7 +50,8 @@ export type KeyContext = {
 	columnItems?: () => ColumnItem[];
 };
 
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange};
+/** `search`: start a search across pages that way (the browser state runs it). */
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; search?: SearchDirection};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -118,6 +122,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 				return next ? {screen: next} : {};
 			}
 		}
+	}
+
+	if (screen.kind === 'jump') {
+		return routeJump(screen, command, name, input);
 	}
 
 	if (screen.kind === 'columns') {
@@ -309,6 +317,41 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'detail-next':
 		case 'detail-previous': {
 			return {};
+		}
+
+		case 'jump': {
+			return {screen: {kind: 'jump', draft: ''}};
+		}
+
+		case 'search-next':
+		case 'search-previous': {
+			return {search: command === 'search-next' ? 'forward' : 'backward'};
+		}
+	}
+}
+
+/**
+ * The `:` prompt: Enter jumps (a new walk from the cursor typed), or says in
+ * one sentence why it cannot; the walk on screen is kept either way.
+ */
+function routeJump(screen: Extract<Screen, {kind: 'jump'}>, command: string | undefined, name: string, input: string): Routed {
+	switch (command) {
+		case 'prompt-cancel': {
+			return {screen: {kind: 'table'}};
+		}
+
+		case 'prompt-apply': {
+			const jump = parseJump(screen.draft);
+			if (!jump.ok) {
+				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: jump.reason === 'empty' ? 'jump-empty' : 'jump-malformed'}}]};
+			}
+
+			return {screen: {kind: 'table'}, stack: [{type: 'jump', cursor: jump.cursor, id: jump.id}]};
+		}
+
+		default: {
+			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+			return next ? {screen: next} : {};
 		}
 	}
 }

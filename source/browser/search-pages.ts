@@ -1,0 +1,278 @@
+import {pageFill} from '../core/contract.js';
+import type {FillMark} from '../core/fill-strip.js';
+import {PagewalkError} from '../core/errors.js';
+import {canonicalUrl} from '../core/links.js';
+import type {Page, RetryNotice} from '../core/types.js';
+import {visibleRows} from './cells.js';
+import {top, type PageStackState, type RequestKind} from './page-stack.js';
+
+/**
+ * Search across pages (`n` forward, `N` backward): walks the list until a
+ * page holds a row the filter lets through. It runs outside the reducer, as
+ * a plain async loop over `loadPage`, so the pages it passes cost a request
+ * and a match each, not a render; the app lands on the outcome with one
+ * action. The match is the filter's own (`visibleRows`), so `n` stops on
+ * exactly the pages where `/` would show rows.
+ *
+ * Memory stays bounded as on a walk by hand: a passed page is dropped as
+ * soon as it is matched, and only its URL and fill mark are kept (the stack
+ * holds them as evicted entries, re-fetched when the user goes back).
+ */
+
+export type SearchDirection = 'forward' | 'backward';
+
+/**
+ * Pages a search walks when no --max-pages bounds the walk: enough to cross
+ * a long list in a few seconds, few enough that a filter matching nothing
+ * does not walk a list of millions. `n` again goes on from where it stopped.
+ */
+export const defaultSearchPages = 1000;
+
+export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+
+/** A page searched and passed: where it was and how full, as an evicted stack entry keeps it. */
+export type PassedPage = {url: string; fill: FillMark};
+
+/**
+ * Where a search lands. `forward`: the pages passed become entries above the
+ * old top, then the landing page. `stack`: back down the stack to entry
+ * `index` (its page, re-fetched when it had been evicted). `before`: past the
+ * bottom of the stack through previous_uri, a new stack of that one page.
+ */
+export type SearchLanding =
+	| {kind: 'forward'; passed: PassedPage[]; url: string; page: Page}
+	| {kind: 'stack'; index: number; page: Page}
+	| {kind: 'before'; url: string; page: Page};
+
+export type SearchEnd = 'no-next-uri' | 'loops-back' | 'start-of-list' | 'no-previous';
+
+export type SearchBound = {flag: 'max-pages' | 'max-items' | 'search'; limit: number};
+
+/**
+ * What a search did. `found`: landing on the matching page. `end`: the list
+ * ends (or its start is reached) with no match; the search does not move.
+ * `bound`, `cancelled` and `failed` stop on the last page reached (no landing
+ * when none was). `searched` counts the pages looked at, fetched or cached.
+ */
+export type SearchOutcome = {
+	direction: SearchDirection;
+	filter: string;
+	result: 'found' | 'end' | 'bound' | 'cancelled' | 'failed';
+	searched: number;
+	landing: SearchLanding | null;
+	/** Ids seen in the walk, the pages searched forward included (null: unchanged). */
+	seen: ReadonlySet<string> | null;
+	end?: SearchEnd;
+	bound?: SearchBound;
+	error?: {message: string; url: string; kind: RequestKind; retryable: boolean};
+};
+
+/** What the status line says while a search runs: the page being looked at. */
+export type SearchProgress = {
+	direction: SearchDirection;
+	/** Page number in this walk, or null past its start (through previous_uri). */
+	page: number | null;
+	/** Pages looked at so far. */
+	searched: number;
+};
+
+export type SearchOptions = {
+	loadPage: LoadPage;
+	signal: AbortSignal;
+	onProgress?: (progress: SearchProgress) => void;
+	/** Pages a search walks when --max-pages is not given. */
+	maxSearchPages?: number;
+};
+
+/** Whether the filter lets a row of `page` through: the `/` filter's own test. */
+export function pageMatches(page: Page, filter: string): boolean {
+	return visibleRows(page.objects, filter).length > 0;
+}
+
+function fillOf(page: Page, index: number): FillMark {
+	const {kind, ratio} = pageFill(page, index);
+	return {kind, ratio};
+}
+
+class Stop {
+	constructor(readonly result: 'cancelled' | 'failed', readonly error?: {message: string; url: string; retryable: boolean}) {}
+}
+
+async function fetchOrStop(options: SearchOptions, url: string): Promise<Page | Stop> {
+	if (options.signal.aborted) {
+		return new Stop('cancelled');
+	}
+
+	try {
+		return await options.loadPage(url, {signal: options.signal});
+	} catch (error: unknown) {
+		if (options.signal.aborted) {
+			return new Stop('cancelled');
+		}
+
+		const message = error instanceof Error ? error.message : String(error);
+		return new Stop('failed', {message, url, retryable: !(error instanceof PagewalkError) || error.retryable});
+	}
+}
+
+/** Runs one search from the stack as it is now; never throws (a failed page is an outcome). */
+export async function searchPages(stack: PageStackState, direction: SearchDirection, filter: string, options: SearchOptions): Promise<SearchOutcome> {
+	return direction === 'forward' ? searchForward(stack, filter, options) : searchBackward(stack, filter, options);
+}
+
+async function searchForward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
+	const base = {direction: 'forward' as const, filter};
+	const entry = top(stack);
+	if (!entry?.page) {
+		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: 'no-next-uri'};
+	}
+
+	const {maxPages, maxItems} = stack.bounds;
+	const searchLimit = options.maxSearchPages ?? defaultSearchPages;
+	// Copied once, then grown in place: a copy per page would cost the whole set each time.
+	const seen = new Set(stack.seen);
+	// A next_uri leading back to a page of this walk would search in circles.
+	const visited = new Set(stack.entries.map(item => canonicalUrl(item.url)));
+	const passed: PassedPage[] = [];
+	let current: {url: string; page: Page} = {url: entry.url, page: entry.page};
+	let depth = stack.entries.length;
+	let searched = 0;
+	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
+	for (;;) {
+		const next = current.page.nextUrl;
+		if (next === null || next === current.url || visited.has(canonicalUrl(next))) {
+			// The end of the list: nothing matched, and the search does not move.
+			return {...base, result: 'end', searched, landing: null, seen: null, end: next === null ? 'no-next-uri' : 'loops-back'};
+		}
+
+		let bound: SearchBound | undefined;
+		if (maxPages !== null && depth >= maxPages) {
+			bound = {flag: 'max-pages', limit: maxPages};
+		} else if (maxItems !== null && seen.size >= maxItems) {
+			bound = {flag: 'max-items', limit: maxItems};
+		} else if (maxPages === null && searched >= searchLimit) {
+			bound = {flag: 'search', limit: searchLimit};
+		}
+
+		if (bound) {
+			return {...base, result: 'bound', searched, landing: landing(), seen, bound};
+		}
+
+		options.onProgress?.({direction: 'forward', page: depth + 1, searched});
+		// The next page may already be here: the stack prefetches it.
+		const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
+		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+		const page = prefetched ?? (await fetchOrStop(options, next));
+		if (page instanceof Stop) {
+			const error = page.error ? {...page.error, kind: 'push' as const} : undefined;
+			return {...base, result: page.result, searched, landing: landing(), seen: searched === 0 ? null : seen, error};
+		}
+
+		searched += 1;
+		depth += 1;
+		visited.add(canonicalUrl(next));
+		for (const object of page.objects) {
+			seen.add(object.id);
+		}
+
+		passed.push({url: next, fill: fillOf(page, depth - 1)});
+		current = {url: next, page};
+		if (pageMatches(page, filter)) {
+			return {...base, result: 'found', searched, landing: landing(), seen};
+		}
+	}
+}
+
+async function searchBackward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
+	const base = {direction: 'backward' as const, filter, seen: null};
+	const limit = stack.bounds.maxPages ?? options.maxSearchPages ?? defaultSearchPages;
+	let searched = 0;
+	let fetched = 0;
+	let reached: SearchLanding | null = null;
+	const stop = (result: 'bound' | 'cancelled' | 'failed', extra: Partial<SearchOutcome> = {}): SearchOutcome => ({...base, result, searched, landing: reached, ...extra});
+
+	// Down the stack first: cached pages cost nothing, evicted ones are fetched again.
+	let bottom: Page | null = null;
+	for (let index = stack.entries.length - 2; index >= 0; index--) {
+		const entry = stack.entries[index]!;
+		let page = entry.page;
+		if (!page) {
+			if (fetched >= limit) {
+				return stop('bound', {bound: {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit}});
+			}
+
+			options.onProgress?.({direction: 'backward', page: index + 1, searched});
+			// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
+			const loaded = await fetchOrStop(options, entry.url);
+			if (loaded instanceof Stop) {
+				return stop(loaded.result, {error: loaded.error ? {...loaded.error, kind: 'pop'} : undefined});
+			}
+
+			page = loaded;
+			fetched += 1;
+		}
+
+		searched += 1;
+		reached = {kind: 'stack', index, page};
+		if (pageMatches(page, filter)) {
+			return {...base, result: 'found', searched, landing: reached};
+		}
+
+		bottom = page;
+	}
+
+	// Below the bottom of the stack: previous_uri, page after page.
+	const first = stack.entries[0];
+	let current: {url: string; page: Page} | null = first ? {url: first.url, page: bottom ?? first.page!} : null;
+	if (!current?.page) {
+		return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
+	}
+
+	const visited = new Set(stack.entries.map(item => canonicalUrl(item.url)));
+	for (;;) {
+		if (current.url === stack.firstUrl) {
+			return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
+		}
+
+		const previous: string | null = current.page.previousUrl;
+		if (previous === null || visited.has(canonicalUrl(previous))) {
+			return {...base, result: 'end', searched, landing: null, end: previous === null ? 'no-previous' : 'loops-back'};
+		}
+
+		if (fetched >= limit) {
+			return stop('bound', {bound: {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit}});
+		}
+
+		options.onProgress?.({direction: 'backward', page: null, searched});
+		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+		const page = await fetchOrStop(options, previous);
+		if (page instanceof Stop) {
+			return stop(page.result, {error: page.error ? {...page.error, kind: 'reset'} : undefined});
+		}
+
+		fetched += 1;
+		searched += 1;
+		visited.add(canonicalUrl(previous));
+		current = {url: previous, page};
+		reached = {kind: 'before', url: previous, page};
+		if (pageMatches(page, filter)) {
+			return {...base, result: 'found', searched, landing: reached};
+		}
+	}
+}
+
+/**
+ * Calls `call` at most once per `intervalMs` (the first call goes through):
+ * progress of a fast search would otherwise draw a frame for every page.
+ * `now` is a parameter so tests give it a clock of their own.
+ */
+export function throttled<T>(call: (value: T) => void, intervalMs: number, now: () => number = () => performance.now()): (value: T) => void {
+	let last = Number.NEGATIVE_INFINITY;
+	return value => {
+		const time = now();
+		if (time - last >= intervalMs) {
+			last = time;
+			call(value);
+		}
+	};
+}
