@@ -144,12 +144,14 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			}
 		}, 100);
 		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
+			onProgress.cancel();
 			if (!disposed) {
 				dispatch({type: 'search-done', id, outcome});
 			}
 		});
 		return () => {
 			disposed = true;
+			onProgress.cancel();
 			controller.abort();
 		};
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- one run per search id; it starts from the stack of the render that began it

@@ -270,10 +270,10 @@ export function promptCommands(): Command[] {
 	return commands.filter(command => (keymap[command].modes ?? browsing).every(mode => mode === 'prompt'));
 }
 
-/** The sentence on typing, shared by the help and the README: "in /, L and :: Enter applies, ...". */
+/** The sentence on typing, shared by the help and the README: "in / and L: Enter applies, ...". */
 export function typingLine(): string {
 	const keys = promptCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);
-	return `in ${shownKeys('filter').join(' ')}, ${shownKeys('limit-type').join(' ')} and ${shownKeys('jump').join(' ')}: ${keys.join(', ')}`;
+	return `in ${shownKeys('filter').join(' ')} and ${shownKeys('limit-type').join(' ')}: ${keys.join(', ')}`;
 }
 
 /** The subset of Ink's `Key` that names a key. */

@@ -261,18 +261,56 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 	}
 }
 
+/** The clock a throttle reads and schedules with; tests give it one of their own. */
+export type ThrottleClock = {now(): number; setTimeout(run: () => void, ms: number): unknown; clearTimeout(timer: unknown): void};
+
+const realClock: ThrottleClock = {
+	now: () => performance.now(),
+	setTimeout: (run, ms) => setTimeout(run, ms),
+	clearTimeout(timer) {
+		clearTimeout(timer as ReturnType<typeof setTimeout>);
+	},
+};
+
 /**
- * Calls `call` at most once per `intervalMs` (the first call goes through):
- * progress of a fast search would otherwise draw a frame for every page.
- * `now` is a parameter so tests give it a clock of their own.
+ * Calls `call` at most once per `intervalMs`: progress of a fast search would
+ * otherwise draw a frame for every page. The first call goes through; a call
+ * held back is made when the interval is over (so a page that takes long
+ * shows its number), unless a later one replaced it or `cancel` came first.
  */
-export function throttled<T>(call: (value: T) => void, intervalMs: number, now: () => number = () => performance.now()): (value: T) => void {
+export function throttled<T>(call: (value: T) => void, intervalMs: number, clock: ThrottleClock = realClock): {(value: T): void; cancel(): void} {
 	let last = Number.NEGATIVE_INFINITY;
-	return value => {
-		const time = now();
-		if (time - last >= intervalMs) {
-			last = time;
+	let timer: unknown;
+	let held: {value: T} | null = null;
+	const flush = () => {
+		timer = undefined;
+		if (held) {
+			const {value} = held;
+			held = null;
+			last = clock.now();
 			call(value);
 		}
 	};
+
+	const throttle = (value: T) => {
+		const time = clock.now();
+		if (time - last >= intervalMs && timer === undefined) {
+			last = time;
+			call(value);
+			return;
+		}
+
+		held = {value};
+		timer ??= clock.setTimeout(flush, Math.max(0, intervalMs - (time - last)));
+	};
+
+	throttle.cancel = () => {
+		held = null;
+		if (timer !== undefined) {
+			clock.clearTimeout(timer);
+			timer = undefined;
+		}
+	};
+
+	return throttle;
 }

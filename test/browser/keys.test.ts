@@ -25,7 +25,7 @@ describe('keymap', () => {
 		expect(commandFor('overlay', 'q')).toBe('close');
 		expect(commandFor('overlay', 'n')).toBe('detail-next');
 		expect(commandFor('overlay', 'p')).toBe('detail-previous');
-		expect(commandFor('table', 'n')).toBeUndefined();
+		expect(commandFor('table', 'n')).toBe('search-next');
 	});
 
 	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {

@@ -296,17 +296,71 @@ describe('searching backward (N)', () => {
 });
 
 describe('throttled progress', () => {
-	it('passes the first call and then one per interval, by the clock it is given', () => {
+	/** A clock the test moves by hand: `advance` runs what came due. */
+	function manualClock() {
 		let time = 0;
+		let timers: Array<{at: number; run: () => void; id: number}> = [];
+		let ids = 0;
+		return {
+			now: () => time,
+			setTimeout(run: () => void, ms: number) {
+				ids += 1;
+				timers.push({at: time + ms, run, id: ids});
+				return ids;
+			},
+			clearTimeout(id: unknown) {
+				timers = timers.filter(timer => timer.id !== id);
+			},
+			/** Moves time on, running each timer that comes due at its own time. */
+			advance(ms: number) {
+				const target = time + ms;
+				for (;;) {
+					const due = timers.filter(timer => timer.at <= target).sort((a, b) => a.at - b.at)[0];
+					if (!due) {
+						break;
+					}
+
+					timers = timers.filter(timer => timer !== due);
+					time = due.at;
+					due.run();
+				}
+
+				time = target;
+			},
+			pending: () => timers.length,
+		};
+	}
+
+	it('passes the first call, then at most one per interval, the last one held back made when it is over', () => {
+		const clock = manualClock();
 		const calls: number[] = [];
 		const call = throttled((value: number) => {
 			calls.push(value);
-		}, 100, () => time);
+		}, 100, clock);
 		for (let value = 0; value < 10; value++) {
 			call(value);
-			time += 30;
+			clock.advance(30);
 		}
 
-		expect(calls).toEqual([0, 4, 8]);
+		// 0 at once; then 3 at 100 (held since 90), 6 at 200, 9 at 300: the last value is never lost.
+		expect(calls).toEqual([0, 3, 6, 9]);
+		expect(clock.pending()).toBe(0);
+		call(10);
+		expect(calls).toEqual([0, 3, 6, 9]);
+		clock.advance(100);
+		expect(calls).toEqual([0, 3, 6, 9, 10]);
+	});
+
+	it('cancel drops the call held back', () => {
+		const clock = manualClock();
+		const calls: number[] = [];
+		const call = throttled((value: number) => {
+			calls.push(value);
+		}, 100, clock);
+		call(1);
+		call(2);
+		call.cancel();
+		clock.advance(500);
+		expect(calls).toEqual([1]);
 	});
 });

@@ -48,6 +48,10 @@ export async function renderApp(options: {
 	compareToken?: string;
 	/** The columns to start with and where the picker's choice goes (the browse command passes a state file's). */
 	columns?: AppProps['columns'];
+	/** --max-pages and --max-items. */
+	bounds?: AppProps['bounds'];
+	/** Wraps the real loader, e.g. to hold a request until the test lets it go (the request itself is real). */
+	wrapLoad?: (load: AppProps['loadPage']) => AppProps['loadPage'];
 }) {
 	const api = options.api ?? 'account';
 	const config = await resolveConfig({
@@ -62,14 +66,15 @@ export async function renderApp(options: {
 		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
 	});
 	const client = createClient(config);
-	const loadPage = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
+	const realLoad = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
+	const loadPage = options.wrapLoad ? options.wrapLoad(realLoad) : realLoad;
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
 	const compareClient = options.compareToken === undefined ? null : createCompareClient(config, {envName: 'COMPARE_TOKEN', value: options.compareToken});
 	const compare = compareClient
 		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.from, b: 'COMPARE_TOKEN'}}
 		: undefined;
 	const app = (size: {columns: number; rows: number}) => (
-		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
+		<App loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} bounds={options.bounds} colour={options.env ? colourLevel(options.env, true) : 1} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 
