@@ -20,6 +20,7 @@ beforeAll(async () => {
 	while (next) {
 		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 		const response = await fetch(`${sandbox.accountUrl}${next}`, {headers: {authorization: `Bearer ${sandbox.credentials.account.full}`}});
+		// eslint-disable-next-line no-await-in-loop -- the body of that same page
 		const body = (await response.json()) as {data: Array<{id: string}>; pagination: {next_uri: string | null}};
 		pageIds.push(body.data.map(object => object.id));
 		next = body.pagination.next_uri;
