@@ -125,7 +125,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}, [compareUrl, compare]);
 
 	// A search across pages (n, N) runs here, outside the reducer: the pages it
-	// passes cost no frame. Progress is drawn at most ten times a second, and
+	// passes cost no frame. Progress is drawn at most four times a second, and
 	// the outcome lands with one action. Esc aborts it through the signal.
 	const searching = state.search.running;
 	const searchController = useRef<AbortController | null>(null);
@@ -142,7 +142,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			if (!disposed) {
 				dispatch({type: 'search-progress', id, progress});
 			}
-		}, 100);
+		}, 250);
 		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
 			onProgress.cancel();
 			if (!disposed) {

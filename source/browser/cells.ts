@@ -1,5 +1,6 @@
-import {columnsOf, flatten as flattenObject, stringifyOrNote} from '../core/flatten.js';
+import {columnsOf, flatten as flattenObject, maxFlattenDepth, stringifyOrNote} from '../core/flatten.js';
 import {inert} from '../core/inert.js';
+import {isUnsafeCodePoint} from '../core/unsafe-chars.js';
 
 /**
  * Turns listed objects into table cells: one path per scalar field, nested
@@ -90,4 +91,77 @@ export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, que
 	const result = filterRows(rows, query);
 	filtered.set(rows, {query, rows: result});
 	return result;
+}
+
+/**
+ * Whether the filter may let a row of `objects` through: a quick test that
+ * never says no where {@link filterRows} would show a row (a property test
+ * holds it to that), and may say yes where it shows none. A search across
+ * pages (`n`) asks it first and asks visibleRows only on a yes, so a page
+ * with no match costs one scan of its values instead of a flattened,
+ * escaped row per object. It reads the values as filterRows does: each
+ * leaf as its cell shows it, lowercased; a value with a character `inert`
+ * would escape shows differently, so any such value makes it say yes.
+ */
+export function mayMatch(objects: ReadonlyArray<Record<string, unknown>>, query: string): boolean {
+	const needle = query.trim().toLowerCase();
+	if (needle === '') {
+		return objects.length > 0;
+	}
+
+	const texts: string[] = [];
+	const stack: Array<{value: Record<string, unknown>; depth: number}> = objects.map(value => ({value, depth: 1}));
+	while (stack.length > 0) {
+		const {value: object, depth} = stack.pop()!;
+		for (const key in object) {
+			if (!Object.hasOwn(object, key)) {
+				continue;
+			}
+
+			const value = object[key];
+			if (typeof value === 'string') {
+				texts.push(value);
+			} else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+				texts.push(String(value));
+			} else if (typeof value === 'object' && !Array.isArray(value) && depth < maxFlattenDepth && Object.keys(value).length > 0) {
+				stack.push({value: value as Record<string, unknown>, depth: depth + 1});
+			} else {
+				// Arrays, empty and too deep objects are one cell of JSON text (as cells show them).
+				texts.push(stringifyOrNote(value));
+			}
+		}
+	}
+
+	// Joined with a line break, a character no filter holds (the prompt takes
+	// no control characters) and no letter: lowercasing each value sees the
+	// same word ends as it would alone (a final sigma stays final). The breaks
+	// are the only unsafe characters allowed in the joined text.
+	const joined = texts.join('\n');
+	if (!inertApartFromBreaks(joined)) {
+		return true;
+	}
+
+	return joined.toLowerCase().includes(needle);
+}
+
+const notPrintableAscii = /[^\n\u0020-\u007E]/g;
+
+/**
+ * Whether `text` has no character `inert` would escape, line breaks aside.
+ * Printable ASCII never is one, so only the other characters are looked up
+ * in the unsafe table: one quick scan instead of the Unicode-aware pattern.
+ */
+function inertApartFromBreaks(text: string): boolean {
+	notPrintableAscii.lastIndex = 0;
+	for (let match = notPrintableAscii.exec(text); match !== null; match = notPrintableAscii.exec(text)) {
+		const code = text.codePointAt(match.index)!;
+		if (isUnsafeCodePoint(code)) {
+			return false;
+		}
+
+		// A surrogate pair is one character: its second half is not a lone surrogate.
+		notPrintableAscii.lastIndex = match.index + (code > 0xFF_FF ? 2 : 1);
+	}
+
+	return true;
 }

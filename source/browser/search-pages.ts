@@ -3,7 +3,7 @@ import type {FillMark} from '../core/fill-strip.js';
 import {PagewalkError} from '../core/errors.js';
 import {canonicalUrl} from '../core/links.js';
 import type {Page, RetryNotice} from '../core/types.js';
-import {visibleRows} from './cells.js';
+import {mayMatch, visibleRows} from './cells.js';
 import {top, type PageStackState, type RequestKind} from './page-stack.js';
 
 /**
@@ -84,9 +84,12 @@ export type SearchOptions = {
 	maxSearchPages?: number;
 };
 
-/** Whether the filter lets a row of `page` through: the `/` filter's own test. */
+/**
+ * Whether the filter lets a row of `page` through: the `/` filter's own test
+ * (visibleRows), asked only when the quick scan says the page may match.
+ */
 export function pageMatches(page: Page, filter: string): boolean {
-	return visibleRows(page.objects, filter).length > 0;
+	return mayMatch(page.objects, filter) && visibleRows(page.objects, filter).length > 0;
 }
 
 function fillOf(page: Page, index: number): FillMark {
@@ -140,7 +143,8 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
 	for (;;) {
 		const next = current.page.nextUrl;
-		if (next === null || next === current.url || visited.has(canonicalUrl(next))) {
+		const canonical = next === null ? '' : canonicalUrl(next);
+		if (next === null || next === current.url || visited.has(canonical)) {
 			// The end of the list: nothing matched, and the search does not move.
 			return {...base, result: 'end', searched, landing: null, seen: null, end: next === null ? 'no-next-uri' : 'loops-back'};
 		}
@@ -170,7 +174,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 
 		searched += 1;
 		depth += 1;
-		visited.add(canonicalUrl(next));
+		visited.add(canonical);
 		for (const object of page.objects) {
 			seen.add(object.id);
 		}
