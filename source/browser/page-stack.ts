@@ -686,7 +686,9 @@ function searchLanded(state: PageStackState, outcome: SearchOutcome, from: Searc
 	const error = outcome.error ? {message: outcome.error.message, url: outcome.error.url, kind: outcome.error.kind, retryable: outcome.error.retryable} : null;
 	const landing = outcome.landing;
 	if (!landing) {
-		return {...state, notice: searchNotice(outcome, state.entries.length), error};
+		// Nothing moved; the prefetch the search dropped when it started is wanted again.
+		const stayed = {...state, notice: searchNotice(outcome, state.entries.length), error};
+		return error ? stayed : ensurePrefetch(stayed);
 	}
 
 	let entries: Entry[];
