@@ -2,6 +2,7 @@ import {queryParameter, shortPage} from '../core/contract.js';
 import {cutToWidth} from '../core/text-width.js';
 import {findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
+import {redact} from '../core/secret.js';
 import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
@@ -300,13 +301,15 @@ export function searchingText(progress: SearchProgress): string {
 
 /** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */
 export function walkStart(url: string): string {
+	// A cursor typed after `:` is the user's text: a credential pasted there
+	// by mistake shows as the redaction mark, never a prefix of itself.
 	const after = queryParameter(url, 'starting_after');
 	if (after !== null) {
-		return `started after ${inert(cutToWidth(after, 24))}`;
+		return `started after ${inert(cutToWidth(redact(after), 24))}`;
 	}
 
 	const before = queryParameter(url, 'ending_before');
-	return before === null ? 'from the start' : `started before ${inert(cutToWidth(before, 24))}`;
+	return before === null ? 'from the start' : `started before ${inert(cutToWidth(redact(before), 24))}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import {jumpUrl, parseJump} from '../../source/browser/jump.js';
 import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
 import {routeKey} from '../../source/browser/screen.js';
 import {noticeText, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {Secret} from '../../source/core/secret.js';
 import {makePage, url} from './pages.js';
 
 /**
@@ -115,5 +116,16 @@ describe('the : prompt', () => {
 		expect(routeKey({kind: 'table'}, 'n', 'n', context)).toEqual({search: 'forward'});
 		expect(routeKey({kind: 'table'}, 'N', 'N', context)).toEqual({search: 'backward'});
 		expect(routeKey({kind: 'detail', scroll: 0}, 'n', 'n', context).stack).toEqual([{type: 'move', delta: 1}]);
+	});
+});
+
+describe('a credential typed as a cursor', () => {
+	it('shows as the redaction mark in the status line, never a prefix of it', () => {
+		const token = new Secret('jump-canary-7c1e9f0a2b3d4e5f');
+		const state = apply(onPage2(), {type: 'jump', cursor: 'starting_after', id: token.reveal()});
+		const model = statusModel({state, api: 'account', endpoint: '/v2/accounts', spinner: '', filter: '', visible: 3});
+		const text = [...model.location, ...model.page].map(segment => segment.text).join(' ');
+		expect(text).toContain('loading the page after [redacted]');
+		expect(text).not.toContain('jump-canary');
 	});
 });
