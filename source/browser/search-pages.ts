@@ -141,49 +141,77 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	let depth = stack.entries.length;
 	let searched = 0;
 	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
-	for (;;) {
-		const next = current.page.nextUrl;
-		const canonical = next === null ? '' : canonicalUrl(next);
-		if (next === null || next === current.url || visited.has(canonical)) {
-			// The end of the list: nothing matched, and the search does not move.
-			return {...base, result: 'end', searched, landing: null, seen: null, end: next === null ? 'no-next-uri' : 'loops-back'};
-		}
-
-		let bound: SearchBound | undefined;
+	/** The bound that stops the search before it asks for another page, if any. */
+	const bounded = (): SearchBound | undefined => {
 		if (maxPages !== null && depth >= maxPages) {
-			bound = {flag: 'max-pages', limit: maxPages};
-		} else if (maxItems !== null && seen.size >= maxItems) {
-			bound = {flag: 'max-items', limit: maxItems};
-		} else if (maxPages === null && searched >= searchLimit) {
-			bound = {flag: 'search', limit: searchLimit};
+			return {flag: 'max-pages', limit: maxPages};
 		}
 
-		if (bound) {
-			return {...base, result: 'bound', searched, landing: landing(), seen, bound};
+		if (maxItems !== null && seen.size >= maxItems) {
+			return {flag: 'max-items', limit: maxItems};
 		}
 
-		options.onProgress?.({direction: 'forward', page: depth + 1, searched});
-		// The next page may already be here: the stack prefetches it.
-		const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
-		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-		const page = prefetched ?? (await fetchOrStop(options, next));
-		if (page instanceof Stop) {
-			const error = page.error ? {...page.error, kind: 'push' as const} : undefined;
-			return {...base, result: page.result, searched, landing: landing(), seen: searched === 0 ? null : seen, error};
-		}
+		return maxPages === null && searched >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined;
+	};
 
-		searched += 1;
-		depth += 1;
-		visited.add(canonical);
-		for (const object of page.objects) {
-			seen.add(object.id);
-		}
+	// The page after the one being matched is asked for before the match runs,
+	// so our matching overlaps the server's work on the next page. Esc aborts
+	// it with the rest; a page read past the match is aborted when it lands.
+	const readAhead = new AbortController();
+	const stopReading = () => {
+		readAhead.abort();
+	};
 
-		passed.push({url: next, fill: fillOf(page, depth - 1)});
-		current = {url: next, page};
-		if (pageMatches(page, filter)) {
-			return {...base, result: 'found', searched, landing: landing(), seen};
+	options.signal.addEventListener('abort', stopReading, {once: true});
+	const load = {...options, signal: readAhead.signal};
+	// Typed by assertion so the loop's read of it is not narrowed to its first value.
+	let ahead = null as {url: string; page: Promise<Page | Stop>} | null;
+	try {
+		for (;;) {
+			const next = current.page.nextUrl;
+			const canonical = next === null ? '' : canonicalUrl(next);
+			if (next === null || next === current.url || visited.has(canonical)) {
+				// The end of the list: nothing matched, and the search does not move.
+				return {...base, result: 'end', searched, landing: null, seen: null, end: next === null ? 'no-next-uri' : 'loops-back'};
+			}
+
+			const bound = bounded();
+			if (bound) {
+				return {...base, result: 'bound', searched, landing: landing(), seen, bound};
+			}
+
+			options.onProgress?.({direction: 'forward', page: depth + 1, searched});
+			// The next page may already be here: the stack prefetches it.
+			const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const page: Page | Stop = prefetched ?? (await (ahead?.url === next ? ahead.page : fetchOrStop(load, next)));
+			ahead = null;
+			if (page instanceof Stop) {
+				const error = page.error ? {...page.error, kind: 'push' as const} : undefined;
+				return {...base, result: page.result, searched, landing: landing(), seen: searched === 0 ? null : seen, error};
+			}
+
+			searched += 1;
+			depth += 1;
+			visited.add(canonical);
+			for (const object of page.objects) {
+				seen.add(object.id);
+			}
+
+			const after: string | null = page.nextUrl;
+			if (after !== null && after !== next && !bounded()) {
+				ahead = {url: after, page: fetchOrStop(load, after)};
+			}
+
+			passed.push({url: next, fill: fillOf(page, depth - 1)});
+			current = {url: next, page};
+			if (pageMatches(page, filter)) {
+				return {...base, result: 'found', searched, landing: landing(), seen};
+			}
 		}
+	} finally {
+		options.signal.removeEventListener('abort', stopReading);
+		readAhead.abort();
 	}
 }
 

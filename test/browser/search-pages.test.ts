@@ -139,7 +139,8 @@ describe('searching forward (n)', () => {
 		const {outcome, urls} = await search(state, 'forward');
 		expect(outcome.result).toBe('found');
 		expect(outcome.searched).toBe(3);
-		expect(urls).toHaveLength(2);
+		// Pages 3 and 4, and page 5 read ahead while page 4 was matched (then aborted).
+		expect(urls).toHaveLength(3);
 		expect(urls).not.toContain(state.prefetch!.url);
 	});
 
@@ -253,7 +254,7 @@ describe('searching backward (N)', () => {
 		expect(state.entries.filter(entry => entry.page === null).length).toBeGreaterThan(0);
 		const {outcome, landed, urls} = await search(state, 'backward');
 		expect(outcome).toMatchObject({result: 'found', searched: 6});
-		// Pages 8 (on screen), 7 and 6 were in memory; 5 to 2 were fetched again.
+		// Pages 8 (on screen), 7 and 6 were in memory; 5 to 2 were fetched again (nothing read ahead going back).
 		expect(urls).toHaveLength(4);
 		expect(landed.entries).toHaveLength(2);
 		expect(ids(landed)).toEqual(pageIds[1]);
