@@ -125,8 +125,10 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}, [compareUrl, compare]);
 
 	// A search across pages (n, N) runs here, outside the reducer: the pages it
-	// passes cost no frame. Progress is drawn at most four times a second, and
-	// the outcome lands with one action. Esc aborts it through the signal.
+	// passes cost no frame. The status line says where it starts at once, then
+	// the page it is on twice a second (a frame of a 100-row page costs tens of
+	// ms of CPU under load: bench:search), and the outcome lands with one
+	// action. Esc aborts it through the signal.
 	const searching = state.search.running;
 	const searchController = useRef<AbortController | null>(null);
 	useEffect(() => {
@@ -142,7 +144,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			if (!disposed) {
 				dispatch({type: 'search-progress', id, progress});
 			}
-		}, 250);
+		}, 500, undefined, {leading: false});
 		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
 			onProgress.cancel();
 			if (!disposed) {

@@ -306,12 +306,13 @@ const realClock: ThrottleClock = {
 
 /**
  * Calls `call` at most once per `intervalMs`: progress of a fast search would
- * otherwise draw a frame for every page. The first call goes through; a call
- * held back is made when the interval is over (so a page that takes long
- * shows its number), unless a later one replaced it or `cancel` came first.
+ * otherwise draw a frame for every page. The first call goes through at once
+ * (or, with `leading: false`, an interval after the throttle was made); a
+ * call held back is made when the interval is over (so a page that takes
+ * long shows its number), unless a later one replaced it or `cancel` came first.
  */
-export function throttled<T>(call: (value: T) => void, intervalMs: number, clock: ThrottleClock = realClock): {(value: T): void; cancel(): void} {
-	let last = Number.NEGATIVE_INFINITY;
+export function throttled<T>(call: (value: T) => void, intervalMs: number, clock: ThrottleClock = realClock, options: {leading?: boolean} = {}): {(value: T): void; cancel(): void} {
+	let last = options.leading === false ? clock.now() : Number.NEGATIVE_INFINITY;
 	let timer: unknown;
 	let held: {value: T} | null = null;
 	const flush = () => {

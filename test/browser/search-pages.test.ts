@@ -352,6 +352,20 @@ describe('throttled progress', () => {
 		expect(calls).toEqual([0, 3, 6, 9, 10]);
 	});
 
+	it('without the leading call, the first one waits an interval', () => {
+		const clock = manualClock();
+		const calls: number[] = [];
+		const call = throttled((value: number) => {
+			calls.push(value);
+		}, 100, clock, {leading: false});
+		clock.advance(40);
+		call(1);
+		call(2);
+		expect(calls).toEqual([]);
+		clock.advance(60);
+		expect(calls).toEqual([2]);
+	});
+
 	it('cancel drops the call held back', () => {
 		const clock = manualClock();
 		const calls: number[] = [];
