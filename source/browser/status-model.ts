@@ -115,7 +115,16 @@ export function noticeText(notice: Notice): string {
 			return `stopped at --${notice.flag} ${notice.limit}: → follows next_uri no further (the list goes on)`;
 		}
 
-		default: {
+		// Listed, not a default: a new kind of notice must be worded, or this does not compile.
+		case 'jump':
+		case 'jump-empty':
+		case 'jump-malformed':
+		case 'search-no-filter':
+		case 'search-busy':
+		case 'search-found':
+		case 'search-end':
+		case 'search-bound':
+		case 'search-stopped': {
 			return jumpSearchText(notice);
 		}
 	}
