@@ -5,6 +5,7 @@ import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedComp
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {breadcrumb} from './browser/related-walks.js';
 import {splitKeys} from './browser/key-chunks.js';
+import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
 import {statusModel} from './browser/status-model.js';
 import {pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
@@ -160,6 +161,47 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// A choice made in the picker is remembered for the endpoint (a related
 	// list's under its pattern); once per choice, not again when a walk is left
 	// and its parent's view, choice included, comes back.
+	// A search across pages (n, N) runs here, outside the reducer: the pages it
+	// passes cost no frame. The status line says where it starts at once, then
+	// the page it is on twice a second (a frame of a 100-row page costs tens of
+	// ms of CPU under load: bench:search), and the outcome lands with one
+	// action. Esc aborts it through the signal.
+	const searching = state.search.running;
+	const searchController = useRef<AbortController | null>(null);
+	useEffect(() => {
+		if (!searching) {
+			return;
+		}
+
+		const {id} = searching;
+		const controller = new AbortController();
+		searchController.current = controller;
+		let disposed = false;
+		const onProgress = throttled((progress: SearchProgress) => {
+			if (!disposed) {
+				dispatch({type: 'search-progress', id, progress});
+			}
+		}, 500, undefined, {leading: false});
+		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
+			onProgress.cancel();
+			if (!disposed) {
+				dispatch({type: 'search-done', id, outcome});
+			}
+		});
+		return () => {
+			disposed = true;
+			onProgress.cancel();
+			controller.abort();
+		};
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- one run per search id; it starts from the stack of the render that began it
+	}, [searching?.id]);
+	useEffect(() => {
+		if (searching?.cancelling) {
+			searchController.current?.abort();
+		}
+	}, [searching?.cancelling]);
+
+	// A choice made in the picker is remembered for the endpoint.
 	const save = columns?.save;
 	const saved = useRef(state.view.choice);
 	useEffect(() => {
@@ -194,6 +236,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
+		search: searching?.progress ?? null,
 	});
 
 	let prompt: string | undefined;
@@ -205,6 +248,8 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		prompt = `/ filter rows: ${inert(screen.draft)}`;
 	} else if (screen.kind === 'limit') {
 		prompt = `limit (0–100), Enter applies: ${screen.draft}`;
+	} else if (screen.kind === 'jump') {
+		prompt = `: jump (id: after it, <id: before it): ${inert(screen.draft)}`;
 	}
 
 	let body;

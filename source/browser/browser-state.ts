@@ -7,13 +7,14 @@ import type {Api, Page} from '../core/types.js';
 import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
-import {helpLines, keyName, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, top, type Bounds, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {routeKey, routeWheel, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob} from './effects.js';
 import {copyNote, osc52} from '../core/clipboard.js';
 import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
+import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
+import {initialState, pageStackReducer, searchStart, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
+import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
 
@@ -45,7 +46,25 @@ export type BrowserState = {
 	nextEffect: number;
 	/** What the last copy or write did, on the status line until the next key. */
 	note: Note | null;
+	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
+	search: SearchState;
 };
+
+/**
+ * A search across pages while it runs. The app runs it (search-pages.ts)
+ * and answers with `search-done`; `cancelling` asks it to stop (Esc), which
+ * it does on the page reached. `from` is the stack it started from.
+ */
+export type RunningSearch = {
+	id: number;
+	direction: SearchDirection;
+	filter: string;
+	progress: SearchProgress;
+	cancelling: boolean;
+	from: SearchStart;
+};
+
+export type SearchState = {running: RunningSearch | null; count: number};
 
 /**
  * How the user looks at pages: `choice` of columns (picker, --columns; none:
@@ -64,7 +83,10 @@ export type BrowserAction =
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
 	| {type: 'effects-taken'; through: number}
 	| {type: 'note'; note: Note}
-	| {type: 'saved'; job: SaveJob; result: SaveResult; refetched: number};
+	| {type: 'saved'; job: SaveJob; result: SaveResult; refetched: number}
+	// Search across pages: progress (throttled by the app) and the one landing.
+	| {type: 'search-progress'; id: number; progress: SearchProgress}
+	| {type: 'search-done'; id: number; outcome: SearchOutcome};
 
 export function initialBrowserState(options: {
 	startUrl: string;
@@ -89,7 +111,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, note: null};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, note: null, search: {running: null, count: 0}};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -354,7 +376,15 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		return stack === state.stack ? state : {...state, stack};
 	}
 
+	if (action.type === 'search-progress' || action.type === 'search-done') {
+		return searchReducer(state, action);
+	}
+
 	const name = keyName(action.input, action.key);
+	if (state.search.running) {
+		return searchingKey(state, state.search.running, name);
+	}
+
 	const routed = routeKey(state.screen, name, action.input, {
 		bodyRows: action.bodyRows,
 		overlayLines: overlayRows(state, action.columns),
@@ -379,6 +409,10 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		return routed.walk.type === 'open' ? openRelated(state, selectedRow(state.stack)?.object, routed.walk.index) : returnToParent(state);
 	}
 
+	if (routed.search) {
+		return startSearch(state, routed.search);
+	}
+
 	if (routed.request) {
 		state = applyRequest(state, routed.request);
 	}
@@ -401,4 +435,73 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 	}
 
 	return stack === state.stack && screen === state.screen && view === state.view ? state : {...state, stack, screen, view, quit: false};
+}
+
+function withNotice(state: BrowserState, notice: Notice): BrowserState {
+	return {...state, stack: pageStackReducer(state.stack, {type: 'notice', notice})};
+}
+
+/**
+ * `n` or `N`: starts a search for the filter's text, when there is one and
+ * no page is loading (the search starts from the page on screen). A
+ * prefetch still on its way is dropped: the search fetches that page itself.
+ */
+function startSearch(state: BrowserState, direction: SearchDirection): BrowserState {
+	const {stack} = state;
+	if (stack.filter.trim() === '') {
+		return withNotice(state, {kind: 'search-no-filter'});
+	}
+
+	if (stack.pending || !top(stack)?.page) {
+		return withNotice(state, {kind: 'search-busy'});
+	}
+
+	const id = state.search.count + 1;
+	const page = direction === 'forward' ? stack.entries.length + 1 : stack.entries.length - 1;
+	const running: RunningSearch = {
+		id,
+		direction,
+		filter: stack.filter,
+		progress: {direction, page: page >= 1 ? page : null, searched: 0},
+		cancelling: false,
+		from: searchStart(stack),
+	};
+	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
+	return {...state, stack: {...stack, prefetch, notice: null}, search: {running, count: id}};
+}
+
+/**
+ * Keys while a search runs: Esc stops it on the page reached, quit quits;
+ * any other key is dropped (the search is about to move the page under it).
+ */
+function searchingKey(state: BrowserState, running: RunningSearch, name: string): BrowserState {
+	const command = commandFor('table', name);
+	if (command === 'quit') {
+		return {...state, quit: true};
+	}
+
+	if (command === 'close' && !running.cancelling) {
+		return {...state, search: {...state.search, running: {...running, cancelling: true}}};
+	}
+
+	return state;
+}
+
+function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type: 'search-progress' | 'search-done'}>): BrowserState {
+	const running = state.search.running;
+	if (running?.id !== action.id) {
+		return state; // A search that is over (or another one).
+	}
+
+	if (action.type === 'search-progress') {
+		const {page, searched} = running.progress;
+		if (page === action.progress.page && searched === action.progress.searched) {
+			return state;
+		}
+
+		return {...state, search: {...state.search, running: {...running, progress: action.progress}}};
+	}
+
+	const stack = pageStackReducer(state.stack, {type: 'searched', outcome: action.outcome, from: running.from});
+	return {...state, stack, search: {...state.search, running: null}};
 }

@@ -1,5 +1,6 @@
-import {columnsOf, flatten as flattenObject, stringifyOrNote} from '../core/flatten.js';
+import {columnsOf, flatten as flattenObject, maxFlattenDepth, stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import {inert} from '../core/inert.js';
+import {isUnsafeCodePoint} from '../core/unsafe-chars.js';
 
 /**
  * Turns listed objects into table cells: one path per scalar field, nested
@@ -90,4 +91,127 @@ export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, que
 	const result = filterRows(rows, query);
 	filtered.set(rows, {query, rows: result});
 	return result;
+}
+
+/**
+ * Whether the filter may let a row of `objects` through: a quick test that
+ * never says no where {@link filterRows} would show a row (a property test
+ * holds it to that), and may say yes where it shows none. A search across
+ * pages (`n`) asks it first and asks visibleRows only on a yes, so a page
+ * with no match costs one scan instead of a flattened, escaped row per
+ * object. With the objects' JSON texts (`texts`, parallel to `objects`) and
+ * a needle no number or JSON punctuation could hold, it searches the texts
+ * (see mayMatchTexts); else it reads the values as filterRows does: each
+ * leaf as its cell shows it, lowercased; a value with a character `inert`
+ * would escape shows differently, so any such value makes it say yes.
+ */
+export function mayMatch(objects: ReadonlyArray<Record<string, unknown>>, query: string, texts?: readonly string[]): boolean {
+	const needle = query.trim().toLowerCase();
+	if (needle === '') {
+		return objects.length > 0;
+	}
+
+	const quick = texts?.length === objects.length ? mayMatchTexts(objects, texts, needle) : undefined;
+	return quick ?? mayMatchValues(objects, needle);
+}
+
+/**
+ * What a cell shows can hold the needle only if: a string (shown as sent when
+ * nothing in it needs escaping), true, false or null (shown as sent), a
+ * number (digits, `.`, `e`, `+`, `-` only), or the JSON of an array or a too
+ * deep object, whose every token is a string, number or literal.
+ */
+const numberCharacters = /^[\d.e+-]*$/;
+// Needles that could span two tokens of a JSON cell, or need an escape.
+const structural = /[[\]{},:"\\]/;
+/**
+ * The quick test on the objects' own JSON texts (the page keeps them for the
+ * dump), for a needle of printable ASCII that no number, JSON punctuation or
+ * note could hold: then every cell the needle could be found in shows a
+ * piece of the text exactly as sent, and an ASCII case-insensitive search of
+ * the texts finds it (JSON's keys and punctuation only add false yeses).
+ * Undefined when it does not apply: the caller reads the values instead.
+ */
+function mayMatchTexts(objects: ReadonlyArray<Record<string, unknown>>, texts: readonly string[], needle: string): boolean | undefined {
+	if (!/^[\u0020-\u007E]+$/.test(needle) || numberCharacters.test(needle) || structural.test(needle) || tooDeepNote.toLowerCase().includes(needle)) {
+		return undefined;
+	}
+
+	const pattern = new RegExp(needle.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i');
+	for (const [index, text] of texts.entries()) {
+		// A yes is always safe; a no only for a text shown as sent (else its values are read).
+		if (pattern.test(text) || (notShownAsSent(text) && mayMatchValues([objects[index]!], needle))) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
+function mayMatchValues(objects: ReadonlyArray<Record<string, unknown>>, needle: string): boolean {
+	const texts: string[] = [];
+	const stack: Array<{value: Record<string, unknown>; depth: number}> = objects.map(value => ({value, depth: 1}));
+	while (stack.length > 0) {
+		const {value: object, depth} = stack.pop()!;
+		for (const key in object) {
+			if (!Object.hasOwn(object, key)) {
+				continue;
+			}
+
+			const value = object[key];
+			if (typeof value === 'string') {
+				texts.push(value);
+			} else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+				texts.push(String(value));
+			} else if (typeof value === 'object' && !Array.isArray(value) && depth < maxFlattenDepth && Object.keys(value).length > 0) {
+				stack.push({value: value as Record<string, unknown>, depth: depth + 1});
+			} else {
+				// Arrays, empty and too deep objects are one cell of JSON text (as cells show them).
+				texts.push(stringifyOrNote(value));
+			}
+		}
+	}
+
+	// Joined with a line break, a character no filter holds (the prompt takes
+	// no control characters) and no letter: lowercasing each value sees the
+	// same word ends as it would alone (a final sigma stays final). The breaks
+	// are the only unsafe characters allowed in the joined text.
+	const joined = texts.join('\n');
+	if (holds(joined, code => code !== 0x0A && isUnsafeCodePoint(code))) {
+		return true;
+	}
+
+	return joined.toLowerCase().includes(needle);
+}
+
+/**
+ * Whether an object's JSON text holds something not shown as sent (an escape,
+ * a character `inert` escapes) or a character that lowercases to ASCII (İ,
+ * the Kelvin sign), which an ASCII case-insensitive search would miss.
+ */
+function notShownAsSent(text: string): boolean {
+	return text.includes('\\') || holds(text, code => isUnsafeCodePoint(code) || code === 0x1_30 || code === 0x21_2A);
+}
+
+const notPrintableAscii = /[^\u0020-\u007E]/g;
+
+/**
+ * Whether `text` holds a character `odd` says yes to, among those outside
+ * printable ASCII (no unsafe character is in it): one quick scan and a table
+ * look-up per other character, instead of the Unicode-aware unsafe pattern
+ * over every character (measured: several times slower on a page).
+ */
+function holds(text: string, odd: (code: number) => boolean): boolean {
+	notPrintableAscii.lastIndex = 0;
+	for (let match = notPrintableAscii.exec(text); match !== null; match = notPrintableAscii.exec(text)) {
+		const code = text.codePointAt(match.index)!;
+		if (odd(code)) {
+			return true;
+		}
+
+		// A surrogate pair is one character: its second half is not a lone surrogate.
+		notPrintableAscii.lastIndex = match.index + (code > 0xFF_FF ? 2 : 1);
+	}
+
+	return false;
 }

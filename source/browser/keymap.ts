@@ -69,7 +69,11 @@ export type Command =
 	| 'copy-json'
 	| 'copy-curl'
 	| 'save-page'
-	| 'save-walk';
+	| 'save-walk'
+	// Jump and search.
+	| 'jump'
+	| 'search-next'
+	| 'search-previous';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
@@ -210,6 +214,25 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	'save-page': {keys: ['w'], description: 'write the page to a file as NDJSON, as dump does', readme: 'write the page on screen to a file as NDJSON, byte for byte what `dump` writes (asks for the name; never overwrites unasked)'},
 	'save-walk': {keys: ['W'], description: 'write every page walked so far to a file as NDJSON', readme: 'write the walk so far, every page from the first to the one on screen, to a file as NDJSON (pages evicted from memory are fetched again)'},
+	// Jump to a cursor and search across pages.
+	jump: {
+		keys: [':'],
+		description: 'jump: id starts a new walk after that object, <id before it',
+		modes: ['table'],
+		readme: 'jump to a cursor: type an id for a new walk after that object (`starting_after`), `<id` before it (`ending_before`); same order and limit',
+	},
+	'search-next': {
+		keys: ['n'],
+		description: 'next page with a row matching the filter (walks; Esc stops)',
+		modes: ['table'],
+		readme: 'search on: the next page holding a row that matches the `/` filter, walking as far as needed (progress in the status line; `Esc` stops on the page reached; at most `--max-pages`, else 1,000 pages a search)',
+	},
+	'search-previous': {
+		keys: ['N'],
+		description: 'previous page with a row matching the filter',
+		modes: ['table'],
+		readme: 'search back: the previous page holding a matching row (down the stack, then `previous_uri`)',
+	},
 };
 
 export const commands = Object.keys(keymap) as Command[];
@@ -302,10 +325,14 @@ export function promptCommands(): Command[] {
 	return commands.filter(command => (keymap[command].modes ?? browsing).every(mode => mode === 'prompt'));
 }
 
-/** The sentence on typing, shared by the help and the README: "in / and L: Enter applies, ...". */
+/** The commands that open a line to type in (the filter, a limit, a cursor, a file name). */
+export const promptOpeners = ['filter', 'limit-type', 'jump', 'save-page', 'save-walk'] as const satisfies readonly Command[];
+
+/** The sentence on typing, shared by the help and the README: "in /, L, :, w and W: Enter applies, ...". */
 export function typingLine(): string {
 	const keys = promptCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);
-	return `in ${shownKeys('filter').join(' ')} and ${shownKeys('limit-type').join(' ')}: ${keys.join(', ')}`;
+	const prompts = promptOpeners.map(command => shownKeys(command).join(' '));
+	return `in ${prompts.slice(0, -1).join(', ')} and ${prompts.at(-1)!}: ${keys.join(', ')}`;
 }
 
 /** The subset of Ink's `Key` that names a key. */

@@ -4,6 +4,8 @@ import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
 import {pageFindings} from './page-findings.js';
+import {jumpUrl, type JumpCursor} from './jump.js';
+import type {SearchBound, SearchDirection, SearchEnd, SearchOutcome} from './search-pages.js';
 
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
@@ -30,12 +32,12 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
 export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
 
 /** `retrying`: the client's last retry notice while it waits (worded by the status model). */
-export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null};
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true};
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
 /** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
-export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean};
+export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; jump?: true};
 
 /**
  * What the last action did, as data: the status model words it (the
@@ -54,7 +56,17 @@ export type Notice =
 	| {kind: 'new-walk'; change: 'limit'; limit: number}
 	| {kind: 'limit-stays'; limit: number; maximum: number}
 	| {kind: 'retrying'}
-	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number};
+	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number}
+	// Jump to a cursor (`:`) and search across pages (`n`, `N`).
+	| {kind: 'jump'; cursor: JumpCursor}
+	| {kind: 'jump-empty'}
+	| {kind: 'jump-malformed'}
+	| {kind: 'search-no-filter'}
+	| {kind: 'search-busy'}
+	| {kind: 'search-found'; direction: SearchDirection; searched: number; page: number; before: boolean}
+	| {kind: 'search-end'; direction: SearchDirection; searched: number; filter: string; end: SearchEnd}
+	| {kind: 'search-bound'; direction: SearchDirection; searched: number; filter: string; bound: SearchBound}
+	| {kind: 'search-stopped'; direction: SearchDirection; searched: number; moved: boolean; by: 'escape' | 'error'};
 
 export type StackAction =
 	| {type: 'next'}
@@ -69,7 +81,15 @@ export type StackAction =
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
 	| {type: 'failed'; requestId: number; message: string; retryable?: boolean}
-	| {type: 'retrying'; requestId: number; retry: RetryNotice};
+	| {type: 'retrying'; requestId: number; retry: RetryNotice}
+	// Jump to a cursor: a new walk from the walk's first URL with this cursor (same order and limit).
+	| {type: 'jump'; cursor: JumpCursor; id: string}
+	// A search across pages ended: land where it says, if the stack is still the one it started from.
+	| {type: 'searched'; outcome: SearchOutcome; from: SearchStart}
+	| {type: 'notice'; notice: Notice};
+
+/** The stack a search started from: its outcome applies to this stack only. */
+export type SearchStart = {walk: number; depth: number; url: string};
 
 export type PageStackState = {
 	settings: Settings;
@@ -330,7 +350,10 @@ function newWalk(state: PageStackState, settings: Settings, notice: Notice): Pag
 }
 
 function landed(state: PageStackState, pending: Pending, page: Page): PageStackState {
-	const base = {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
+	// A jump to a cursor is a new walk once its page is here (a failed one leaves the old walk as it was).
+	const base = pending.jump
+		? {...state, pending: null, error: null, seen: addSeen(new Set(), page), walk: state.walk + 1}
+		: {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
 	switch (pending.kind) {
 		case 'push': {
 			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null};
@@ -401,7 +424,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				...state,
 				pending: null,
 				queue: [],
-				error: {message: action.message, url, kind, retryable: action.retryable ?? true},
+				error: {message: action.message, url, kind, retryable: action.retryable ?? true, ...(state.pending.jump ? {jump: true as const} : {})},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}
@@ -545,7 +568,9 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		case 'refresh': {
 			if (state.error) {
 				// After an error, r retries exactly what failed.
-				return {...request(state, state.error.url, state.error.kind), notice: {kind: 'retrying'}};
+				const retried = request(state, state.error.url, state.error.kind);
+				const pending = state.error.jump ? {...retried.pending!, jump: true as const} : retried.pending;
+				return {...retried, pending, notice: {kind: 'retrying'}};
 			}
 
 			if (state.pending) {
@@ -578,5 +603,134 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			const entries = state.entries.map(entry => (entry.selected === 0 ? entry : {...entry, selected: 0}));
 			return {...state, filter: action.filter, entries};
 		}
+
+		case 'jump': {
+			// The page on screen stays until the jump's page lands: a cursor the
+			// server does not know is an error banner over the old page, not a blank.
+			const jumping = request({...state, pending: null, queue: []}, jumpUrl(state.firstUrl, action), 'reset');
+			return {...jumping, pending: {...jumping.pending!, jump: true}, notice: {kind: 'jump', cursor: action.cursor}};
+		}
+
+		case 'searched': {
+			return searchLanded(state, action.outcome, action.from);
+		}
+
+		case 'notice': {
+			return {...state, notice: action.notice};
+		}
 	}
+}
+
+/** Where a search starts from: checked again when it lands. */
+export function searchStart(state: PageStackState): SearchStart {
+	return {walk: state.walk, depth: state.entries.length, url: top(state)?.url ?? ''};
+}
+
+/**
+ * Forgets the pages of every entry below the cached window. A search lands
+ * with evicted entries between cached ones, which `evict` (made for one page
+ * at a time) would stop at.
+ */
+function evictBelow(state: PageStackState): PageStackState {
+	const keepFrom = state.entries.length - state.maxCachedPages;
+	if (keepFrom <= 0 || !state.entries.slice(0, keepFrom).some(entry => entry.page)) {
+		return state;
+	}
+
+	return {
+		...state,
+		entries: state.entries.map((entry, index) => {
+			if (index >= keepFrom || !entry.page) {
+				return entry;
+			}
+
+			const {kind, ratio} = pageFill(entry.page, index);
+			return {...entry, page: null, fill: {kind, ratio}};
+		}),
+	};
+}
+
+function searchNotice(outcome: SearchOutcome, page: number): Notice {
+	const {direction, searched, filter} = outcome;
+	switch (outcome.result) {
+		case 'found': {
+			return {kind: 'search-found', direction, searched, page, before: outcome.landing?.kind === 'before'};
+		}
+
+		case 'end': {
+			return {kind: 'search-end', direction, searched, filter, end: outcome.end ?? 'no-next-uri'};
+		}
+
+		case 'bound': {
+			return {kind: 'search-bound', direction, searched, filter, bound: outcome.bound!};
+		}
+
+		case 'cancelled':
+		case 'failed': {
+			return {kind: 'search-stopped', direction, searched, moved: outcome.landing !== null, by: outcome.result === 'failed' ? 'error' : 'escape'};
+		}
+	}
+}
+
+/**
+ * A search's one landing: the matching page (or the last one reached, when
+ * it stopped) goes on top, the pages passed below it as evicted entries, so
+ * ← walks back through them as through any page walked by hand.
+ */
+function searchLanded(state: PageStackState, outcome: SearchOutcome, from: SearchStart): PageStackState {
+	const start = searchStart(state);
+	if (state.pending || start.walk !== from.walk || start.depth !== from.depth || start.url !== from.url) {
+		return state; // The stack moved on meanwhile: the outcome is stale.
+	}
+
+	const error = outcome.error ? {message: outcome.error.message, url: outcome.error.url, kind: outcome.error.kind, retryable: outcome.error.retryable} : null;
+	const landing = outcome.landing;
+	if (!landing) {
+		// Nothing moved; the prefetch the search dropped when it started is wanted again.
+		const stayed = {...state, notice: searchNotice(outcome, state.entries.length), error};
+		return error ? stayed : ensurePrefetch(stayed);
+	}
+
+	let entries: Entry[];
+	let seen = outcome.seen ?? state.seen;
+	switch (landing.kind) {
+		case 'forward': {
+			const below = [
+				...state.entries,
+				...landing.passed.map((passed): Entry => ({url: passed.url, page: null, selected: 0, fill: passed.fill})),
+			];
+			entries = [...below, checkedEntry(below, landing.url, landing.page, 0)];
+			break;
+		}
+
+		case 'stack': {
+			const below = state.entries.slice(0, landing.index);
+			const entry = state.entries[landing.index]!;
+			const selected = outcome.result === 'found' ? 0 : entry.selected;
+			entries = [...below, entry.page === landing.page ? {...entry, selected} : checkedEntry(below, entry.url, landing.page, selected)];
+			break;
+		}
+
+		case 'before': {
+			entries = [checkedEntry([], landing.url, landing.page, 0)];
+			seen = addSeen(state.seen, landing.page);
+			break;
+		}
+	}
+
+	// The page above the landing, when it is still in memory, is its next page: keep it for →.
+	const above = landing.kind === 'stack' ? state.entries[landing.index + 1] : undefined;
+	const prefetch = above?.page && landing.page.nextUrl === above.url ? {requestId: state.nextRequestId, url: above.url, page: above.page} : null;
+	const moved: PageStackState = {
+		...state,
+		entries,
+		seen,
+		prefetch,
+		nextRequestId: state.nextRequestId + 1,
+		queue: [],
+		error,
+		notice: searchNotice(outcome, entries.length),
+	};
+	// After a failed page, nothing is fetched ahead: r retries what failed.
+	return error ? evictBelow(moved) : ensurePrefetch(evictBelow(moved));
 }

@@ -1,7 +1,9 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import type {StackAction} from './page-stack.js';
 import type {CopyWhat, SaveJob, SaveWhat} from './effects.js';
+import {parseJump} from './jump.js';
 import {commandFor, type Mode} from './keymap.js';
+import type {SearchDirection} from './search-pages.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and how a key
@@ -21,7 +23,8 @@ export type Screen =
 	| {kind: 'columns'; items: ColumnItem[]; cursor: number}
 	// Copy and save: the file name for w and W, and the question when that file exists.
 	| {kind: 'save'; draft: string; what: SaveWhat}
-	| {kind: 'overwrite'; job: SaveJob};
+	| {kind: 'overwrite'; job: SaveJob}
+	| {kind: 'jump'; draft: string};
 
 /** One line of the column picker: a column of the page and whether the table shows it. */
 export type ColumnItem = {path: string; shown: boolean};
@@ -67,7 +70,8 @@ export type Request =
 	| {kind: 'overwrite'; job: SaveJob}
 	| {kind: 'kept'; name: string};
 
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request};
+/** `search`: start a search across pages that way (the browser state runs it). */
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request; search?: SearchDirection};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -144,6 +148,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 				return next ? {screen: next} : {};
 			}
 		}
+	}
+
+	if (screen.kind === 'jump') {
+		return routeJump(screen, command, name, input);
 	}
 
 	if (screen.kind === 'columns') {
@@ -380,6 +388,41 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'related-previous':
 		case 'open-related': {
 			return {};
+		}
+
+		case 'jump': {
+			return {screen: {kind: 'jump', draft: ''}};
+		}
+
+		case 'search-next':
+		case 'search-previous': {
+			return {search: command === 'search-next' ? 'forward' : 'backward'};
+		}
+	}
+}
+
+/**
+ * The `:` prompt: Enter jumps (a new walk from the cursor typed), or says in
+ * one sentence why it cannot; the walk on screen is kept either way.
+ */
+function routeJump(screen: Extract<Screen, {kind: 'jump'}>, command: string | undefined, name: string, input: string): Routed {
+	switch (command) {
+		case 'prompt-cancel': {
+			return {screen: {kind: 'table'}};
+		}
+
+		case 'prompt-apply': {
+			const jump = parseJump(screen.draft);
+			if (!jump.ok) {
+				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: jump.reason === 'empty' ? 'jump-empty' : 'jump-malformed'}}]};
+			}
+
+			return {screen: {kind: 'table'}, stack: [{type: 'jump', cursor: jump.cursor, id: jump.id}]};
+		}
+
+		default: {
+			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+			return next ? {screen: next} : {};
 		}
 	}
 }

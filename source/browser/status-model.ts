@@ -2,10 +2,12 @@ import {queryParameter, shortPage} from '../core/contract.js';
 import {cutToWidth} from '../core/text-width.js';
 import {findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
+import {redact} from '../core/secret.js';
 import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {formatMs} from './format.js';
 import {top, type Notice, type PageStackState} from './page-stack.js';
+import type {SearchProgress} from './search-pages.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -37,6 +39,8 @@ export type StatusInput = {
 	hiddenColumns?: number;
 	/** Which columns are shown, by position (the pinned id is 1), for `cols 4–9 of 22`. */
 	columnSpan?: {offset?: number; first?: number; last?: number; total?: number};
+	/** A search across pages (`n`, `N`) running: what it is looking at. */
+	search?: SearchProgress | null;
 };
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -109,6 +113,101 @@ export function noticeText(notice: Notice): string {
 
 		case 'bound': {
 			return `stopped at --${notice.flag} ${notice.limit}: → follows next_uri no further (the list goes on)`;
+		}
+
+		// Listed, not a default: a new kind of notice must be worded, or this does not compile.
+		case 'jump':
+		case 'jump-empty':
+		case 'jump-malformed':
+		case 'search-no-filter':
+		case 'search-busy':
+		case 'search-found':
+		case 'search-end':
+		case 'search-bound':
+		case 'search-stopped': {
+			return jumpSearchText(notice);
+		}
+	}
+}
+
+function searchEndText(notice: Extract<Notice, {kind: 'search-end'}>): string {
+	const what = `no match for "${cutToWidth(notice.filter, 24)}"`;
+	switch (notice.end) {
+		case 'no-next-uri': {
+			return notice.searched === 0
+				? `${what}: this is the last page (next_uri is empty)`
+				: `${what} in the ${pages(notice.searched)} after this one: the list ends there`;
+		}
+
+		case 'loops-back': {
+			return `${what} in ${pages(notice.searched)}: the next link then leads back to a page of this walk`;
+		}
+
+		case 'start-of-list': {
+			return `${what} in the ${pages(notice.searched)} before this one: the list starts there`;
+		}
+
+		case 'no-previous': {
+			return `${what} in the ${pages(notice.searched)} before this one: previous_uri is empty there`;
+		}
+	}
+}
+
+function pages(count: number): string {
+	return `${count} ${count === 1 ? 'page' : 'pages'}`;
+}
+
+/** The notices of jump (`:`) and search (`n`, `N`). The filter is user text: noticeText's callers make it inert. */
+function jumpSearchText(notice: Notice): string {
+	switch (notice.kind) {
+		case 'jump': {
+			return `jump: a new walk ${notice.cursor === 'starting_after' ? 'after' : 'before'} that id (0 returns to the start)`;
+		}
+
+		case 'jump-empty': {
+			return 'no id typed: type an id to start after it, or <id to start before it';
+		}
+
+		case 'jump-malformed': {
+			return 'not an id: type one id, without spaces, to start after it, or <id to start before it';
+		}
+
+		case 'search-no-filter': {
+			return 'nothing to search for: type / first, then n and N find the next and previous page with a match';
+		}
+
+		case 'search-busy': {
+			return 'a page is loading: press n or N again once it is shown';
+		}
+
+		case 'search-found': {
+			if (notice.before) {
+				return `match ${pages(notice.searched)} back, before where this walk started (through previous_uri)`;
+			}
+
+			return `match on page ${notice.page} (${pages(notice.searched)} searched${notice.direction === 'forward' ? '; ← walks back' : ' back'})`;
+		}
+
+		case 'search-end': {
+			return searchEndText(notice);
+		}
+
+		case 'search-bound': {
+			const what = `no match for "${cutToWidth(notice.filter, 24)}" in ${pages(notice.searched)}`;
+			const again = notice.direction === 'forward' ? 'n' : 'N';
+			return notice.bound.flag === 'search'
+				? `${what} (a search walks at most ${notice.bound.limit}): ${again} searches on from here`
+				: `${what}: stopped at --${notice.bound.flag} ${notice.bound.limit} (the list goes on)`;
+		}
+
+		case 'search-stopped': {
+			const how = notice.by === 'escape' ? 'search stopped (Esc)' : 'search stopped by the error above';
+			const again = notice.direction === 'forward' ? 'n' : 'N';
+			return notice.moved ? `${how} after ${pages(notice.searched)} with no match: ${again} goes on from here` : `${how}: nothing moved`;
+		}
+
+		default: {
+			return '';
 		}
 	}
 }
@@ -186,7 +285,12 @@ export function statusModel(input: StatusInput): StatusModel {
 	}
 
 	let message: Segment | null = null;
-	if (state.error) {
+	if (input.search) {
+		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
+	} else if (state.error?.jump) {
+		// The jump's page did not come: the walk on screen is untouched.
+		message = {id: 'error', text: `jump failed, the page stays (: tries another id): ${inert(state.error.message)}`, tone: 'bad'};
+	} else if (state.error) {
 		// r is offered only where asking again can help; otherwise the message's own fix stands alone.
 		message = {id: 'error', text: `${state.error.retryable ? 'error, r retries' : 'error'}: ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.notice) {
@@ -198,15 +302,23 @@ export function statusModel(input: StatusInput): StatusModel {
 	return {location, page: pageSegments, message};
 }
 
+/** `searching page 37… (Esc cancels)`: the page a running search is looking at. */
+export function searchingText(progress: SearchProgress): string {
+	const where = progress.page === null ? `before the walk's first page (${progress.searched} searched)` : `page ${progress.page}`;
+	return `searching ${where}… (Esc cancels)`;
+}
+
 /** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */
 export function walkStart(url: string): string {
+	// A cursor typed after `:` is the user's text: a credential pasted there
+	// by mistake shows as the redaction mark, never a prefix of itself.
 	const after = queryParameter(url, 'starting_after');
 	if (after !== null) {
-		return `started after ${inert(cutToWidth(after, 24))}`;
+		return `started after ${inert(cutToWidth(redact(after), 24))}`;
 	}
 
 	const before = queryParameter(url, 'ending_before');
-	return before === null ? 'from the start' : `started before ${inert(cutToWidth(before, 24))}`;
+	return before === null ? 'from the start' : `started before ${inert(cutToWidth(redact(before), 24))}`;
 }
 
 /**

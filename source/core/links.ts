@@ -211,3 +211,18 @@ export function cursorOf(url: string): {starting_after?: string; ending_before?:
 		return {};
 	}
 }
+
+/**
+ * `url` with one cursor in place of any it had (the other is dropped: a
+ * server may refuse both at once), every other parameter kept. The id is
+ * user text: URLSearchParams percent-encodes it, so `&`, `#` or `=` in it
+ * stay inside the value and cannot add a parameter of their own.
+ */
+export function withCursor(url: string, name: 'starting_after' | 'ending_before', id: string): string {
+	const parsed = new URL(url);
+	parsed.searchParams.delete('starting_after');
+	parsed.searchParams.delete('ending_before');
+	parsed.searchParams.set(name, id);
+	tidyQuery(parsed);
+	return parsed.href;
+}

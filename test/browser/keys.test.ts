@@ -25,7 +25,7 @@ describe('keymap', () => {
 		expect(commandFor('overlay', 'q')).toBe('close');
 		expect(commandFor('overlay', 'n')).toBe('detail-next');
 		expect(commandFor('overlay', 'p')).toBe('detail-previous');
-		expect(commandFor('table', 'n')).toBeUndefined();
+		expect(commandFor('table', 'n')).toBe('search-next');
 	});
 
 	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {
@@ -109,7 +109,7 @@ describe('keymap', () => {
 		expect(lines).toContain('q Ctrl-C   quit (from the table)');
 		expect(lines).toContain('Esc q      close the overlay, or clear the filter');
 		expect(lines).toContain('Backspace  back from a related list to the list it was opened from, as it was');
-		expect(lines.at(-1)).toBe('typing     in / and L: Enter applies, Esc cancels, Backspace deletes');
+		expect(lines.at(-1)).toBe('typing     in /, L, :, w and W: Enter applies, Esc cancels, Backspace deletes');
 	});
 });
 

@@ -21,7 +21,7 @@ describe('README key table', () => {
 		expect(rows).toHaveLength(browsingCommands().length + 2);
 		expect(rows).toContain('| `q` `Ctrl-C` | quit from the table, restoring the terminal (in an overlay, `q` closes it) |');
 		expect(rows).toContain(`| \`↑\` \`k\` | ${keymap.up.description} |`);
-		expect(rows.at(-1)).toBe('| typing | in `/` and `L`: `Enter` applies, `Esc` cancels, `Backspace` deletes |');
+		expect(rows.at(-1)).toBe('| typing | in `/`, `L`, `:`, `w` and `W`: `Enter` applies, `Esc` cancels, `Backspace` deletes |');
 	});
 
 	it('replaces only what lies between the markers, and refuses a README without them', () => {

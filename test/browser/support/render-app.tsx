@@ -50,6 +50,10 @@ export async function renderApp(options: {
 	columns?: AppProps['columns'];
 	/** More props for the app (copy and save callbacks, maxCachedPages), given the walk's config. */
 	appProps?: (config: WalkConfig) => Partial<AppProps>;
+	/** --max-pages and --max-items. */
+	bounds?: AppProps['bounds'];
+	/** Wraps the real loader, e.g. to hold a request until the test lets it go (the request itself is real). */
+	wrapLoad?: (load: AppProps['loadPage']) => AppProps['loadPage'];
 }) {
 	const api = options.api ?? 'account';
 	const config = await resolveConfig({
@@ -64,7 +68,8 @@ export async function renderApp(options: {
 		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
 	});
 	const client = createClient(config);
-	const loadPage = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
+	const realLoad = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
+	const loadPage = options.wrapLoad ? options.wrapLoad(realLoad) : realLoad;
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
 	const compareClient = options.compareToken === undefined ? null : createCompareClient(config, {envName: 'COMPARE_TOKEN', value: options.compareToken});
 	const compare = compareClient
@@ -72,7 +77,7 @@ export async function renderApp(options: {
 		: undefined;
 	const more = options.appProps?.(config) ?? {};
 	const app = (size: {columns: number; rows: number}) => (
-		<App {...more} loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} colour={options.env ? colourLevel(options.env, true) : 1} />
+		<App {...more} loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} bounds={options.bounds} colour={options.env ? colourLevel(options.env, true) : 1} />
 	);
 	const instance = render(app(options.size ?? {columns: 100, rows: 16}));
 

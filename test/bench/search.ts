@@ -1,0 +1,305 @@
+/**
+ * `npm run bench:search`: search across pages (`n`) against `dump --all`,
+ * over the same pages of the same server: the page rate of each, side by side.
+ *
+ * `pagewalk serve` runs in its own process with --records objects (default
+ * 100,000: 1,000 pages of --limit 100). The search drives the real app path:
+ * <App> rendered with ink-testing-library on the real client, `/` and a
+ * filter that only the last object of the list matches, then `n`; the clock
+ * runs from the key to the frame saying it matched on the last page. The
+ * baseline is `pagewalk dump accounts --all` over the same list, twice: the
+ * built CLI as a user runs it (its process start included), and the same
+ * dump in this process (runDump, no start-up), so the ratio is not flattered
+ * by the CLI's start. Runs alternate; medians over --runs.
+ *
+ * Target: the search's page rate within 1.2x of dump's (dump pages/s divided
+ * by search pages/s <= 1.2).
+ *
+ * Options: --records N (default 100000), --limit N (default 100), --runs N (default 3).
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {closeSync, existsSync, openSync} from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import {Writable} from 'node:stream';
+import {fileURLToPath} from 'node:url';
+import {parseArgs} from 'node:util';
+
+// React picks its build when first loaded: production mode, as in the bundle,
+// has to be set before the process starts (as bench:keys does).
+if (process.env['NODE_ENV'] === undefined) {
+	const result = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+		stdio: 'inherit',
+		env: {...process.env, NODE_ENV: 'production'},
+	});
+	process.exit(result.status ?? 1);
+}
+
+const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stackModule, {searchPages}] = await Promise.all([
+	import('react'),
+	import('ink-testing-library'),
+	import('../../source/app.js'),
+	import('../../source/core/options.js'),
+	import('../../source/core/http-client.js'),
+	import('../../source/commands/dump.js'),
+	import('../../source/browser/page-stack.js'),
+	import('../../source/browser/search-pages.js'),
+]);
+
+const {values} = parseArgs({
+	options: {
+		records: {type: 'string', default: '100000'},
+		limit: {type: 'string', default: '100'},
+		runs: {type: 'string', default: '3'},
+	},
+});
+const records = Number(values.records);
+const limit = Number(values.limit);
+const runs = Number(values.runs);
+const pages = Math.ceil(records / limit);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'dist/cli.js');
+if (!existsSync(cli)) {
+	process.stderr.write('dist/cli.js is missing: run `npm run build` first (npm run bench:search does).\n');
+	process.exit(1);
+}
+
+type Served = {accountUrl: string; credentials: {account: {full: string}}; child: ChildProcess};
+
+async function serve(): Promise<Served> {
+	const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', String(records)], {stdio: ['ignore', 'pipe', 'ignore']});
+	process.on('exit', () => child.kill('SIGTERM'));
+	const line = await new Promise<string>((resolve, reject) => {
+		let text = '';
+		child.stdout!.on('data', (chunk: Buffer) => {
+			text += chunk.toString();
+			if (text.includes('\n')) {
+				resolve(text.split('\n')[0]!);
+			}
+		});
+		child.on('exit', code => {
+			reject(new Error(`pagewalk serve exited ${code ?? 'on a signal'}`));
+		});
+	});
+	return {...(JSON.parse(line) as Omit<Served, 'child'>), child};
+}
+
+function median(list: number[]): number {
+	const sorted = [...list].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const served = await serve();
+const env = {PAGEWALK_BASE_URL: served.accountUrl, COINBASE_ACCESS_TOKEN: served.credentials.account.full, NO_COLOR: '1'};
+const dumpArgs = ['dump', 'accounts', '--all', '--limit', String(limit)];
+
+/** The last object of the list, found by walking it once (which also warms the server up). */
+async function lastId(): Promise<string> {
+	let next: string | null = `/v2/accounts?limit=${limit}`;
+	let last = '';
+	while (next) {
+
+		const response = await fetch(`${served.accountUrl}${next}`, {headers: {authorization: `Bearer ${served.credentials.account.full}`}});
+
+		const body = (await response.json()) as {data: Array<{id: string}>; pagination: {next_uri: string | null}};
+		last = body.data.at(-1)?.id ?? last;
+		next = body.pagination.next_uri;
+	}
+
+	return last;
+}
+
+/** The built CLI's dump, stdout to /dev/null: wall milliseconds. */
+async function dumpCli(): Promise<number> {
+	const devNull = openSync('/dev/null', 'w');
+	const started = performance.now();
+	const child = spawn(process.execPath, [cli, ...dumpArgs], {env: {PATH: process.env['PATH'] ?? '', ...env}, stdio: ['ignore', devNull, 'ignore']});
+	const code = await new Promise<number>(resolve => {
+		child.on('close', status => {
+			resolve(status ?? 1);
+		});
+	});
+	const ms = performance.now() - started;
+	closeSync(devNull);
+	if (code !== 0) {
+		throw new Error(`pagewalk dump exited ${code}`);
+	}
+
+	return ms;
+}
+
+class Discard extends Writable {
+	override _write(_chunk: unknown, _encoding: BufferEncoding, callback: () => void): void {
+		callback();
+	}
+}
+
+/** The same dump in this process (the walker and the NDJSON writer, no process start). */
+async function dumpInProcess(): Promise<number> {
+	const started = performance.now();
+	const code = await runDump(dumpArgs.slice(1), {stdout: new Discard(), stderr: new Discard(), env});
+	if (code !== 0) {
+		throw new Error(`runDump exited ${code}`);
+	}
+
+	return performance.now() - started;
+}
+
+/**
+ * The app on the real client, `/` + filter + Enter, then `n`: milliseconds
+ * from `n` to the frame of the match, and how many pages the search fetched
+ * (page 2 may already be prefetched, and then costs the search nothing).
+ */
+async function searchInApp(filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
+	const config = await resolveConfig({
+		input: ['accounts'],
+		flags: {baseUrl: served.accountUrl, limit: String(limit), retries: '0'},
+		env: {COINBASE_ACCESS_TOKEN: served.credentials.account.full},
+	});
+	const client = createClient(config);
+	let fetched = 0;
+	let counting = false;
+	const loadPage = async (url: string, options: {signal: AbortSignal}) => {
+		if (counting) {
+			fetched += 1;
+		}
+
+		return client.fetchPage(url, options);
+	};
+
+	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
+	const app = render(React.createElement(App, {loadPage, startUrl: client.firstUrl, api: config.api, endpoint: config.endpoint, settings, size: {columns: 120, rows: 30}, colour: 0}));
+	// Waits for a frame by watching Ink's writes, not by polling: a poll loop
+	// would take the event loop from the search it measures.
+	const waitFor = async (predicate: (frame: string) => boolean) => new Promise<void>((resolve, reject) => {
+		if (predicate(app.lastFrame() ?? '')) {
+			resolve();
+			return;
+		}
+
+		const {write} = app.stdout;
+		const timer = setTimeout(() => {
+			app.stdout.write = write;
+			reject(new Error(`no such frame within 120 s; last:\n${app.lastFrame() ?? ''}`));
+		}, 120_000);
+		app.stdout.write = (frame: string) => {
+			write(frame);
+			if (predicate(frame)) {
+				clearTimeout(timer);
+				app.stdout.write = write;
+				resolve();
+			}
+		};
+	});
+
+	await waitFor(frame => frame.includes('page 1 ·') && frame.includes('more pages follow'));
+	while (app.stdin.listenerCount('readable') === 0) {
+
+		await new Promise(resolve => {
+			setImmediate(resolve);
+		});
+	}
+
+	app.stdin.write('/');
+	app.stdin.write(filter);
+	app.stdin.write('\r');
+	await waitFor(frame => frame.includes(`filter "${filter}"`) && !frame.includes('/ filter rows'));
+	// Let the prefetch of page 2 land, as it would while the user types.
+	await new Promise(resolve => {
+		setTimeout(resolve, 100);
+	});
+	counting = true;
+	const cpu = process.cpuUsage();
+	const started = performance.now();
+	app.stdin.write('n');
+	await waitFor(frame => frame.includes(`match on page ${pages}`) || frame.includes('no match'));
+	const ms = performance.now() - started;
+	const used = process.cpuUsage(cpu);
+	const frame = app.lastFrame() ?? '';
+	app.unmount();
+	await client.close();
+	if (!frame.includes(`match on page ${pages}`)) {
+		throw new Error(`the search did not land on page ${pages}:\n${frame}`);
+	}
+
+	return {ms, fetched, cpuMs: (used.user + used.system) / 1000};
+}
+
+/** The search loop alone (searchPages over the client, no app, no frames): the app's share is the difference. */
+async function searchLoop(filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
+	const config = await resolveConfig({
+		input: ['accounts'],
+		flags: {baseUrl: served.accountUrl, limit: String(limit), retries: '0'},
+		env: {COINBASE_ACCESS_TOKEN: served.credentials.account.full},
+	});
+	const client = createClient(config);
+	let stack = stackModule.initialState({startUrl: client.firstUrl, settings: {order: 'desc', limit}});
+	stack = stackModule.pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: await client.fetchPage(client.firstUrl)});
+	stack = stackModule.pageStackReducer(stack, {type: 'set-filter', filter});
+	let fetched = 0;
+	const cpu = process.cpuUsage();
+	const started = performance.now();
+	const outcome = await searchPages(stack, 'forward', filter, {
+		signal: new AbortController().signal,
+		async loadPage(url, options) {
+			fetched += 1;
+			return client.fetchPage(url, options);
+		},
+	});
+	const ms = performance.now() - started;
+	const used = process.cpuUsage(cpu);
+	await client.close();
+	if (outcome.result !== 'found') {
+		throw new Error(`the search loop ended with ${outcome.result}`);
+	}
+
+	return {ms, fetched, cpuMs: (used.user + used.system) / 1000};
+}
+
+const target = await lastId();
+process.stdout.write(`Search across ${pages.toLocaleString('en-US')} pages (${records.toLocaleString('en-US')} accounts, limit ${limit}) from pagewalk serve, against dump --all of the same list; ${runs} runs each, alternated (medians).\n`);
+// Warm-ups: the server's structures, the disk cache, this process's JIT.
+await dumpCli();
+await dumpInProcess();
+await searchInApp(target);
+await searchLoop(target);
+
+/** Runs `measure` and adds this process's CPU time over it (the server runs in its own). */
+async function withCpu<T extends object>(measure: () => Promise<T>): Promise<T & {cpuMs: number}> {
+	const before = process.cpuUsage();
+	const result = await measure();
+	const used = process.cpuUsage(before);
+	return {...result, cpuMs: (used.user + used.system) / 1000};
+}
+
+const cliMs: number[] = [];
+const inProcess: Array<{ms: number; cpuMs: number}> = [];
+const search: Array<{ms: number; fetched: number; cpuMs: number}> = [];
+const loop: Array<{ms: number; fetched: number; cpuMs: number}> = [];
+for (let index = 0; index < runs; index++) {
+	cliMs.push(await dumpCli());
+	inProcess.push(await withCpu(async () => ({ms: await dumpInProcess()})));
+	search.push(await searchInApp(target));
+	loop.push(await searchLoop(target));
+}
+
+const inProcessMs = inProcess.map(run => run.ms);
+
+const rate = (count: number, ms: number) => (count / ms) * 1000;
+const searchRates = search.map(run => rate(run.fetched, run.ms));
+const cliRate = median(cliMs.map(ms => rate(pages, ms)));
+const inProcessRate = median(inProcessMs.map(ms => rate(pages, ms)));
+const searchRate = median(searchRates);
+const line = (label: string, pagesPerSecond: number, ms: number) => `  ${label.padEnd(34)} ${pagesPerSecond.toFixed(0).padStart(5)} pages/s  (${(ms / 1000).toFixed(2)} s)\n`;
+process.stdout.write(line('pagewalk dump --all (built CLI)', cliRate, median(cliMs)));
+process.stdout.write(line('dump in process (runDump)', inProcessRate, median(inProcessMs)));
+process.stdout.write(line(`search n in the app (${median(search.map(run => run.fetched))} fetched)`, searchRate, median(search.map(run => run.ms))));
+process.stdout.write(line('search loop alone (no app)', median(loop.map(run => rate(run.fetched, run.ms))), median(loop.map(run => run.ms))));
+process.stdout.write(`  runs: search ${searchRates.map(value => value.toFixed(0)).join(', ')} pages/s; dump CLI ${cliMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}; dump in process ${inProcessMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}\n`);
+const cpuPerPage = (list: Array<{cpuMs: number; fetched?: number}>) => median(list.map(run => run.cpuMs / (run.fetched ?? pages)));
+process.stdout.write(`  our CPU a page (this process; the server's apart): dump in process ${cpuPerPage(inProcess).toFixed(2)} ms, search in the app ${cpuPerPage(search).toFixed(2)} ms, loop alone ${cpuPerPage(loop).toFixed(2)} ms\n`);
+process.stdout.write(`  dump / search: ${(cliRate / searchRate).toFixed(2)}x against the CLI, ${(inProcessRate / searchRate).toFixed(2)}x against the dump in process (target <= 1.2x)\n`);
+served.child.kill('SIGTERM');
+process.exit(0);

@@ -1,0 +1,101 @@
+import {describe, expect, it} from 'vitest';
+import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {top, wantedRequests} from '../../source/browser/page-stack.js';
+import type {SearchOutcome} from '../../source/browser/search-pages.js';
+import {noticeText} from '../../source/browser/status-model.js';
+import {makePage, url} from './pages.js';
+
+/**
+ * The browser state's side of a search (`n`, `N`): when it starts, what keys
+ * do while it runs, and that only the running search's answers count. The
+ * search loop itself is tested against the sandbox in search-pages.test.ts.
+ */
+
+const settings = {order: 'desc' as const, limit: 3};
+const p1 = {url: url(), ids: ['a', 'b', 'c'], next: url('c')};
+const p2 = {url: url('c'), ids: ['d', 'e', 'f'], next: url('f')};
+
+function key(input: string, flags: {escape?: boolean} = {}): BrowserAction {
+	return {type: 'key', input, key: flags, bodyRows: 10};
+}
+
+function onPage1(filter = ''): BrowserState {
+	let state = initialBrowserState({startUrl: p1.url, settings, firstPage: makePage(p1)});
+	if (filter !== '') {
+		state = browserReducer(state, {type: 'stack', action: {type: 'set-filter', filter}});
+	}
+
+	return state;
+}
+
+const notice = (state: BrowserState) => (state.stack.notice ? noticeText(state.stack.notice) : null);
+
+describe('starting a search', () => {
+	it('needs a filter: n without one says to type / first', () => {
+		const state = browserReducer(onPage1(), key('n'));
+		expect(state.search.running).toBeNull();
+		expect(notice(state)).toContain('type / first');
+	});
+
+	it('waits for a page that is loading', () => {
+		let state = onPage1('e');
+		state = browserReducer(state, {type: 'stack', action: {type: 'refresh'}});
+		state = browserReducer(state, key('n'));
+		expect(state.search.running).toBeNull();
+		expect(notice(state)).toBe('a page is loading: press n or N again once it is shown');
+	});
+
+	it('starts with the page it will look at first, and drops a prefetch still on its way', () => {
+		const before = onPage1('e');
+		expect(before.stack.prefetch?.page).toBeNull();
+		const state = browserReducer(before, key('n'));
+		expect(state.search.running).toMatchObject({id: 1, direction: 'forward', filter: 'e', progress: {page: 2, searched: 0}, cancelling: false});
+		expect(state.stack.prefetch).toBeNull();
+		expect(wantedRequests(state.stack)).toEqual([]);
+	});
+});
+
+describe('while a search runs', () => {
+	it('Esc asks it to stop, q quits, other keys are dropped', () => {
+		const running = browserReducer(onPage1('e'), key('n'));
+		expect(browserReducer(running, key('j'))).toBe(running);
+		expect(browserReducer(running, key('/'))).toBe(running);
+		const stopping = browserReducer(running, key('', {escape: true}));
+		expect(stopping.search.running?.cancelling).toBe(true);
+		// Esc did not clear the filter: it stopped the search.
+		expect(stopping.stack.filter).toBe('e');
+		expect(browserReducer(running, key('q')).quit).toBe(true);
+	});
+
+	it('progress and the outcome count only for the running search; the outcome lands once', () => {
+		const running = browserReducer(onPage1('e'), key('n'));
+		const progressed = browserReducer(running, {type: 'search-progress', id: 1, progress: {direction: 'forward', page: 7, searched: 5}});
+		expect(progressed.search.running?.progress.page).toBe(7);
+		expect(browserReducer(running, {type: 'search-progress', id: 2, progress: {direction: 'forward', page: 7, searched: 5}})).toBe(running);
+		const outcome: SearchOutcome = {
+			direction: 'forward',
+			filter: 'e',
+			result: 'found',
+			searched: 1,
+			landing: {kind: 'forward', passed: [], url: p2.url, page: makePage(p2)},
+			seen: new Set(['a', 'b', 'c', 'd', 'e', 'f']),
+		};
+		const landed = browserReducer(progressed, {type: 'search-done', id: 1, outcome});
+		expect(landed.search).toEqual({running: null, count: 1});
+		expect(landed.stack.entries).toHaveLength(2);
+		expect(top(landed.stack)?.page?.objects.map(object => object.id)).toEqual(['d', 'e', 'f']);
+		expect(notice(landed)).toBe('match on page 2 (1 page searched; ← walks back)');
+		// The same answer again (or a late one) changes nothing.
+		expect(browserReducer(landed, {type: 'search-done', id: 1, outcome})).toBe(landed);
+		// Keys work again.
+		expect(top(browserReducer(landed, key('j')).stack)?.selected).toBe(1);
+	});
+
+	it('a search that ends where it started asks for the next page again', () => {
+		const running = browserReducer(onPage1('zz'), key('n'));
+		const outcome: SearchOutcome = {direction: 'forward', filter: 'zz', result: 'end', searched: 4, landing: null, seen: null, end: 'no-next-uri'};
+		const ended = browserReducer(running, {type: 'search-done', id: 1, outcome});
+		expect(notice(ended)).toBe('no match for "zz" in the 4 pages after this one: the list ends there');
+		expect(wantedRequests(ended.stack)).toEqual([{requestId: expect.any(Number) as number, url: p2.url}]);
+	});
+});
