@@ -13,14 +13,14 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, oneLine, parseJson, validateEnvelope} from './envelope.js';
-import {pageTexts} from './json-spans.js';
+import {pageSpans} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret} from './secret.js';
-import {decodeBody} from './body-bytes.js';
+import {decodeBodyBytes} from './body-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 /**
@@ -66,7 +66,17 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
-type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number; jwtClaims: JwtSummary | undefined};
+type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined};
+
+export type ClientOptions = {
+	/**
+	 * Keep each page's body bytes and where its objects lie in them
+	 * (Page.objectBytes), so a writer can copy them instead of encoding the
+	 * texts again: the dump. Off for the browser, whose cached pages would
+	 * hold the bytes for nothing.
+	 */
+	keepBytes?: boolean;
+};
 
 /**
  * The credential header for one request. A CDP key gets a JWT of its own,
@@ -155,7 +165,7 @@ function connectionErrorKind(error: unknown): ConnectionErrorKind {
 	return code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'truncated' : 'other';
 }
 
-export function createClient(config: WalkConfig): PageClient {
+export function createClient(config: WalkConfig, {keepBytes = false}: ClientOptions = {}): PageClient {
 	const {base} = config;
 	const pool = new Pool(base.origin, {
 		connections: 4,
@@ -389,7 +399,8 @@ export function createClient(config: WalkConfig): PageClient {
 				chunks.push(chunk as Buffer);
 			}
 
-			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes, jwtClaims: auth.jwtClaims};
+			const decoded = decodeBodyBytes(response.statusCode, response.headers, Buffer.concat(chunks), base.origin);
+			return {status: response.statusCode, headers: response.headers, body: decoded.text, data: decoded.bytes, bytes, jwtClaims: auth.jwtClaims};
 		} catch (error: unknown) {
 			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
 				const exceeded = deadline.signal.reason;
@@ -425,6 +436,7 @@ export function createClient(config: WalkConfig): PageClient {
 
 			if (raw !== undefined && raw.status >= 200 && raw.status < 300) {
 				const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
+				const spans = pageSpans(raw.body, envelope.objects.length, keepBytes ? raw.data : undefined);
 				return {
 					api: config.api,
 					requestUrl: target.href,
@@ -432,7 +444,8 @@ export function createClient(config: WalkConfig): PageClient {
 					responseHeaders: responseHeaders(raw.headers),
 					status: raw.status,
 					objects: envelope.objects,
-					objectTexts: pageTexts(raw.body, envelope.objects.length),
+					objectTexts: spans.texts,
+					...(spans.bytes ? {objectBytes: spans.bytes} : {}),
 					pagination: envelope.pagination,
 					rawPagination: envelope.rawPagination,
 					nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
