@@ -351,6 +351,36 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 		};
 	}
 
+	// The whole-request deadlines (--timeout) of the requests in flight share
+	// one timer, set for the earliest of them, instead of a timer made and
+	// cleared per request: that cost about 0.05 ms of CPU a page, a few
+	// percent of a whole walk (bench:walk). Unref'd: a request in flight
+	// keeps the process alive through its socket, so the timer need not.
+	const inFlight = new Set<{deadline: number; controller: AbortController}>();
+	let deadlineTimer: NodeJS.Timeout | undefined;
+	function armDeadlines(ms: number): NodeJS.Timeout {
+		return setTimeout(checkDeadlines, ms).unref();
+	}
+
+	function checkDeadlines(): void {
+		deadlineTimer = undefined;
+		const now = performance.now();
+		let earliest = Number.POSITIVE_INFINITY;
+		for (const entry of inFlight) {
+			if (entry.deadline <= now) {
+				inFlight.delete(entry);
+				entry.controller.abort(new DeadlineExceeded());
+			} else {
+				earliest = Math.min(earliest, entry.deadline);
+			}
+		}
+
+		// A request that started after this timer was set ends later than it fired.
+		if (earliest !== Number.POSITIVE_INFINITY) {
+			deadlineTimer = armDeadlines(Math.max(1, Math.ceil(earliest - now)));
+		}
+	}
+
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check;
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
@@ -364,9 +394,9 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 		// than AbortSignal.any, whose followers pile up on a walk-long caller
 		// signal in Node 20: here the listener goes when the request ends.
 		const deadline = new AbortController();
-		const timer = setTimeout(() => {
-			deadline.abort(new DeadlineExceeded());
-		}, config.timeoutMs);
+		const entry = {deadline: performance.now() + config.timeoutMs, controller: deadline};
+		inFlight.add(entry);
+		deadlineTimer ??= armDeadlines(config.timeoutMs);
 		const forward = () => {
 			deadline.abort(signal!.reason);
 		};
@@ -410,7 +440,7 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 
 			throw error;
 		} finally {
-			clearTimeout(timer);
+			inFlight.delete(entry);
 			signal?.removeEventListener('abort', forward);
 		}
 	}
@@ -496,6 +526,8 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 		resolveLink: (uri, requestUrl) => resolveLink(uri, base, requestUrl),
 		fetchPage,
 		async close() {
+			clearTimeout(deadlineTimer);
+			deadlineTimer = undefined;
 			await pool.close();
 		},
 	};
