@@ -108,8 +108,8 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	// it: take the line down before every write of data; page() redraws it
 	// below the data afterwards.
 	const dataOnTerminal = io.stdout.isTTY === true;
-	const writeData = async (text: string) => {
-		if (dataOnTerminal && text !== '') {
+	const writeData = async (text: string | Uint8Array) => {
+		if (dataOnTerminal && text.length > 0) {
 			progress.clear();
 		}
 
@@ -122,7 +122,8 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		io.stderr.write(`pagewalk: ${redact(line)}\n`);
 	};
 
-	const client = createClient(config);
+	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
+	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined});
 	const seenWarnings = new Set<string>();
 	let unshownWarnings = 0;
 	let lastId: string | undefined;
@@ -168,7 +169,9 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 			}
 
 			// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-			await writeData(writer.page(objects, page.objectTexts));
+			await writeData(page.objectBytes && page.objectTexts && writer.pageBytes
+				? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
+				: writer.page(objects, page.objectTexts));
 			if (sink.gone || sink.failure) {
 				break;
 			}

@@ -109,6 +109,14 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
  * is decoded leniently instead.
  */
 export function decodeBody(status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer, origin: string): string {
+	return decodeBodyBytes(status, headers, bytes, origin).text;
+}
+
+/**
+ * decodeBody, and the bytes the text was decoded from (the coding undone,
+ * a byte order mark dropped): for a page, valid UTF-8 that is exactly `text`.
+ */
+export function decodeBodyBytes(status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer, origin: string): {text: string; bytes: Buffer} {
 	if (status in statusNames) {
 		throw new PagewalkError(`${origin} answered ${status} ${statusNames[status]!} instead of a page; pagewalk sends no cache headers, so check the endpoint and the server.`);
 	}
@@ -136,5 +144,5 @@ export function decodeBody(status: number, headers: Record<string, string | stri
 		throw new PagewalkError(`${origin} sent a page that is not valid UTF-8 (the first bad byte, 0x${body[offset]?.toString(16).padStart(2, '0') ?? '??'}, is at offset ${offset} of the body); JSON must be UTF-8, so check the server's encoding.`);
 	}
 
-	return body.toString('utf8');
+	return {text: body.toString('utf8'), bytes: body};
 }

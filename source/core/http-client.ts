@@ -13,14 +13,14 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, oneLine, parseJson, validateEnvelope} from './envelope.js';
-import {pageTexts} from './json-spans.js';
+import {pageSpans} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret} from './secret.js';
-import {decodeBody} from './body-bytes.js';
+import {decodeBodyBytes} from './body-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 /**
@@ -66,7 +66,17 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
-type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: number; jwtClaims: JwtSummary | undefined};
+type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined};
+
+export type ClientOptions = {
+	/**
+	 * Keep each page's body bytes and where its objects lie in them
+	 * (Page.objectBytes), so a writer can copy them instead of encoding the
+	 * texts again: the dump. Off for the browser, whose cached pages would
+	 * hold the bytes for nothing.
+	 */
+	keepBytes?: boolean;
+};
 
 /**
  * The credential header for one request. A CDP key gets a JWT of its own,
@@ -155,7 +165,7 @@ function connectionErrorKind(error: unknown): ConnectionErrorKind {
 	return code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'truncated' : 'other';
 }
 
-export function createClient(config: WalkConfig): PageClient {
+export function createClient(config: WalkConfig, {keepBytes = false}: ClientOptions = {}): PageClient {
 	const {base} = config;
 	const pool = new Pool(base.origin, {
 		connections: 4,
@@ -341,6 +351,36 @@ export function createClient(config: WalkConfig): PageClient {
 		};
 	}
 
+	// The whole-request deadlines (--timeout) of the requests in flight share
+	// one timer, set for the earliest of them, instead of a timer made and
+	// cleared per request: that cost about 0.05 ms of CPU a page, a few
+	// percent of a whole walk (bench:walk). Unref'd: a request in flight
+	// keeps the process alive through its socket, so the timer need not.
+	const inFlight = new Set<{deadline: number; controller: AbortController}>();
+	let deadlineTimer: NodeJS.Timeout | undefined;
+	function armDeadlines(ms: number): NodeJS.Timeout {
+		return setTimeout(checkDeadlines, ms).unref();
+	}
+
+	function checkDeadlines(): void {
+		deadlineTimer = undefined;
+		const now = performance.now();
+		let earliest = Number.POSITIVE_INFINITY;
+		for (const entry of inFlight) {
+			if (entry.deadline <= now) {
+				inFlight.delete(entry);
+				entry.controller.abort(new DeadlineExceeded());
+			} else {
+				earliest = Math.min(earliest, entry.deadline);
+			}
+		}
+
+		// A request that started after this timer was set ends later than it fired.
+		if (earliest !== Number.POSITIVE_INFINITY) {
+			deadlineTimer = armDeadlines(Math.max(1, Math.ceil(earliest - now)));
+		}
+	}
+
 	async function once(url: URL, signal: AbortSignal | undefined): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check;
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
@@ -354,9 +394,9 @@ export function createClient(config: WalkConfig): PageClient {
 		// than AbortSignal.any, whose followers pile up on a walk-long caller
 		// signal in Node 20: here the listener goes when the request ends.
 		const deadline = new AbortController();
-		const timer = setTimeout(() => {
-			deadline.abort(new DeadlineExceeded());
-		}, config.timeoutMs);
+		const entry = {deadline: performance.now() + config.timeoutMs, controller: deadline};
+		inFlight.add(entry);
+		deadlineTimer ??= armDeadlines(config.timeoutMs);
 		const forward = () => {
 			deadline.abort(signal!.reason);
 		};
@@ -389,7 +429,8 @@ export function createClient(config: WalkConfig): PageClient {
 				chunks.push(chunk as Buffer);
 			}
 
-			return {status: response.statusCode, headers: response.headers, body: decodeBody(response.statusCode, response.headers, Buffer.concat(chunks), base.origin), bytes, jwtClaims: auth.jwtClaims};
+			const decoded = decodeBodyBytes(response.statusCode, response.headers, Buffer.concat(chunks), base.origin);
+			return {status: response.statusCode, headers: response.headers, body: decoded.text, data: decoded.bytes, bytes, jwtClaims: auth.jwtClaims};
 		} catch (error: unknown) {
 			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
 				const exceeded = deadline.signal.reason;
@@ -399,7 +440,7 @@ export function createClient(config: WalkConfig): PageClient {
 
 			throw error;
 		} finally {
-			clearTimeout(timer);
+			inFlight.delete(entry);
 			signal?.removeEventListener('abort', forward);
 		}
 	}
@@ -425,6 +466,7 @@ export function createClient(config: WalkConfig): PageClient {
 
 			if (raw !== undefined && raw.status >= 200 && raw.status < 300) {
 				const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
+				const spans = pageSpans(raw.body, envelope.objects.length, keepBytes ? raw.data : undefined);
 				return {
 					api: config.api,
 					requestUrl: target.href,
@@ -432,7 +474,8 @@ export function createClient(config: WalkConfig): PageClient {
 					responseHeaders: responseHeaders(raw.headers),
 					status: raw.status,
 					objects: envelope.objects,
-					objectTexts: pageTexts(raw.body, envelope.objects.length),
+					objectTexts: spans.texts,
+					...(spans.bytes ? {objectBytes: spans.bytes} : {}),
 					pagination: envelope.pagination,
 					rawPagination: envelope.rawPagination,
 					nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
@@ -483,6 +526,8 @@ export function createClient(config: WalkConfig): PageClient {
 		resolveLink: (uri, requestUrl) => resolveLink(uri, base, requestUrl),
 		fetchPage,
 		async close() {
+			clearTimeout(deadlineTimer);
+			deadlineTimer = undefined;
 			await pool.close();
 		},
 	};

@@ -1,4 +1,5 @@
-import {isUnsafeCodePoint, jsonEscape, unsafeRanges} from './unsafe-chars.js';
+import type {ObjectBytes} from './types.js';
+import {isUnsafeCodePoint, jsonEscape} from './unsafe-chars.js';
 
 /**
  * The API's own text of each listed object. JSON.parse followed by
@@ -397,22 +398,11 @@ export function scanPage(body: string): PageSpans {
 // that need a change, few in practice, go through the full scanner. This
 // halves the cost of the exact texts on a typical compact page (bench:walk).
 
-// Unsafe characters that can stand inside a valid JSON string (raw C0
-// cannot): a pattern with the u flag and an astral range costs about 25 ns a
-// character, so printable ASCII and BMP text is decided by cheaper ones.
-const notPrintableAscii = /[^\u0020-\u007E]/;
-const unsafeBmp = new RegExp(`[${unsafeRanges
-	.filter(([from, to]) => from > 0x1F && to <= 0xFF_FF)
-	.map(([from, to]) => (from === to ? `\\u${from.toString(16).padStart(4, '0')}` : `\\u${from.toString(16).padStart(4, '0')}-\\u${to.toString(16).padStart(4, '0')}`))
-	.join('')}]`);
-// The astral unsafe characters, without the u flag: a tag character (U+E0000
-// to U+E007F, high surrogate DB40) and a surrogate that is not half of a pair.
-const unsafeSurrogates = /\uDB40[\uDC00-\uDC7F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function needsEscaping(text: string): boolean {
-	return notPrintableAscii.test(text) && (unsafeBmp.test(text) || unsafeSurrogates.test(text));
-}
-
+// Which texts need a change, and where each starts in the body's UTF-8
+// bytes, come from one pass over the characters outside printable ASCII
+// (see markObjects): a pattern finds the next one at native speed, so a page
+// that is mostly ASCII costs about one regex scan, however many objects it holds.
+const notPrintableAscii = /[^\u0020-\u007E]/g;
 /** Set by skipValue when it passes whitespace between tokens. */
 let spaced = false;
 
@@ -495,9 +485,17 @@ function skipValue(body: string, at: number): number {
 	}
 }
 
-/** The exact texts of `data`'s elements in a body known to be valid JSON with an object at the top. */
-function validBodyTexts(body: string): string[] {
-	let texts: string[] = [];
+/** Where `data`'s elements lie in a body, as offsets of UTF-16 units. */
+type Spans = {
+	starts: number[];
+	ends: number[];
+	/** Whether whitespace stands between the tokens of an element: its text is not a plain slice. */
+	spaced: boolean[];
+};
+
+/** Where the elements of `data` lie in a body known to be valid JSON with an object at the top. */
+function validBodySpans(body: string): Spans {
+	let spans: Spans = {starts: [], ends: [], spaced: []};
 	let index = skipWhitespace(body, 0);
 	if (body.charCodeAt(index) !== 0x7B) {
 		throw new JsonSyntaxError('expected an object', index);
@@ -508,7 +506,7 @@ function validBodyTexts(body: string): string[] {
 		index = skipWhitespace(body, index);
 		const code = body.charCodeAt(index);
 		if (code === 0x7D || Number.isNaN(code)) {
-			return texts;
+			return spans;
 		}
 
 		if (code === 0x2C) {
@@ -522,7 +520,7 @@ function validBodyTexts(body: string): string[] {
 		index = skipWhitespace(body, skipWhitespace(body, index) + 1);
 		if (name !== 'data' || body.charCodeAt(index) !== 0x5B) {
 			if (name === 'data') {
-				texts = [];
+				spans = {starts: [], ends: [], spaced: []};
 			}
 
 			index = skipValue(body, index);
@@ -530,7 +528,7 @@ function validBodyTexts(body: string): string[] {
 		}
 
 		// A later `data` replaces an earlier one, as in JSON.parse.
-		texts = [];
+		spans = {starts: [], ends: [], spaced: []};
 		index++;
 		for (;;) {
 			index = skipWhitespace(body, index);
@@ -547,11 +545,130 @@ function validBodyTexts(body: string): string[] {
 
 			spaced = false;
 			const end = skipValue(body, index);
-			const text = body.slice(index, end);
-			texts.push(spaced || needsEscaping(text) ? scanPage(`{"data":[${text}]}`).objectTexts[0]! : text);
+			spans.starts.push(index);
+			spans.ends.push(end);
+			spans.spaced.push(spaced);
 			index = end;
 		}
 	}
+}
+
+/**
+ * One pass over the characters of `body` outside printable ASCII: which of
+ * the spans hold an unsafe one (`unsafe`, filled in), and, with `byteLength`
+ * (the length of the body's UTF-8 bytes), each span's offsets in those bytes:
+ * a UTF-16 offset plus the extra bytes of the characters before it. Returns
+ * undefined when the count does not come out at `byteLength`, so a body and
+ * bytes that do not belong together never yield offsets.
+ */
+function markObjects(body: string, spans: Spans, unsafe: boolean[], byteLength: number | undefined): Int32Array | undefined {
+	const {starts, ends} = spans;
+	const count = starts.length;
+	const offsets = byteLength === undefined ? undefined : new Int32Array(count * 2);
+	// UTF-8 bytes beyond one per UTF-16 unit, so far.
+	let extra = 0;
+	// A run of characters outside printable ASCII never spans an object's
+	// edge: the first and last characters of an object are `{}` or `[]` or
+	// a quote, or a number or literal, all printable ASCII. So each run is
+	// counted whole and belongs to one object, or to none.
+	let object = 0;
+	let started = false;
+	notPrintableAscii.lastIndex = byteLength === undefined && count > 0 ? starts[0]! : 0;
+	const stop = byteLength === undefined && count > 0 ? ends[count - 1]! : body.length;
+	for (;;) {
+		const found = notPrintableAscii.test(body);
+		const at = found ? Math.min(notPrintableAscii.lastIndex - 1, stop) : stop;
+		// The objects this run comes after get their edges, with the extra
+		// bytes counted before it; the one it falls inside, its start.
+		while (object < count) {
+			if (!started && at >= starts[object]!) {
+				if (offsets) {
+					offsets[object * 2] = starts[object]! + extra;
+				}
+
+				started = true;
+			}
+
+			if (!started || at < ends[object]!) {
+				break;
+			}
+
+			if (offsets) {
+				offsets[(object * 2) + 1] = ends[object]! + extra;
+			}
+
+			object++;
+			started = false;
+		}
+
+		if (at >= stop) {
+			break;
+		}
+
+		let index = at;
+		let runUnsafe = false;
+		for (;;) {
+			const code = body.charCodeAt(index);
+			if (Number.isNaN(code) || (code >= 0x20 && code <= 0x7E)) {
+				break;
+			}
+
+			if (code < 0x80) {
+				runUnsafe ||= isUnsafeCodePoint(code);
+				index++;
+			} else if (code < 0x8_00) {
+				runUnsafe ||= isUnsafeCodePoint(code);
+				extra += 1;
+				index++;
+			} else if (code >= 0xD8_00 && code <= 0xDB_FF && (body.charCodeAt(index + 1) & 0xFC_00) === 0xDC_00) {
+				// A pair: four bytes for two units.
+				runUnsafe ||= isUnsafeCodePoint(((code - 0xD8_00) * 0x4_00) + (body.charCodeAt(index + 1) - 0xDC_00) + 0x1_00_00);
+				extra += 2;
+				index += 2;
+			} else {
+				// Three bytes from U+0800 up. A lone surrogate (unsafe) is
+				// counted alike; valid UTF-8 never decodes to one.
+				runUnsafe ||= isUnsafeCodePoint(code);
+				extra += 2;
+				index++;
+			}
+		}
+
+		if (runUnsafe && started) {
+			unsafe[object] = true;
+		}
+
+		notPrintableAscii.lastIndex = index;
+	}
+
+	if (offsets && body.length + extra !== byteLength) {
+		return undefined;
+	}
+
+	return offsets;
+}
+
+/** The exact texts of `data`'s elements, and their byte offsets when `byteLength` is given. */
+function validBodyTexts(body: string, byteLength?: number): {texts: string[]; offsets: Int32Array | undefined} {
+	const spans = validBodySpans(body);
+	const count = spans.starts.length;
+	const unsafe: boolean[] = Array.from({length: count}, () => false);
+	const offsets = markObjects(body, spans, unsafe, byteLength);
+	const texts: string[] = [];
+	for (let index = 0; index < count; index++) {
+		const text = body.slice(spans.starts[index], spans.ends[index]);
+		if (spans.spaced[index]! || unsafe[index]!) {
+			texts.push(scanPage(`{"data":[${text}]}`).objectTexts[0]!);
+			// Not a plain slice of the bytes: written from its text.
+			if (offsets) {
+				offsets[index * 2] = -1;
+			}
+		} else {
+			texts.push(text);
+		}
+	}
+
+	return {texts, offsets};
 }
 
 /**
@@ -561,10 +678,19 @@ function validBodyTexts(body: string): string[] {
  * back to the parsed values rather than write a wrong text.
  */
 export function pageTexts(body: string, count: number): string[] | undefined {
+	return pageSpans(body, count).texts;
+}
+
+/**
+ * pageTexts, and with `bytes` (the UTF-8 bytes `body` was decoded from) the
+ * objects' places in those bytes: see ObjectBytes. Only the fast path gives
+ * them; a body that needed the full scanner gives texts alone.
+ */
+export function pageSpans(body: string, count: number, bytes?: Uint8Array): {texts: string[] | undefined; bytes?: ObjectBytes} {
 	try {
-		const texts = validBodyTexts(body);
+		const {texts, offsets} = validBodyTexts(body, bytes?.length);
 		if (texts.length === count) {
-			return texts;
+			return offsets && bytes ? {texts, bytes: {body: bytes, offsets}} : {texts};
 		}
 	} catch {
 		// The full scanner below decides, and words any fault.
@@ -572,8 +698,8 @@ export function pageTexts(body: string, count: number): string[] | undefined {
 
 	try {
 		const {objectTexts} = scanPage(body);
-		return objectTexts.length === count ? objectTexts : undefined;
+		return {texts: objectTexts.length === count ? objectTexts : undefined};
 	} catch {
-		return undefined;
+		return {texts: undefined};
 	}
 }

@@ -56,6 +56,12 @@ export type Page = {
 	 * dump writes (see json-spans.ts). Absent on pages not read from a body.
 	 */
 	objectTexts?: string[];
+	/**
+	 * Where those texts lie in the body's bytes, when the client was asked to
+	 * keep them (the dump): the writer copies these bytes instead of encoding
+	 * the texts to UTF-8 again. Absent when the body needed the slow path.
+	 */
+	objectBytes?: ObjectBytes;
 	/** The validated pagination object. */
 	pagination: Pagination;
 	/** The pagination object exactly as the server sent it (for the debug view). */
@@ -81,6 +87,14 @@ export type Page = {
 	 */
 	jwtClaims?: JwtSummary;
 };
+
+/**
+ * The body's UTF-8 bytes and, for object i, `offsets[2i]` and `offsets[2i+1]`:
+ * the start and end of its exact text in them. A start of -1 means the text
+ * is not the bytes as sent (whitespace was removed or an unsafe character
+ * escaped): write `objectTexts[i]` instead.
+ */
+export type ObjectBytes = {body: Uint8Array; offsets: Int32Array};
 
 /** A request JWT's claims as the debug view shows them. */
 export type JwtSummary = {alg?: string; kid?: string; uri?: string; nbf?: number; exp?: number};

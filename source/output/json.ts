@@ -1,4 +1,5 @@
 import type {ListObject} from '../core/types.js';
+import {joinedBytes} from './exact-bytes.js';
 import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';
 
@@ -19,6 +20,15 @@ export function jsonWriter(): Writer {
 			}
 
 			return text;
+		},
+		pageBytes(objects, texts, bytes) {
+			if (objects.length === 0) {
+				return new Uint8Array(0);
+			}
+
+			const before = started ? ',\n' : '[\n';
+			started = true;
+			return joinedBytes(objects.length, texts, bytes, {before, between: ',\n', after: ''});
 		},
 		end: () => (started ? '\n]\n' : '[]\n'),
 		notes: () => [],

@@ -32,9 +32,9 @@ export class Sink {
 		}
 	}
 
-	/** Writes `text`, waiting for the stream to drain when its buffer is full. */
-	async write(text: string): Promise<void> {
-		if (text === '' || this.gone || this.failure) {
+	/** Writes `text` (or bytes), waiting for the stream to drain when its buffer is full. */
+	async write(text: string | Uint8Array): Promise<void> {
+		if (text.length === 0 || this.gone || this.failure) {
 			return;
 		}
 

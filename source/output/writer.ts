@@ -1,4 +1,4 @@
-import type {ListObject} from '../core/types.js';
+import type {ListObject, ObjectBytes} from '../core/types.js';
 
 /**
  * A dump format: turns pages into text. Writers only build strings; the dump
@@ -12,6 +12,12 @@ export type Writer = {
 	 * writers fall back to serializing the values where they are absent.
 	 */
 	page(objects: ListObject[], texts?: readonly string[]): string;
+	/**
+	 * The same as page(), as bytes copied from the body (Page.objectBytes)
+	 * rather than text to encode: for the formats that write the exact texts
+	 * and nothing else. Absent for the others.
+	 */
+	pageBytes?(objects: ListObject[], texts: readonly string[], bytes: ObjectBytes): Uint8Array;
 	/** Text that closes the document; called on success and on failure alike. */
 	end(): string;
 	/** Things the user should know once the dump ends (stderr). */

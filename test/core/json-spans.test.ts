@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {JsonSyntaxError, pageTexts, scanPage} from '../../source/core/json-spans.js';
+import {JsonSyntaxError, pageSpans, pageTexts, scanPage} from '../../source/core/json-spans.js';
 import {isUnsafeCodePoint, unsafePattern} from '../../source/core/unsafe-chars.js';
 import {safeJsonText} from '../../source/output/safe-json.js';
 
@@ -152,6 +152,40 @@ describe('json-spans: property', () => {
 		expect(pageTexts(quoted, 1)).toEqual(['{"id":"z"}']);
 		const one = '{"data":[{"id":"a\\\\","q":"\\"]}\\\\"},{"id":"b\u202e"},{"id":"c", "x" :[1, 2]}]}';
 		expect(pageTexts(one, 3)).toEqual(['{"id":"a\\\\","q":"\\"]}\\\\"}', '{"id":"b\\u202e"}', '{"id":"c","x":[1,2]}']);
+	});
+
+	test('pageSpans with the body\'s bytes: an object\'s bytes are its text wherever it needed no change', () => {
+		const check = (body: string, count: number) => {
+			const bytes = Buffer.from(body);
+			const {texts, bytes: objectBytes} = pageSpans(body, count, bytes);
+			expect(texts).toEqual(scanPage(body).objectTexts);
+			expect(objectBytes?.body).toBe(bytes);
+			for (const [index, text] of texts!.entries()) {
+				const start = objectBytes!.offsets[index * 2]!;
+				if (start >= 0) {
+					expect(bytes.subarray(start, objectBytes!.offsets[(index * 2) + 1]).toString()).toBe(text);
+				}
+			}
+
+			return objectBytes?.offsets;
+		};
+
+		fc.assert(fc.property(fc.array(value, {maxLength: 5}), value, ws, fc.boolean(), (items, pagination, space, dataFirst) => {
+			const data = `"data":${space}[${items.map(item => space + item[0] + space).join(',')}]`;
+			const rest = `"pagination":${space}${pagination[0]}`;
+			check(`{${space}${dataFirst ? `${data},${rest}` : `${rest},${space}${data}`}${space}}`, items.length);
+		}), {numRuns: 300});
+		fc.assert(fc.property(fc.array(fc.jsonValue(), {maxLength: 6}), fc.jsonValue(), fc.integer({min: 0, max: 4}), (data, pagination, indent) => {
+			check(JSON.stringify({pagination, data}, null, indent), data.length);
+		}), {numRuns: 300});
+		// Characters of two, three and four bytes before, inside and between objects.
+		const offsets = check('{"pagination":{"x":"\u00e9\u845b\u{1F3E0}"},"data":[{"id":"a"},{"id":"\u00c9\u00dc","n":1.0},{"id":"\u2614\u202e"},{"id":"\u{1F3E0}"} ,\n{"id":"z"},{"id": "s"}]}', 6);
+		// Copied where sent as written; the literal bidi override and the space are not.
+		expect([...offsets!].filter((_, index) => index % 2 === 0).map(start => start >= 0)).toEqual([true, true, false, true, true, false]);
+		// Bytes that are not the body's: no offsets, never wrong ones.
+		expect(pageSpans('{"data":[{"id":"\u00e9"}]}', 1, Buffer.from('{"data":[{"id":"e"}]}')).bytes).toBeUndefined();
+		// Without bytes, no offsets.
+		expect(pageSpans('{"data":[{"id":"a"}]}', 1).bytes).toBeUndefined();
 	});
 
 	test('agrees with JSON.parse on what is valid', () => {

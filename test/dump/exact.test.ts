@@ -64,6 +64,41 @@ describe('dump writes objects exactly as sent', () => {
 		expect(csv.stdout).toBe('id\r\nlast-a\r\nlast-b\r\nlast-c\r\n');
 	});
 
+	test('ndjson and json over compact ASCII-only pages: the bytes as sent', async () => {
+		const expected = [
+			'{"id":"a1","s":"caf\\u00e9 \\u001b[0m","n":1.0}',
+			'{"id":"a2","x":[1,{"y":null}],"10":"ten"}',
+			'{"id":"a3"}',
+			'{"id":"a4","big":9007199254740993}',
+		];
+		const ndjson = await dumpInProcess(['accounts', '--all', `--base-url=${faulty.base('bytes-ascii')}`], canaryEnv);
+		expect(ndjson.code).toBe(0);
+		expect(ndjson.stdout).toBe(`${expected.join('\n')}\n`);
+		const json = await dumpInProcess(['accounts', '--all', '--format', 'json', `--base-url=${faulty.base('bytes-ascii')}`], canaryEnv);
+		expect(json.stdout).toBe(`[\n${expected.join(',\n')}\n]\n`);
+	});
+
+	test('ndjson and json over compact UTF-8 pages (gzip, a BOM): characters of 2, 3 and 4 bytes as sent, unsafe ones and spaces rewritten', async () => {
+		const expected = [
+			'{"id":"u1","name":"Caf\u00e9 \u00dc"}',
+			'{"id":"u2","name":"\u65c5\u884c\u306e\u8caf\u91d1 \u2614"}',
+			'{"id":"u3","bidi":"\\u202eevil"}',
+			'{"id":"u4","spaced":true}',
+			'{"id":"u5","home":"\u{1F3E0}","n":1.50}',
+			'{"id":"u6","flag":"\u{1F3F4}\\udb40\\udc67\\udb40\\udc62\\udb40\\udc7f"}',
+			'{"id":"u7","tail":"\u00e9"}',
+		];
+		const ndjson = await dumpInProcess(['accounts', '--all', `--base-url=${faulty.base('bytes-utf8')}`], canaryEnv);
+		expect(ndjson.code).toBe(0);
+		expect(ndjson.stdout).toBe(`${expected.join('\n')}\n`);
+		expect(ndjson.stdout).not.toContain('\uFFFD');
+		const json = await dumpInProcess(['accounts', '--all', '--format', 'json', `--base-url=${faulty.base('bytes-utf8')}`], canaryEnv);
+		expect(json.stdout).toBe(`[\n${expected.join(',\n')}\n]\n`);
+		// --max-items cuts inside a page: the first objects, nothing after them.
+		const cut = await dumpInProcess(['accounts', '--all', '--max-items', '5', `--base-url=${faulty.base('bytes-utf8')}`], canaryEnv);
+		expect(cut.stdout).toBe(`${expected.slice(0, 5).join('\n')}\n`);
+	});
+
 	test('numbers such as -0, 1E+2 and 1e-7 are written as sent', async () => {
 		const text = '{"id":"n","a":-0,"b":1E+2,"c":1e-7,"d":0.0,"e":-1.5E-300,"f":123456789012345678901234567890}';
 		const ndjson = await dumpInProcess(['accounts', `--base-url=${faulty.base('odd-numbers')}`], canaryEnv);

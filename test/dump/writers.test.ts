@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
+import {pageSpans} from '../../source/core/json-spans.js';
 import {createWriter} from '../../source/output/index.js';
 import {safeJson} from '../../source/output/safe-json.js';
 
@@ -85,6 +87,29 @@ describe('writers', () => {
 		expect(createWriter('ndjson', plain).page(objects, texts)).toBe(`${texts.join('\n')}\n`);
 		const json = createWriter('json', plain);
 		expect(json.page(objects.slice(0, 1), texts) + json.page(objects.slice(1), texts.slice(1)) + json.end()).toBe(`[\n${texts.join(',\n')}\n]\n`);
+	});
+
+	test('ndjson and json from the body\'s bytes: the same bytes as from the texts, on every page', () => {
+		// Objects of any JSON, compact or pretty, with any characters: copied, rewritten, or both on one page.
+		const object = fc.tuple(fc.string({unit: 'binary', maxLength: 6}), fc.dictionary(fc.string({unit: 'binary', maxLength: 4}), fc.jsonValue({maxDepth: 2}), {maxKeys: 3}))
+			.map(([id, rest]) => ({...rest, id}));
+		fc.assert(fc.property(fc.array(fc.array(object, {maxLength: 5}), {minLength: 1, maxLength: 3}), fc.constantFrom(0, 1), fc.nat(5), (pages, indent, cut) => {
+			const fromTexts = {ndjson: createWriter('ndjson', plain), json: createWriter('json', plain)};
+			const fromBytes = {ndjson: createWriter('ndjson', plain), json: createWriter('json', plain)};
+			for (const [index, data] of pages.entries()) {
+				const body = JSON.stringify({pagination: {next_uri: null}, data}, null, indent);
+				const {texts, bytes} = pageSpans(body, data.length, Buffer.from(body));
+				expect(bytes).toBeDefined();
+				// --max-items writes the first objects of the last page only.
+				const objects = index === pages.length - 1 ? data.slice(0, cut) : data;
+				for (const format of ['ndjson', 'json'] as const) {
+					const text = fromTexts[format].page(objects, texts);
+					expect(Buffer.from(fromBytes[format].pageBytes!(objects, texts!, bytes!)).equals(Buffer.from(text))).toBe(true);
+				}
+			}
+
+			expect(fromBytes.json.end()).toBe(fromTexts.json.end());
+		}), {numRuns: 200});
 	});
 
 	test('csv: formula-like text cells and column names get a leading quote; JSON numbers stay numbers', () => {

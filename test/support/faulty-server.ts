@@ -107,6 +107,20 @@ function errorBody(api: Api, id: string, message: string): unknown {
 	return api === 'account' ? {errors: [{id, message}]} : {error: {type: id, message}};
 }
 
+const bytesPagination = (next: string | null) => JSON.stringify(accountPagination(next));
+
+/** The two pages of the `bytes-ascii` and `bytes-utf8` faults, compact JSON. */
+export const bytesPages = {
+	ascii: [
+		`{"pagination":${bytesPagination('/v2/accounts?limit=3&starting_after=a3')},"data":[{"id":"a1","s":"caf\\u00e9 \\u001b[0m","n":1.0},{"id":"a2","x":[1,{"y":null}],"10":"ten"},{"id":"a3"}]}`,
+		`{"data":[{"id":"a4","big":9007199254740993}],"pagination":${bytesPagination(null)}}`,
+	],
+	utf8: [
+		`{"pagination":${bytesPagination('/v2/accounts?limit=3&starting_after=u4')},"data":[{"id":"u1","name":"Caf\u00e9 \u00dc"},{"id":"u2","name":"\u65c5\u884c\u306e\u8caf\u91d1 \u2614"},{"id":"u3","bidi":"\u202Eevil"},{"id":"u4", "spaced": true}]}`,
+		`{"pagination":${bytesPagination(null)},"data":[{"id":"u5","home":"\u{1F3E0}","n":1.50},{"id":"u6","flag":"\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}"},{"id":"u7","tail":"\u00e9"}]}`,
+	],
+} as const;
+
 /**
  * A body whose objects JSON.parse + JSON.stringify would change: digits past
  * 2^53, long decimals, 1.0, 1e400, an integer-like key before id, duplicate
@@ -478,6 +492,23 @@ const faults = {
 	}},
 	'data-huge-string': {api: 'account', handle: c => send(c, 200, dataHugeStringBody(), {'content-type': 'application/json'})},
 	'whitespace-body': {api: 'account', handle: c => send(c, 200, whitespaceBody(), {'content-type': 'application/json'})},
+	// Compact pages, as real APIs send them, which the dump copies byte for
+	// byte (output/exact-bytes.ts): ASCII only, and UTF-8 of two, three and four
+	// bytes beside objects that must be rewritten, gzip-coded and after a BOM.
+	'bytes-ascii': {api: 'account', handle(c) {
+		const first = c.query.get('starting_after') === null;
+		send(c, 200, first ? bytesPages.ascii[0] : bytesPages.ascii[1], {'content-type': 'application/json'});
+	}},
+	'bytes-utf8': {api: 'account', handle(c) {
+		if (c.query.get('starting_after') === null) {
+			c.response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'gzip'});
+			c.response.end(zlib.gzipSync(bytesPages.utf8[0]));
+			return;
+		}
+
+		c.response.writeHead(200, {'content-type': 'application/json'});
+		c.response.end(Buffer.concat([Buffer.from([0xEF, 0xBB, 0xBF]), Buffer.from(bytesPages.utf8[1])]));
+	}},
 	'odd-numbers': {api: 'account', handle(c) {
 		send(c, 200, `{"pagination":${JSON.stringify(accountPagination(null))},"data":[{"id":"n","a":-0,"b":1E+2,"c":1e-7,"d":0.0,"e":-1.5E-300,"f":123456789012345678901234567890}]}`, {'content-type': 'application/json'});
 	}},

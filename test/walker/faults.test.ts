@@ -129,6 +129,8 @@ describe('faulty server', () => {
 		'data-huge-string': {code: 1, stderr: /data is a string, not an array/, objects: 0, extra: ['--timeout', '60']},
 		'whitespace-body': {code: 1, stderr: /the body is 32,505,856 characters of whitespace and nothing else, not JSON/, objects: 0, extra: ['--timeout', '60']},
 		'odd-numbers': {code: 0, objects: 1},
+		'bytes-ascii': {code: 0, objects: 4},
+		'bytes-utf8': {code: 0, objects: 7},
 		'hostile-pagination': {code: 1, stderr: /pagination\.order is a string "desch\\u001b\[2J\\u\{202e\}evil/, objects: 0},
 		'hostile-next': {code: 0, stderr: /stopped: the next_uri of page 1 leads back/, objects: 3},
 		'many-warnings': {code: 0, stderr: /the server warns: warning 19\npagewalk: at least 80 more warnings from the server were not shown\.\n$/, objects: 1, extra: ['--timeout', '60']},

@@ -170,6 +170,33 @@ describe('bounds, aborts and page details', () => {
 		expect(first.pagination).toMatchObject({limit: 5, yielded: 5});
 	});
 
+	test('keepBytes: each page holds its body bytes and every object\'s place in them (the dump copies those)', async () => {
+		const config = await configFor('accounts', 'full', {limit: '100'});
+		const client = createClient(config, {keepBytes: true});
+		let objects = 0;
+		let nonAscii = 0;
+		try {
+			for await (const page of walk(client, config)) {
+				const {body, offsets} = page.objectBytes!;
+				for (const [index, text] of page.objectTexts!.entries()) {
+					expect(offsets[index * 2]).toBeGreaterThanOrEqual(0);
+					expect(Buffer.from(body.subarray(offsets[index * 2], offsets[(index * 2) + 1])).toString()).toBe(text);
+					objects++;
+					nonAscii += Buffer.byteLength(text) > text.length ? 1 : 0;
+				}
+			}
+		} finally {
+			await client.close();
+		}
+
+		expect(objects).toBe(230);
+		// The sandbox's names hold characters of two, three and four bytes.
+		expect(nonAscii).toBeGreaterThan(0);
+		// Without keepBytes (the browser) no page holds its bytes.
+		const {pages} = await collect('accounts', 'full', {limit: '100'});
+		expect(pages.some(page => page.objectBytes !== undefined)).toBe(false);
+	});
+
 	test('urlFor starts a new walk in another setting; resolveLink follows the API rules', async () => {
 		const config = await configFor('accounts', 'full');
 		const client = createClient(config);
