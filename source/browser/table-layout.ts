@@ -1,5 +1,5 @@
 import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
-import {fitCell, formatCells, formatHeaderCells, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
+import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
 import type {Row} from './cells.js';
 
 /**
@@ -36,7 +36,7 @@ export type ColumnView = {choice?: ColumnChoice | undefined; offset?: number};
 
 // A row's cells only change with the columns: a key press that moves the
 // selection reuses every other line as it was (measuring text is the costly part).
-const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string}>();
+const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string; trimmed: string; width: number}>();
 
 const layouts = new WeakMap<readonly Row[], {width: number; choice: ColumnChoice | undefined; offset: number; layout: TableLayout}>();
 
@@ -95,17 +95,46 @@ export function pickerItems(rows: readonly Row[], choice?: ColumnChoice): Array<
 
 /** One table line: marker, then each cell cut and padded to its column. */
 export function formatRow(cells: Map<string, string>, columns: readonly Column[], selected: boolean): string {
+	return (selected ? '› ' : '  ') + cutRow(cells, columns).text;
+}
+
+/**
+ * A row as the table draws it: the line without its trailing blanks (Ink's
+ * output pass costs per character drawn), and its width in terminal cells,
+ * known from the layout without measuring (every cell is cut and padded to
+ * its column, and the blanks removed are one cell each).
+ */
+export type RowLine = {text: string; width: number};
+
+export function rowLine(cells: Map<string, string>, columns: readonly Column[], selected: boolean): RowLine {
+	const {trimmed, width} = cutRow(cells, columns);
+	return {text: (selected ? '› ' : '  ') + trimmed, width: markerWidth + width};
+}
+
+function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 	let cached = lines.get(cells);
 	if (cached?.columns !== columns) {
-		cached = {columns, text: formatCells(cells, columns)};
+		const text = formatCells(cells, columns);
+		const trimmed = text.trimEnd();
+		const full = columns.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, columns.length - 1);
+		cached = {columns, text, trimmed, width: full - (text.length - trimmed.length)};
 		lines.set(cells, cached);
 	}
 
-	return (selected ? '› ' : '  ') + cached.text;
+	return cached;
 }
 
+// The header changes only with the columns: cut once per layout, not on every key.
+const headers = new WeakMap<readonly Column[], string>();
+
 export function formatHeader(columns: readonly Column[]): string {
-	return ' '.repeat(markerWidth) + formatHeaderCells(columns);
+	let header = headers.get(columns);
+	if (header === undefined) {
+		header = ' '.repeat(markerWidth) + formatHeaderCells(columns);
+		headers.set(columns, header);
+	}
+
+	return header;
 }
 
 /**
