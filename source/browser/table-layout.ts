@@ -56,20 +56,32 @@ export function pageLayout(rows: readonly Row[], width: number, view: ColumnView
 	return layout;
 }
 
-const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice | undefined; paths: string[]}>();
+const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice; paths: string[]}>();
+const readingOrders = new WeakMap<readonly Row[], string[]>();
 
 /**
  * The page's columns in the order the table shows them, remembered per page
  * and choice: ranking a page's columns reads every row, and a sideways
- * scroll or a resize must not pay for it again.
+ * scroll, a resize or a toggle in the picker must not pay for it again. The
+ * reading order (no choice) is kept apart, as every choice starts from it.
  */
 export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string[] {
+	let readingOrder = readingOrders.get(rows);
+	if (!readingOrder) {
+		readingOrder = chooseColumns(cellsOf(rows));
+		readingOrders.set(rows, readingOrder);
+	}
+
+	if (!choice) {
+		return readingOrder;
+	}
+
 	const cached = chosen.get(rows);
 	if (cached && cached.choice === choice) {
 		return cached.paths;
 	}
 
-	const paths = chooseColumns(cellsOf(rows), choice);
+	const paths = chooseColumns(cellsOf(rows), choice, {readingOrder});
 	chosen.set(rows, {choice, paths});
 	return paths;
 }

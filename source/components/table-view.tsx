@@ -53,11 +53,16 @@ type Props = {
 	height: number;
 	/** Shown instead of rows when there are none. */
 	empty: string;
+	/** Under an overlay: kept, but neither laid out nor drawn. */
+	hidden?: boolean;
 };
 
-/** The page as a table: a header and the window of rows that fits `height`. */
-export function TableView({rows, layout, selected, height, empty}: Props) {
-	// The window only moves as far as the selection needs: remembered per mount.
+/**
+ * The page as a table: a header and the window of rows that fits `height`.
+ * Memoised: while an overlay is open, its keys do not redraw the hidden table.
+ */
+export const TableView = memo(({rows, layout, selected, height, empty, hidden = false}: Props) => {
+	// The window only moves as far as the selection needs: remembered while mounted.
 	const start = useRef(0);
 	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
@@ -65,7 +70,7 @@ export function TableView({rows, layout, selected, height, empty}: Props) {
 	const shown = rows.slice(start.current, start.current + bodyRows);
 
 	return (
-		<Box flexDirection="column" height={height}>
+		<Box flexDirection="column" height={height} display={hidden ? 'none' : 'flex'}>
 			<Text {...styled(colour, {bold: true})} wrap="truncate-end">
 				{formatHeader(layout.columns)}
 			</Text>
@@ -83,4 +88,4 @@ export function TableView({rows, layout, selected, height, empty}: Props) {
 			)}
 		</Box>
 	);
-}
+});

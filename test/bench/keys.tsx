@@ -97,8 +97,19 @@ function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 }
 
-/** One key's time, split by whose work it was (see the file comment). */
+/**
+ * One key: wall-clock time to the drawn frame, and the CPU time of the process
+ * over the same span, split by whose work it was (see the file comment). The
+ * split is in CPU time: on a shared machine a wall-clock span of 2 ms is as
+ * likely as not to include another process's turn on the core.
+ */
 type Sample = {total: number; cpu: number; yoga: number; output: number; write: number};
+
+/** CPU time of the process so far, in ms (all threads: React, Ink, the garbage collector). */
+const cpuNow = () => {
+	const used = process.cpuUsage();
+	return (used.user + used.system) / 1000;
+};
 
 class FakeStdin extends EventEmitter {
 	isTTY = true;
@@ -129,14 +140,14 @@ class FakeStdout extends EventEmitter {
 	rows = size.rows;
 	isTTY = true;
 	readonly screen = new ScreenModel(size.rows);
-	constructor(private readonly onWrite: (text: string, at: number, cpu: NodeJS.CpuUsage) => void) {
+	constructor(private readonly onWrite: (text: string, at: number, cpu: number) => void) {
 		super();
 	}
 
 	write = (data: string) => {
 		// The clock stops when Ink writes; the screen model's own work after that is not the browser's.
 		const at = performance.now();
-		const cpu = process.cpuUsage();
+		const cpu = cpuNow();
 		this.screen.write(data);
 		this.onWrite(this.screen.text(), at, cpu);
 		return true;
@@ -151,13 +162,14 @@ class Side {
 	frame = '';
 	private want: {shows: (frame: string) => boolean; resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout} | undefined;
 	private readonly stdin = new FakeStdin();
-	private yogaMs = 0;
-	private outputMs = 0;
+	private yogaCpu = 0;
+	private yogaEnd = 0;
+	private outputCpu = 0;
 	private renderEnd = 0;
 	private lastWrite = 0;
-	private lastCpu: NodeJS.CpuUsage = {user: 0, system: 0};
+	private lastCpu = 0;
 	private frameAt = 0;
-	private frameCpu: NodeJS.CpuUsage = {user: 0, system: 0};
+	private frameCpu = 0;
 	private unmount: () => void = () => {};
 
 	constructor(readonly label: string, readonly dir: string, readonly options: RenderOptions) {}
@@ -179,9 +191,10 @@ class Side {
 		const {prototype} = yoga.default.Node;
 		const calculateLayout = prototype.calculateLayout;
 		prototype.calculateLayout = function (this: unknown, ...args: unknown[]) {
-			const started = performance.now();
+			const started = cpuNow();
 			calculateLayout.apply(this, args);
-			side.yogaMs += performance.now() - started;
+			side.yogaEnd = cpuNow();
+			side.yogaCpu += side.yogaEnd - started;
 		};
 
 		return {side, modules: {React: React.default, ink, app, options, client}};
@@ -209,9 +222,10 @@ class Side {
 			debug: false,
 			exitOnCtrlC: false,
 			patchConsole: false,
-			onRender: ({renderTime}) => {
-				this.outputMs += renderTime;
-				this.renderEnd = performance.now();
+			// Ink's output pass runs right after its layout pass, and calls this when done.
+			onRender: () => {
+				this.renderEnd = cpuNow();
+				this.outputCpu += this.renderEnd - this.yogaEnd;
 			},
 		});
 		this.unmount = () => {
@@ -247,23 +261,23 @@ class Side {
 			});
 		}
 
-		this.yogaMs = 0;
-		this.outputMs = 0;
-		const cpu = process.cpuUsage();
+		this.yogaCpu = 0;
+		this.outputCpu = 0;
+		const cpu = cpuNow();
 		const started = performance.now();
 		this.stdin.write(key);
 		await this.until(shows);
 		return {
 			total: this.frameAt - started,
-			cpu: (this.frameCpu.user + this.frameCpu.system - cpu.user - cpu.system) / 1000,
-			yoga: this.yogaMs,
-			output: this.outputMs,
-			write: Math.max(0, this.frameAt - this.renderEnd),
+			cpu: this.frameCpu - cpu,
+			yoga: this.yogaCpu,
+			output: this.outputCpu,
+			write: Math.max(0, this.frameCpu - this.renderEnd),
 		};
 	}
 
 	/** When the frame last waited for was written, and the process's CPU time then. */
-	shown(): {at: number; cpu: NodeJS.CpuUsage} {
+	shown(): {at: number; cpu: number} {
 		return {at: this.frameAt, cpu: this.frameCpu};
 	}
 
@@ -372,8 +386,9 @@ for (const scenario of chosen) {
 	const bySide = new Map(sides.map(side => [side, [] as Sample[]]));
 	results.set(scenario.name, bySide);
 	for (let round = 0; round < warmUp + scenario.count; round++) {
-		// Alternate which side goes first, so neither always follows the other's garbage.
-		const order = round % 2 === 0 ? sides : [...sides].reverse();
+		// Alternate which side goes first, every two rounds: keys alternate too (→ then ←), and the
+		// first side's background work (a prefetch after →) must not always land in the other's frame.
+		const order = Math.floor(round / 2) % 2 === 0 ? sides : [...sides].reverse();
 		for (const side of order) {
 			const sample = await scenario.press(side, round);
 			if (round >= warmUp) {
@@ -424,7 +439,7 @@ if (only === undefined || 'first frame'.includes(only)) {
 			// A new page object each round: nothing of the last render is cached.
 			const page = await bigClient.fetchPage(bigClient.firstUrl, {});
 			const fresh = new Side(side.label, side.dir, side.options);
-			const cpu = process.cpuUsage();
+			const cpu = cpuNow();
 			const started = performance.now();
 			fresh.mount(modules.ink, modules.React.createElement(modules.app.App, {
 				loadPage: async (url, options) => bigClient.fetchPage(url, options),
@@ -437,7 +452,7 @@ if (only === undefined || 'first frame'.includes(only)) {
 			}));
 			await fresh.until(frame => plain(frame).includes('big-2'));
 			const shown = fresh.shown();
-			firstFrames.get(side)!.push({total: shown.at - started, cpu: (shown.cpu.user + shown.cpu.system - cpu.user - cpu.system) / 1000, yoga: 0, output: 0, write: 0});
+			firstFrames.get(side)!.push({total: shown.at - started, cpu: shown.cpu - cpu, yoga: 0, output: 0, write: 0});
 			fresh.close();
 		}
 
@@ -448,14 +463,14 @@ if (only === undefined || 'first frame'.includes(only)) {
 }
 
 // The report: one column per browser, medians with the 95th percentile.
-const ours = (sample: Sample) => sample.total - sample.yoga - sample.output - sample.write;
+const ours = (sample: Sample) => sample.cpu - sample.yoga - sample.output - sample.write;
 const figures: Array<[string, (sample: Sample) => number]> = [
-	['key to drawn frame', sample => sample.total],
+	['key to drawn frame, wall clock', sample => sample.total],
+	['CPU time of the process, key to frame', sample => sample.cpu],
 	['  ours: reducer, React, our components', ours],
 	['  Ink: Yoga layout', sample => sample.yoga],
 	['  Ink: output pass (nodes to text)', sample => sample.output],
 	['  Ink: terminal write (log-update)', sample => sample.write],
-	['CPU time of the process, key to frame', sample => sample.cpu],
 ];
 const cell = (samples: Sample[], figure: (sample: Sample) => number) => {
 	const values = samples.map(figure);
@@ -469,7 +484,7 @@ for (const side of sides) {
 	console.log(`  ${describe(side)}`);
 }
 
-console.log(`ms, median (p95)${' '.repeat(26)}${sides.map(side => side.label.padEnd(26)).join('')}${sides.length > 1 ? 'after/before' : ''}`);
+console.log(`ms, median (p95); CPU-time split${' '.repeat(11)}${sides.map(side => side.label.padEnd(26)).join('')}${sides.length > 1 ? 'after/before' : ''}`);
 const report = (name: string, bySide: Map<Side, Sample[]>, shown = figures) => {
 	console.log(`${name} (${bySide.get(sides[0]!)!.length} keys)`);
 	for (const [label, figure] of shown) {
@@ -485,14 +500,20 @@ for (const [name, bySide] of results) {
 }
 
 if (firstFrames.size > 0) {
-	report('first frame of a page with a 1 MB cell (10 renders)', firstFrames, [figures[0]!, figures[5]!]);
+	report('first frame of a page with a 1 MB cell (10 renders)', firstFrames, [figures[0]!, figures[1]!]);
 }
 
-const mine = sides.at(-1)!;
-const median = (name: string, figure: (sample: Sample) => number) => percentile(results.get(name)?.get(mine)?.map(figure) ?? [], 50);
-const worst = Math.max(...scenarios.map(scenario => median(scenario.name, sample => sample.total)));
-const columnWork = Math.max(median(scenarios[2]!.name, ours), median(scenarios[3]!.name, ours));
-const firstOurs = percentile(firstFrames.get(mine)?.map(sample => sample.total) ?? [], 50);
-console.log(`target, this tree: every key to drawn frame under 16 ms (median): ${worst < 16 ? 'met' : 'NOT met'} (worst ${worst.toFixed(2)} ms)`);
-console.log(`target, this tree: sideways scroll and column toggle under 2 ms of our own work (median): ${columnWork < 2 ? 'met' : 'NOT met'} (${columnWork.toFixed(2)} ms)`);
-console.log(`target, this tree: 1 MB page's first frame under 100 ms (median, Ink included): ${firstOurs < 100 ? 'met' : 'NOT met'} (${firstOurs.toFixed(2)} ms)`);
+// The targets, for each browser (the last one is this tree).
+const median = (side: Side, name: string, figure: (sample: Sample) => number) => percentile(results.get(name)?.get(side)?.map(figure) ?? [], 50);
+const verdict = (value: number, limit: number) => `${value.toFixed(2)} ms ${value < limit ? 'met' : 'NOT met'}`;
+const runs = chosen.length === scenarios.length;
+for (const side of runs ? sides : []) {
+	const worst = Math.max(...scenarios.map(scenario => median(side, scenario.name, sample => sample.total)));
+	const worstCpu = Math.max(...scenarios.map(scenario => median(side, scenario.name, sample => sample.cpu)));
+	const columnWork = Math.max(median(side, scenarios[2]!.name, ours), median(side, scenarios[3]!.name, ours));
+	const first = percentile(firstFrames.get(side)?.map(sample => sample.total) ?? [], 50);
+	console.log(`targets, ${side.label}:`);
+	console.log(`  every key to drawn frame < 16 ms (worst median): wall clock ${verdict(worst, 16)}; CPU time ${verdict(worstCpu, 16)}`);
+	console.log(`  sideways scroll and column toggle < 2 ms of our own work (worse median, CPU): ${verdict(columnWork, 2)}`);
+	console.log(`  1 MB page's first frame < 100 ms (median, wall clock, Ink included): ${verdict(first, 100)}`);
+}
