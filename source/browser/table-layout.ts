@@ -127,7 +127,14 @@ function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 	let cached = lines.get(cells);
 	if (cached?.columns !== columns) {
 		const text = formatCells(cells, columns);
-		const trimmed = text.trimEnd();
+		// Only the padding's spaces, one cell each: trimEnd would also take an
+		// ideographic space (two cells) or a no-break space the cell holds.
+		let end = text.length;
+		while (end > 0 && text.charCodeAt(end - 1) === 0x20) {
+			end--;
+		}
+
+		const trimmed = text.slice(0, end);
 		const full = columns.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, columns.length - 1);
 		cached = {columns, text, trimmed, width: full - (text.length - trimmed.length)};
 		lines.set(cells, cached);
