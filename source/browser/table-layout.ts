@@ -114,7 +114,10 @@ export function formatRow(cells: Map<string, string>, columns: readonly Column[]
  * A row as the table draws it: the line without its trailing blanks (Ink's
  * output pass costs per character drawn), and its width in terminal cells,
  * known from the layout without measuring (every cell is cut and padded to
- * its column, and the blanks removed are one cell each).
+ * its column, and the blanks removed are one cell each). Never wider than
+ * the layout, never narrower than string-width's measure of the text (which
+ * is one less where a character joins the padding after it into one
+ * cluster): test/browser/row-line.property.test.ts.
  */
 export type RowLine = {text: string; width: number};
 
@@ -123,10 +126,31 @@ export function rowLine(cells: Map<string, string>, columns: readonly Column[], 
 	return {text: (selected ? '› ' : '  ') + trimmed, width: markerWidth + width};
 }
 
+// Each cell as cut for a column width, kept per row: a sideways scroll, a
+// toggle in the picker or a resize back lays the row out again, and most of
+// its cells come back at a width they were already cut to.
+const cellCuts = new WeakMap<Map<string, string>, Map<string, string>>();
+function cutCell(cells: Map<string, string>, column: Column): string {
+	let cuts = cellCuts.get(cells);
+	if (!cuts) {
+		cuts = new Map();
+		cellCuts.set(cells, cuts);
+	}
+
+	const key = `${column.align === 'right' ? '>' : '<'}${column.width} ${column.path}`;
+	let text = cuts.get(key);
+	if (text === undefined) {
+		text = formatCells(cells, [column]);
+		cuts.set(key, text);
+	}
+
+	return text;
+}
+
 function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 	let cached = lines.get(cells);
 	if (cached?.columns !== columns) {
-		const text = formatCells(cells, columns);
+		const text = columns.map(column => cutCell(cells, column)).join(' '.repeat(gap));
 		// Only the padding's spaces, one cell each: trimEnd would also take an
 		// ideographic space (two cells) or a no-break space the cell holds.
 		let end = text.length;

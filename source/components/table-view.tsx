@@ -30,8 +30,8 @@ function blank(width: number): string {
  * a cut cell. So Ink gets a blank line of the row's width, which it measures
  * on its fast path, and <Transform> puts the row's text in its place when the
  * line is written out. The width comes from the layout (rowLine), so the
- * text keeps the blank's dimensions, as Transform requires. Screen readers
- * get the text itself (accessibilityLabel).
+ * text keeps the blank's dimensions, as Transform requires, and the blank
+ * never makes Ink wrap. Screen readers get the text itself (accessibilityLabel).
  */
 const RowLine = memo(({text, width, selected}: {text: string; width: number; selected: boolean}) => {
 	// Without colour the selected row still shows, by its › marker.

@@ -16,22 +16,28 @@
  * after which the screen shows its effect. Keys are pressed one at a time,
  * each after Ink's frame-rate window has passed (a key pressed sooner waits
  * for the window, a cost of the frame rate, not of the frame). Each key's
- * time is split into:
+ * CPU time is split into (CPU time: a wall-clock span of 2 ms on a shared
+ * machine is as likely as not to hold another process's turn on the core):
  *
- * - ours: our reducer, our components and React reconciling them;
+ * - ours: our reducer, our components and React reconciling them, with the
+ *   garbage collection that falls in that span;
  * - Yoga layout, and Ink's output pass (nodes to text: its per-character work);
  * - Ink's terminal write (log-update building and writing the escape sequences).
  *
- * Every figure is a median over many keys after a warm-up (BENCH_ROUNDS),
- * with the 95th percentile, and the CPU time of the process beside the wall
- * clock: on a shared machine wall-clock times grow with the others' load.
+ * Every figure is a median over many keys after a warm-up (BENCH_ROUNDS,
+ * BENCH_WARMUP), with the 95th percentile. BENCH_ONLY=word runs only the
+ * scenarios whose name holds the word (for profiling one key with --cpu-prof).
+ * BENCH_INCREMENTAL=1 turns on Ink's incremental rendering, and shows on the
+ * screen model why the browse command leaves it off: the run stops at a key
+ * whose frame never appears, and prints the screen with rows one line off.
  *
  * BENCH_AGAINST=DIR also mounts the browser of another checkout (with its
  * node_modules, e.g. made by scripts/bench-keys-compare.sh) in the same
  * process, and alternates keys between the two, so both are measured under
  * the same load; its Ink options are its own (`inkOptions` when it has them,
- * else maxFps 60 as the browse command had). BENCH_INCREMENTAL=0|1 overrides
- * incremental rendering for this tree.
+ * else maxFps 60 as the browse command had). Both share one heap, so one's
+ * garbage may be collected in the other's key: the ratios are, if anything,
+ * too close to 1.
  *
  * Targets: every key under 16 ms median from key to drawn frame; a sideways
  * scroll and a column toggle under 2 ms of our own work; the 1 MB page's
@@ -478,7 +484,7 @@ const cell = (samples: Sample[], figure: (sample: Sample) => number) => {
 };
 
 const describe = (side: Side) => `${side.label}: maxFps ${side.options.maxFps ?? 30}, incremental ${side.options.incrementalRendering === true ? 'on' : 'off'}`;
-console.log(`bench:keys at ${size.columns}x${size.rows}, 100-row page, React ${process.env['NODE_ENV']}; ${rounds} keys per figure after ${warmUp} warm-up, keys alternating between browsers`);
+console.log(`bench:keys at ${size.columns}x${size.rows}, 100-row page, React ${process.env['NODE_ENV']}; ${rounds} keys per figure after ${warmUp} warm-up${sides.length > 1 ? ', keys alternating between browsers' : ''}`);
 console.log(`load average ${loadAtStart} at the start, ${loadAtEnd} at the end (2 cores)`);
 for (const side of sides) {
 	console.log(`  ${describe(side)}`);
