@@ -276,15 +276,19 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 				syntax={screen.kind === 'detail' ? 'json' : undefined}
 			/>
 		);
-	} else {
-		const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
-		body = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} />;
 	}
+
+	// The table stays mounted, hidden, under an overlay: closing the overlay
+	// (or applying the column picker) updates its rows instead of building
+	// every row's Ink nodes again.
+	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
+	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} />;
 
 	return (
 		<ColourContext.Provider value={(colour ?? 1) > 0}>
 			<Box flexDirection="column" width={size.columns} height={frameRows}>
 				{body}
+				{table}
 				<StatusArea model={state.note && !stack.error ? {...model, message: {id: 'note', text: inert(state.note.text), tone: state.note.tone}} : model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
 			</Box>
 		</ColourContext.Provider>

@@ -1,5 +1,5 @@
 import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
-import {fitCell, formatCells, formatHeaderCells, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
+import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
 import type {Row} from './cells.js';
 
 /**
@@ -36,7 +36,7 @@ export type ColumnView = {choice?: ColumnChoice | undefined; offset?: number};
 
 // A row's cells only change with the columns: a key press that moves the
 // selection reuses every other line as it was (measuring text is the costly part).
-const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string}>();
+const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text: string; trimmed: string; width: number}>();
 
 const layouts = new WeakMap<readonly Row[], {width: number; choice: ColumnChoice | undefined; offset: number; layout: TableLayout}>();
 
@@ -56,20 +56,32 @@ export function pageLayout(rows: readonly Row[], width: number, view: ColumnView
 	return layout;
 }
 
-const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice | undefined; paths: string[]}>();
+const chosen = new WeakMap<readonly Row[], {choice: ColumnChoice; paths: string[]}>();
+const readingOrders = new WeakMap<readonly Row[], string[]>();
 
 /**
  * The page's columns in the order the table shows them, remembered per page
  * and choice: ranking a page's columns reads every row, and a sideways
- * scroll or a resize must not pay for it again.
+ * scroll, a resize or a toggle in the picker must not pay for it again. The
+ * reading order (no choice) is kept apart, as every choice starts from it.
  */
 export function pageColumns(rows: readonly Row[], choice?: ColumnChoice): string[] {
+	let readingOrder = readingOrders.get(rows);
+	if (!readingOrder) {
+		readingOrder = chooseColumns(cellsOf(rows));
+		readingOrders.set(rows, readingOrder);
+	}
+
+	if (!choice) {
+		return readingOrder;
+	}
+
 	const cached = chosen.get(rows);
 	if (cached && cached.choice === choice) {
 		return cached.paths;
 	}
 
-	const paths = chooseColumns(cellsOf(rows), choice);
+	const paths = chooseColumns(cellsOf(rows), choice, {readingOrder});
 	chosen.set(rows, {choice, paths});
 	return paths;
 }
@@ -95,17 +107,77 @@ export function pickerItems(rows: readonly Row[], choice?: ColumnChoice): Array<
 
 /** One table line: marker, then each cell cut and padded to its column. */
 export function formatRow(cells: Map<string, string>, columns: readonly Column[], selected: boolean): string {
+	return (selected ? '› ' : '  ') + cutRow(cells, columns).text;
+}
+
+/**
+ * A row as the table draws it: the line without its trailing blanks (Ink's
+ * output pass costs per character drawn), and its width in terminal cells,
+ * known from the layout without measuring (every cell is cut and padded to
+ * its column, and the blanks removed are one cell each). Never wider than
+ * the layout, never narrower than string-width's measure of the text (which
+ * is one less where a character joins the padding after it into one
+ * cluster): test/browser/row-line.property.test.ts.
+ */
+export type RowLine = {text: string; width: number};
+
+export function rowLine(cells: Map<string, string>, columns: readonly Column[], selected: boolean): RowLine {
+	const {trimmed, width} = cutRow(cells, columns);
+	return {text: (selected ? '› ' : '  ') + trimmed, width: markerWidth + width};
+}
+
+// Each cell as cut for a column width, kept per row: a sideways scroll, a
+// toggle in the picker or a resize back lays the row out again, and most of
+// its cells come back at a width they were already cut to.
+const cellCuts = new WeakMap<Map<string, string>, Map<string, string>>();
+function cutCell(cells: Map<string, string>, column: Column): string {
+	let cuts = cellCuts.get(cells);
+	if (!cuts) {
+		cuts = new Map();
+		cellCuts.set(cells, cuts);
+	}
+
+	const key = `${column.align === 'right' ? '>' : '<'}${column.width} ${column.path}`;
+	let text = cuts.get(key);
+	if (text === undefined) {
+		text = formatCells(cells, [column]);
+		cuts.set(key, text);
+	}
+
+	return text;
+}
+
+function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 	let cached = lines.get(cells);
 	if (cached?.columns !== columns) {
-		cached = {columns, text: formatCells(cells, columns)};
+		const text = columns.map(column => cutCell(cells, column)).join(' '.repeat(gap));
+		// Only the padding's spaces, one cell each: trimEnd would also take an
+		// ideographic space (two cells) or a no-break space the cell holds.
+		let end = text.length;
+		while (end > 0 && text.charCodeAt(end - 1) === 0x20) {
+			end--;
+		}
+
+		const trimmed = text.slice(0, end);
+		const full = columns.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, columns.length - 1);
+		cached = {columns, text, trimmed, width: full - (text.length - trimmed.length)};
 		lines.set(cells, cached);
 	}
 
-	return (selected ? '› ' : '  ') + cached.text;
+	return cached;
 }
 
+// The header changes only with the columns: cut once per layout, not on every key.
+const headers = new WeakMap<readonly Column[], string>();
+
 export function formatHeader(columns: readonly Column[]): string {
-	return ' '.repeat(markerWidth) + formatHeaderCells(columns);
+	let header = headers.get(columns);
+	if (header === undefined) {
+		header = ' '.repeat(markerWidth) + formatHeaderCells(columns);
+		headers.set(columns, header);
+	}
+
+	return header;
 }
 
 /**

@@ -16,6 +16,19 @@ const mouseOn = '\u001B[?1000h\u001B[?1006h';
 const mouseOff = '\u001B[?1006l\u001B[?1000l';
 
 /**
+ * How Ink draws the browser (the key benchmark renders with the same options).
+ * 60 frames a second, not Ink's default 30: the frame with the first page
+ * comes right after the loading frame, and Ink holds a frame back for the
+ * rest of the throttle window. Ink 6.8's incremental rendering (rewrite only
+ * the lines that changed) stays off: with a frame that ends in a newline, as
+ * ours does (one line short of the terminal, see app.tsx), it moves the
+ * cursor up one line too few before each frame, so lines it leaves alone end
+ * up one row off and the screen fills with stale rows (seen in bench:keys'
+ * screen model with BENCH_INCREMENTAL=1; Ink 7 fixes it, and needs Node 22).
+ */
+export const inkOptions = {exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: false} as const;
+
+/**
  * The browse command's render-and-restore lifecycle (kept with the command,
  * so components never import the app root): draws the browser on the
  * terminal until the user quits. The terminal is
@@ -35,10 +48,7 @@ export async function runBrowser({mouse = true, ...props}: AppProps & {mouse?: b
 
 	process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
 	process.once('exit', restore);
-	// 60 frames a second, not Ink's default 30: the frame with the first page
-	// comes right after the loading frame, and Ink holds a frame back for the
-	// rest of the throttle window.
-	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} {...props} /></RenderFailure>, {exitOnCtrlC: false, patchConsole: true, maxFps: 60});
+	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} {...props} /></RenderFailure>, inkOptions);
 	const stop = (signal: NodeJS.Signals) => {
 		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();

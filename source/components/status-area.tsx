@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {Fragment, type ReactNode} from 'react';
+import {Fragment, memo, type ReactNode} from 'react';
 import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
 import {wrapLines} from '../browser/wrap-lines.js';
 import {styled, useColour} from './colour.js';
@@ -13,7 +13,14 @@ const colors: Record<Tone, string | undefined> = {
 	accent: 'cyan',
 };
 
-function Line({segments}: {segments: readonly Segment[]}) {
+const sameSegments = (a: readonly Segment[], b: readonly Segment[]) =>
+	a.length === b.length && a.every((segment, index) => segment.id === b[index]!.id && segment.text === b[index]!.text && segment.tone === b[index]!.tone);
+
+/**
+ * One status line: redrawn only when a segment's text or tone changes (the
+ * model is built anew on every key; most keys leave the location line as it was).
+ */
+const Line = memo(({segments}: {segments: readonly Segment[]}) => {
 	const colour = useColour();
 	return (
 		<Text wrap="truncate-end">
@@ -25,7 +32,7 @@ function Line({segments}: {segments: readonly Segment[]}) {
 			))}
 		</Text>
 	);
-}
+}, (before, after) => sameSegments(before.segments, after.segments));
 
 /** Lines the status area always takes: location, page, fill strip, message. */
 export const statusHeight = 4;

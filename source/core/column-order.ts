@@ -225,18 +225,24 @@ export function orderColumns(rows: readonly Cells[], paths: readonly string[] = 
  */
 export type ColumnChoice = {order: readonly string[]; hidden?: readonly string[]; only?: boolean};
 
-/** The page's columns, ordered by `choice` when there is one, else in reading order. */
-export function chooseColumns(rows: readonly Cells[], choice?: ColumnChoice, options: {pinId?: boolean} = {}): string[] {
-	const present = columnsOf(rows as Iterable<Map<string, string>>);
+/**
+ * The page's columns, ordered by `choice` when there is one, else in reading
+ * order. `readingOrder`: the page's reading order when the caller already
+ * has it (the browser keeps it per page: ranking reads every row, and a
+ * toggle in the picker must not pay for it again).
+ */
+export function chooseColumns(rows: readonly Cells[], choice?: ColumnChoice, options: {pinId?: boolean; readingOrder?: readonly string[]} = {}): string[] {
+	const present = options.readingOrder ?? columnsOf(rows as Iterable<Map<string, string>>);
 	const pinId = options.pinId ?? true;
+	const ordered = () => options.readingOrder ? [...options.readingOrder] : orderColumns(rows, present);
 	if (!choice) {
-		return orderColumns(rows, present);
+		return ordered();
 	}
 
 	const onPage = new Set(present);
 	const hidden = new Set(choice.hidden ?? []);
 	const chosen = choice.order.filter(path => onPage.has(path) && !hidden.has(path));
-	const rest = choice.only ? [] : orderColumns(rows, present).filter(path => !hidden.has(path) && !choice.order.includes(path));
+	const rest = choice.only ? [] : ordered().filter(path => !hidden.has(path) && !choice.order.includes(path));
 	const result = [...new Set([...chosen, ...rest])];
 	// The id is the cursor: the browser pins it whatever the choice.
 	return pinId ? ['id', ...result.filter(path => path !== 'id')] : result;
