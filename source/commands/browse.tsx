@@ -6,6 +6,7 @@ import {UsageError} from '../core/errors.js';
 import {parseColumnList} from '../core/column-order.js';
 import {loadColumnChoice, loadRelatedColumnChoices, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
+import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
@@ -122,6 +123,13 @@ export async function run(argv: string[]): Promise<number> {
 		return (await import('./dump.js')).runBare(parsed);
 	}
 
+	// Ink starts loading now, before the configuration and the first request:
+	// its layout engine (yoga) compiles its WebAssembly off the main thread for
+	// about 100 ms, which our own start-up work fills instead of waiting on
+	// it. (Failures surface where it is awaited; the catch only keeps an early
+	// usage error from leaving this promise unobserved.)
+	const browserModule = loadBrowser();
+	browserModule.catch(() => undefined);
 	const {input, flags} = parsed;
 	const {compareCredential, createCompareClient, credentialLabel} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
@@ -144,10 +152,10 @@ export async function run(argv: string[]): Promise<number> {
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
 		try {
-			// The first page is asked for before Ink and React are loaded: the
-			// request and the server's answer overlap the biggest chunk's load.
+			// The first page is asked for before Ink and React have finished
+			// loading: the request and the server's answer overlap their load.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
-			const {runBrowser} = await import('./run-browser.js');
+			const {runBrowser} = await browserModule;
 			const {curlBuilder, savePages} = await import('./copy-save.js');
 			// --columns wins over the remembered choice; a choice made in the picker is remembered.
 			const columnsKey = `${config.api} ${config.endpoint}`;
