@@ -81,6 +81,39 @@ describe('copy, save and the wheel in tmux', () => {
 		expect(server.flag('mouse_standard_flag')).toBe('0');
 	});
 
+	it('Y copies the object\'s JSON and u the request as curl (tmux buffer); W writes every page walked', async () => {
+		server.start('copy-more', {serverOptions: [['set-clipboard', 'on']]});
+		const text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
+		const id = selectedId(text);
+
+		await server.keys('Y');
+		await server.waitForScreen(t => t.includes('copied JSON'));
+		expect((JSON.parse(server.tmux('show-buffer')) as {id: string}).id).toBe(id);
+
+		await server.keys('u');
+		await server.waitForScreen(t => t.includes('copied curl'));
+		const curl = server.tmux('show-buffer');
+		// --demo signs with the sandbox's key: the command says a JWT is needed and carries none.
+		expect(curl).toMatch(/^curl -sS -g -H "Authorization: Bearer \$JWT" .*\/v2\/accounts'$/m);
+		expect(curl).not.toMatch(/eyJ[\w-]+\.eyJ/);
+
+		await server.keys('Right');
+		await server.waitForScreen(t => t.includes('page 2 ·'));
+		const file = path.join(folder, 'walk.ndjson');
+		await server.keys('W');
+		await server.waitForScreen(t => t.includes('write the walk (2 pages) as NDJSON to file:'));
+		await server.keys('-l', file);
+		await server.keys('Enter');
+		const done = await server.waitForScreen(t => t.includes('wrote '));
+		const count = Number(/wrote (\d+) objects from 2 pages/.exec(done)![1]);
+		const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+		expect(lines).toHaveLength(count);
+		expect((JSON.parse(lines[0]!) as {id: string}).id).toBe(id);
+
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+	});
+
 	it('SIGTERM turns mouse reporting off with the rest of the terminal', async () => {
 		server.start('signal');
 		await server.waitForScreen(t => t.includes('page 1 ·'));
