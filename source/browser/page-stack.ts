@@ -247,13 +247,8 @@ function ensurePrefetch(state: PageStackState): PageStackState {
 	return {...state, prefetch: {requestId: state.nextRequestId, url: next, page: null}, nextRequestId: state.nextRequestId + 1};
 }
 
-/** Forgets the pages of entries deep in the stack: memory stays bounded on long walks. */
-function evict(state: PageStackState): PageStackState {
-	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || state.entries[keepFrom - 1]?.page === null) {
-		return state;
-	}
-
+/** Forgets the pages of the entries below `keepFrom`, keeping how full each was (the fill strip). */
+function forgetBelow(state: PageStackState, keepFrom: number): PageStackState {
 	return {
 		...state,
 		entries: state.entries.map((entry, index) => {
@@ -265,6 +260,16 @@ function evict(state: PageStackState): PageStackState {
 			return {...entry, page: null, fill: {kind, ratio}};
 		}),
 	};
+}
+
+/** Forgets the pages of entries deep in the stack: memory stays bounded on long walks. */
+function evict(state: PageStackState): PageStackState {
+	const keepFrom = state.entries.length - state.maxCachedPages;
+	if (keepFrom <= 0 || state.entries[keepFrom - 1]?.page === null) {
+		return state;
+	}
+
+	return forgetBelow(state, keepFrom);
 }
 
 function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
@@ -637,17 +642,7 @@ function evictBelow(state: PageStackState): PageStackState {
 		return state;
 	}
 
-	return {
-		...state,
-		entries: state.entries.map((entry, index) => {
-			if (index >= keepFrom || !entry.page) {
-				return entry;
-			}
-
-			const {kind, ratio} = pageFill(entry.page, index);
-			return {...entry, page: null, fill: {kind, ratio}};
-		}),
-	};
+	return forgetBelow(state, keepFrom);
 }
 
 function searchNotice(outcome: SearchOutcome, page: number): Notice {

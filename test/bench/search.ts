@@ -17,13 +17,14 @@
  *
  * Options: --records N (default 100000), --limit N (default 100), --runs N (default 3).
  */
-import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import {closeSync, existsSync, openSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
+import {serveSandbox} from './serve-sandbox.js';
 
 // React picks its build when first loaded: production mode, as in the bundle,
 // has to be set before the process starts (as bench:keys does).
@@ -65,25 +66,7 @@ if (!existsSync(cli)) {
 	process.exit(1);
 }
 
-type Served = {accountUrl: string; credentials: {account: {full: string}}; child: ChildProcess};
-
-async function serve(): Promise<Served> {
-	const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', String(records)], {stdio: ['ignore', 'pipe', 'ignore']});
-	process.on('exit', () => child.kill('SIGTERM'));
-	const line = await new Promise<string>((resolve, reject) => {
-		let text = '';
-		child.stdout!.on('data', (chunk: Buffer) => {
-			text += chunk.toString();
-			if (text.includes('\n')) {
-				resolve(text.split('\n')[0]!);
-			}
-		});
-		child.on('exit', code => {
-			reject(new Error(`pagewalk serve exited ${code ?? 'on a signal'}`));
-		});
-	});
-	return {...(JSON.parse(line) as Omit<Served, 'child'>), child};
-}
+const serve = async () => serveSandbox(cli, records);
 
 function median(list: number[]): number {
 	const sorted = [...list].sort((a, b) => a - b);

@@ -18,7 +18,7 @@
  * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
  * --keys-only (only the key-file against bearer comparison).
  */
-import {spawn, type ChildProcess} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs';
@@ -27,6 +27,7 @@ import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
+import {serveSandbox, stopSandbox, type Served} from './serve-sandbox.js';
 
 const {values} = parseArgs({
 	options: {
@@ -53,49 +54,7 @@ if (!existsSync(cli)) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 
-type Served = {
-	accountUrl: string;
-	commerceUrl: string;
-	credentials: {account: {full: string}; commerce: {full: string}};
-	keys: Array<{algorithm: string; viewer: string; path: string}>;
-	child: ChildProcess;
-};
-
-// Servers still running when the bench ends or fails are stopped, so a failed
-// run never leaves a sandbox behind holding a port (or our output pipe).
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-	for (const child of running) {
-		child.kill('SIGTERM');
-	}
-});
-
-async function serve(count: number): Promise<Served> {
-	const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', String(count)], {stdio: ['ignore', 'pipe', 'ignore']});
-	running.add(child);
-	const line = await new Promise<string>((resolve, reject) => {
-		let text = '';
-		child.stdout!.on('data', (chunk: Buffer) => {
-			text += chunk.toString();
-			if (text.includes('\n')) {
-				resolve(text.split('\n')[0]!);
-			}
-		});
-		child.on('exit', code => {
-			reject(new Error(`pagewalk serve exited ${code ?? 'on a signal'}`));
-		});
-	});
-	return {...(JSON.parse(line) as Omit<Served, 'child'>), child};
-}
-
-async function stop(served: Served): Promise<void> {
-	const closed = new Promise(resolve => {
-		served.child.on('close', resolve);
-	});
-	served.child.kill('SIGTERM');
-	await closed;
-	running.delete(served.child);
-}
+const serve = async (count: number) => serveSandbox(cli, count);
 
 function median(list: number[]): number {
 	const sorted = [...list].sort((a, b) => a - b);
@@ -271,7 +230,7 @@ async function keyAgainstBearer(): Promise<void> {
 
 if (values['keys-only']) {
 	await keyAgainstBearer();
-	await stop(served);
+	await stopSandbox(served);
 	process.exit(0);
 }
 process.stdout.write(`Walking ${records.toLocaleString('en-US')} accounts (${Math.ceil(records / 100)} pages of 100) from pagewalk serve; ${runs} runs each${curlRuns > 0 ? `, ${curlRuns} of curl+jq` : ''}.\n`);
@@ -309,12 +268,12 @@ if (curlMs.length > 0) {
 
 await keyAgainstBearer();
 const small = await run(process.execPath, dumpArgs, env, true);
-await stop(served);
+await stopSandbox(served);
 process.stdout.write(`Peak RSS of dump: ${(small.rssKiB! / 1024).toFixed(1)} MiB for ${records.toLocaleString('en-US')} objects`);
 if (big > 0) {
 	const bigServed = await serve(big);
 	const large = await run(process.execPath, dumpArgs, envFor(bigServed), true);
-	await stop(bigServed);
+	await stopSandbox(bigServed);
 	process.stdout.write(`, ${(large.rssKiB! / 1024).toFixed(1)} MiB for ${big.toLocaleString('en-US')} objects in ${seconds(large.ms)} (target < 150 MiB, flat)\n`);
 } else {
 	process.stdout.write('\n');
