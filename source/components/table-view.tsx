@@ -17,33 +17,55 @@ function blank(width: number): string {
 }
 
 /**
- * A row redraws only when its text or selection changes. One text node per
- * row, not one for the whole table: measured with bench:keys, a single text
- * block cost 30% more CPU per row move, since Ink measures every text node's
- * whole string on every frame while a memoised row is measured only when it
- * changes.
+ * The window of rows as one Ink text node, not one per row: a key that moves
+ * the selection or changes every row (a sideways scroll, a column toggle)
+ * reconciles one element instead of fifty (bench:keys, our own work).
  *
  * Ink hands every text node's string to string-width on every frame (the
  * output pass checks whether it must wrap), and string-width is fast only for
- * printable ASCII: one ellipsis or one accented name sends the whole line
- * through grapheme segmentation, a quarter of a frame when most rows end in
- * a cut cell. So Ink gets a blank line of the row's width, which it measures
- * on its fast path, and <Transform> puts the row's text in its place when the
- * line is written out. The width comes from the layout (rowLine), so the
- * text keeps the blank's dimensions, as Transform requires, and the blank
- * never makes Ink wrap. Screen readers get the text itself (accessibilityLabel).
+ * printable ASCII: one ellipsis or one accented name sends the whole text
+ * through grapheme segmentation. So Ink gets blank lines of the widest row's
+ * width, which it measures on its fast path, and <Transform> puts each row's
+ * text in its line's place when the lines are written out (Ink's output pass,
+ * patched to keep its line cache between frames, tokenizes only the lines
+ * that changed). The widths come from the layout (rowLine), so no row is wider
+ * than its blank, as Transform requires, and the blanks never make Ink wrap.
+ * The selected line's blank is inverse (Ink's own styling, so NO_COLOR and
+ * colour depth are honoured); without colour it shows by its › marker.
+ * Screen readers get the rows themselves (accessibilityLabel).
  */
-const RowLine = memo(({text, width, selected}: {text: string; width: number; selected: boolean}) => {
-	// Without colour the selected row still shows, by its › marker.
+const RowLines = memo(({lines, width, selected}: {lines: readonly string[]; width: number; selected: number}) => {
 	const colour = useColour();
 	const standIn = blank(width);
-	const draw = (line: string) => line.replace(standIn, () => text);
+	const draw = (line: string, index: number) => line.replace(standIn, () => lines[index] ?? '');
+	const before = lines.slice(0, Math.max(0, selected)).map(() => `${standIn}\n`).join('');
+	const after = lines.slice(selected + 1).map(() => `\n${standIn}`).join('');
+	const chosen = selected >= 0 && selected < lines.length;
 	return (
-		<Transform transform={draw} accessibilityLabel={text}>
-			{selected && colour ? <Text inverse>{standIn}</Text> : standIn}
+		<Transform transform={draw} accessibilityLabel={lines.join('\n')}>
+			{chosen ? before : ''}
+			{chosen ? (colour ? <Text inverse>{standIn}</Text> : standIn) : lines.map(() => standIn).join('\n')}
+			{chosen ? after : ''}
 		</Transform>
 	);
 });
+
+/** The rows' lines and the widest one's width, from the layout (nothing measured). */
+function ShownRows({shown, selectedRow, layout}: {shown: readonly Row[]; selectedRow: Row | undefined; layout: TableLayout}) {
+	let width = 0;
+	let selected = -1;
+	const lines = shown.map((row, index) => {
+		const isSelected = row === selectedRow;
+		if (isSelected) {
+			selected = index;
+		}
+
+		const line = rowLine(row.cells, layout.columns, isSelected);
+		width = Math.max(width, line.width);
+		return line.text;
+	});
+	return <RowLines lines={lines} width={width} selected={selected} />;
+}
 
 type Props = {
 	rows: readonly Row[];
@@ -80,11 +102,7 @@ export const TableView = memo(({rows, layout, selected, height, empty, hidden = 
 					{empty}
 				</Text>
 			) : (
-				shown.map(row => {
-					const isSelected = row === rows[selected];
-					const line = rowLine(row.cells, layout.columns, isSelected);
-					return <RowLine key={row.index} text={line.text} width={line.width} selected={isSelected} />;
-				})
+				<ShownRows shown={shown} selectedRow={rows[selected]} layout={layout} />
 			)}
 		</Box>
 	);
