@@ -29,25 +29,9 @@ bench="$2"
 shift 2
 repeat="${BENCH_REPEAT:-2}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-commit="$(git -C "$here" rev-parse --verify --quiet "$ref^{commit}")" || {
-	echo "bench-compare: $ref is not a commit in this repository; give a commit, tag or branch." >&2
-	exit 2
-}
-
-if [ -n "${BENCH_COMPARE_DIR:-}" ]; then
-	before="$BENCH_COMPARE_DIR"
-	mkdir -p "$before"
-else
-	before="$(mktemp -d)"
-	trap 'rm -rf "$before"' EXIT
-fi
-
-if [ "$(cat "$before/.bench-compare-commit" 2>/dev/null)" != "$commit" ]; then
-	find "$before" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-	git -C "$here" archive "$commit" | tar -x -C "$before"
-	(cd "$before" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-	echo "$commit" >"$before/.bench-compare-commit"
-fi
+script=bench-compare
+# shellcheck source=scripts/checkout-commit.sh
+source "$here/scripts/checkout-commit.sh"
 
 if ! grep -q "\"$bench\"" "$before/package.json"; then
 	echo "bench-compare: $ref has no script $bench." >&2

@@ -23,25 +23,9 @@ fi
 ref="$1"
 repeat="${BENCH_REPEAT:-2}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-commit="$(git -C "$here" rev-parse --verify --quiet "$ref^{commit}")" || {
-	echo "bench-keys-compare: $ref is not a commit in this repository; give a commit, tag or branch." >&2
-	exit 2
-}
-
-if [ -n "${BENCH_COMPARE_DIR:-}" ]; then
-	before="$BENCH_COMPARE_DIR"
-	mkdir -p "$before"
-else
-	before="$(mktemp -d)"
-	trap 'rm -rf "$before"' EXIT
-fi
-
-if [ "$(cat "$before/.bench-compare-commit" 2>/dev/null)" != "$commit" ]; then
-	find "$before" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-	git -C "$here" archive "$commit" | tar -x -C "$before"
-	(cd "$before" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-	echo "$commit" >"$before/.bench-compare-commit"
-fi
+script=bench-keys-compare
+# shellcheck source=scripts/checkout-commit.sh
+source "$here/scripts/checkout-commit.sh"
 
 for round in $(seq 1 "$repeat"); do
 	echo "=== run $round of $repeat ($(date -u +%H:%M:%S))"
