@@ -17,13 +17,14 @@
  *
  * Options: --records N (default 100000), --limit N (default 100), --runs N (default 3).
  */
-import {spawn, spawnSync} from 'node:child_process';
-import {closeSync, existsSync, openSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
+import {runTimed} from './run-timed.js';
 import {serveSandbox} from './serve-sandbox.js';
 
 // React picks its build when first loaded: production mode, as in the bundle,
@@ -96,21 +97,7 @@ async function lastId(): Promise<string> {
 
 /** The built CLI's dump, stdout to /dev/null: wall milliseconds. */
 async function dumpCli(): Promise<number> {
-	const devNull = openSync('/dev/null', 'w');
-	const started = performance.now();
-	const child = spawn(process.execPath, [cli, ...dumpArgs], {env: {PATH: process.env['PATH'] ?? '', ...env}, stdio: ['ignore', devNull, 'ignore']});
-	const code = await new Promise<number>(resolve => {
-		child.on('close', status => {
-			resolve(status ?? 1);
-		});
-	});
-	const ms = performance.now() - started;
-	closeSync(devNull);
-	if (code !== 0) {
-		throw new Error(`pagewalk dump exited ${code}`);
-	}
-
-	return ms;
+	return (await runTimed(process.execPath, [cli, ...dumpArgs], env)).ms;
 }
 
 class Discard extends Writable {

@@ -18,15 +18,15 @@
  * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
  * --keys-only (only the key-file against bearer comparison).
  */
-import {spawn} from 'node:child_process';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
+import {runTimed} from './run-timed.js';
 import {serveSandbox, stopSandbox, type Served} from './serve-sandbox.js';
 
 const {values} = parseArgs({
@@ -62,29 +62,9 @@ function median(list: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Runs a command with stdout to /dev/null; wall time, and peak RSS via /usr/bin/time when asked. */
+/** {@link runTimed}, the peak RSS read from a file in the bench's folder when asked. */
 async function run(command: string, argv: string[], env: Record<string, string>, measureRss = false): Promise<{ms: number; rssKiB?: number}> {
-	const devNull = openSync('/dev/null', 'w');
-	const rssFile = path.join(work, 'rss');
-	const [file, args] = measureRss ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, command, ...argv]] : [command, argv];
-	const started = performance.now();
-	const child = spawn(file, args, {env: {PATH: process.env.PATH ?? '', ...env}, stdio: ['ignore', devNull, 'pipe']});
-	let stderr = '';
-	child.stderr!.on('data', (chunk: Buffer) => {
-		stderr += chunk.toString();
-	});
-	const code = await new Promise<number>(resolve => {
-		child.on('close', status => {
-			resolve(status ?? 1);
-		});
-	});
-	const ms = performance.now() - started;
-	closeSync(devNull);
-	if (code !== 0) {
-		throw new Error(`${command} ${argv.join(' ')} exited ${code}: ${stderr.trim()}`);
-	}
-
-	return measureRss ? {ms, rssKiB: Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1))} : {ms};
+	return runTimed(command, argv, env, measureRss ? path.join(work, 'rss') : undefined);
 }
 
 // The floor: the least a Node client can do — one keep-alive pool, parse
