@@ -34,24 +34,9 @@ function blank(width: number): string {
  * colour depth are honoured); without colour it shows by its › marker.
  * Screen readers get the rows themselves (accessibilityLabel).
  */
-const RowLines = memo(({lines, width, selected}: {lines: readonly string[]; width: number; selected: number}) => {
+function RowLines({shown, selectedRow, layout}: {shown: readonly Row[]; selectedRow: Row | undefined; layout: TableLayout}) {
 	const colour = useColour();
-	const standIn = blank(width);
-	const draw = (line: string, index: number) => line.replace(standIn, () => lines[index] ?? '');
-	const before = lines.slice(0, Math.max(0, selected)).map(() => `${standIn}\n`).join('');
-	const after = lines.slice(selected + 1).map(() => `\n${standIn}`).join('');
-	const chosen = selected >= 0 && selected < lines.length;
-	return (
-		<Transform transform={draw} accessibilityLabel={lines.join('\n')}>
-			{chosen ? before : ''}
-			{chosen ? (colour ? <Text inverse>{standIn}</Text> : standIn) : lines.map(() => standIn).join('\n')}
-			{chosen ? after : ''}
-		</Transform>
-	);
-});
-
-/** The rows' lines and the widest one's width, from the layout (nothing measured). */
-function ShownRows({shown, selectedRow, layout}: {shown: readonly Row[]; selectedRow: Row | undefined; layout: TableLayout}) {
+	// The rows' lines and the widest one's width, from the layout (nothing measured).
 	let width = 0;
 	let selected = -1;
 	const lines = shown.map((row, index) => {
@@ -64,7 +49,21 @@ function ShownRows({shown, selectedRow, layout}: {shown: readonly Row[]; selecte
 		width = Math.max(width, line.width);
 		return line.text;
 	});
-	return <RowLines lines={lines} width={width} selected={selected} />;
+	const standIn = blank(width);
+	const draw = (line: string, index: number) => line.replace(standIn, () => lines[index] ?? '');
+	return (
+		<Transform transform={draw} accessibilityLabel={lines.join('\n')}>
+			{selected === -1 ? (
+				`${standIn}\n`.repeat(lines.length - 1) + standIn
+			) : (
+				<>
+					{`${standIn}\n`.repeat(selected)}
+					{colour ? <Text inverse>{standIn}</Text> : standIn}
+					{`\n${standIn}`.repeat(lines.length - selected - 1)}
+				</>
+			)}
+		</Transform>
+	);
 }
 
 type Props = {
@@ -102,7 +101,7 @@ export const TableView = memo(({rows, layout, selected, height, empty, hidden = 
 					{empty}
 				</Text>
 			) : (
-				<ShownRows shown={shown} selectedRow={rows[selected]} layout={layout} />
+				<RowLines shown={shown} selectedRow={rows[selected]} layout={layout} />
 			)}
 		</Box>
 	);
