@@ -361,23 +361,24 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 			return stack === state.stack && screen === state.screen ? state : {...state, stack, screen};
 		}
 
-		default: {
+		case 'compared': {
+			// Only the answer for the page still on screen is kept.
+			return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
+		}
+
+		case 'stack': {
+			const stack = pageStackReducer(state.stack, action.action);
+			return stack === state.stack ? state : {...state, stack};
+		}
+
+		case 'search-progress':
+		case 'search-done': {
+			return searchReducer(state, action);
+		}
+
+		case 'key': {
 			break;
 		}
-	}
-
-	if (action.type === 'compared') {
-		// Only the answer for the page still on screen is kept.
-		return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
-	}
-
-	if (action.type === 'stack') {
-		const stack = pageStackReducer(state.stack, action.action);
-		return stack === state.stack ? state : {...state, stack};
-	}
-
-	if (action.type === 'search-progress' || action.type === 'search-done') {
-		return searchReducer(state, action);
 	}
 
 	const name = keyName(action.input, action.key);
