@@ -1,5 +1,5 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-// Three of undici's internal modules, not its public entry: the entry loads
+// Two of undici's internal modules, not its public entry: the entry loads
 // every dispatcher, fetch, WebSocket and the caches, doubling the bundle's
 // undici chunk (0.5 MB -> 1.1 MB) and, measured, ~50-60 ms more CPU for
 // every start (`dump` 460 -> 510 ms CPU, loading undici alone 220 -> 280 ms,
@@ -10,7 +10,6 @@ import {setTimeout as sleep} from 'node:timers/promises';
 // stops being what the public entry exports. Types: ./undici-parts.d.ts.
 import undiciErrors from 'undici/lib/core/errors.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
-import request from 'undici/lib/api/api-request.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, oneLine, parseJson, validateEnvelope} from './envelope.js';
 import {pageSpans} from './json-spans.js';
@@ -21,6 +20,7 @@ import {credentialAdvice, credentialHeader, describeCredential, type Credential}
 import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret} from './secret.js';
 import {decodeBodyBytes} from './body-bytes.js';
+import {getResponse} from './response-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 /**
@@ -356,7 +356,7 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 	// cleared per request: that cost about 0.05 ms of CPU a page, a few
 	// percent of a whole walk (bench:walk). Unref'd: a request in flight
 	// keeps the process alive through its socket, so the timer need not.
-	const inFlight = new Set<{deadline: number; controller: AbortController}>();
+	const inFlight = new Set<{deadline: number; expire(): void}>();
 	let deadlineTimer: NodeJS.Timeout | undefined;
 	function armDeadlines(ms: number): NodeJS.Timeout {
 		return setTimeout(checkDeadlines, ms).unref();
@@ -369,7 +369,7 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 		for (const entry of inFlight) {
 			if (entry.deadline <= now) {
 				inFlight.delete(entry);
-				entry.controller.abort(new DeadlineExceeded());
+				entry.expire();
 			} else {
 				earliest = Math.min(earliest, entry.deadline);
 			}
@@ -386,59 +386,38 @@ export function createClient(config: WalkConfig, {keepBytes = false}: ClientOpti
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 		const auth = authorizationFor(credential, url);
 		const headers: Record<string, string> = {...config.headers, [credentialName]: auth.value};
+		// The whole body is read, to its end (or the cap) whatever the status, so
+		// the connection goes back to the pool instead of leaking.
+		const exchange = getResponse(pool, {path: `${url.pathname}${url.search}`, headers, maxBytes: maxBodyBytes});
 		// undici's headers and body timeouts restart on every byte, so a server
 		// that trickles a byte at a time, dribbles headers or sends 1xx after
 		// 1xx would hold the walk forever: --timeout also bounds the request as
-		// a whole. Our own timer (not AbortSignal.timeout) so its abort can be
-		// told apart from the caller's, and one controller for both rather
-		// than AbortSignal.any, whose followers pile up on a walk-long caller
-		// signal in Node 20: here the listener goes when the request ends.
-		const deadline = new AbortController();
-		const entry = {deadline: performance.now() + config.timeoutMs, controller: deadline};
+		// a whole. The exchange is ended with the reason, so the caller's abort
+		// and the deadline stay apart: the first to come is the one thrown.
+		const entry = {
+			deadline: performance.now() + config.timeoutMs,
+			expire() {
+				const exceeded = new DeadlineExceeded();
+				exceeded.phase = exchange.responding ? 'body' : 'headers';
+				exchange.end(exceeded);
+			},
+		};
 		inFlight.add(entry);
 		deadlineTimer ??= armDeadlines(config.timeoutMs);
 		const forward = () => {
-			deadline.abort(signal!.reason);
+			exchange.end(signal!.reason as Error);
 		};
 
 		if (signal?.aborted) {
 			forward();
+		} else {
+			signal?.addEventListener('abort', forward, {once: true});
 		}
 
-		signal?.addEventListener('abort', forward, {once: true});
-		let phase: DeadlineExceeded['phase'] = 'headers';
 		try {
-			const response = await request.call(pool, {
-				path: `${url.pathname}${url.search}`,
-				method: 'GET',
-				headers,
-				signal: deadline.signal,
-			});
-			phase = 'body';
-			// Always read the body to its end (or the cap), whatever the status, so
-			// the connection goes back to the pool instead of leaking.
-			const chunks: Buffer[] = [];
-			let bytes = 0;
-			for await (const chunk of response.body) {
-				bytes += (chunk as Buffer).length;
-				if (bytes > maxBodyBytes) {
-					response.body.destroy();
-					throw Object.assign(new Error('too large'), {code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'});
-				}
-
-				chunks.push(chunk as Buffer);
-			}
-
-			const decoded = decodeBodyBytes(response.statusCode, response.headers, Buffer.concat(chunks), base.origin);
-			return {status: response.statusCode, headers: response.headers, body: decoded.text, data: decoded.bytes, bytes, jwtClaims: auth.jwtClaims};
-		} catch (error: unknown) {
-			if (deadline.signal.reason instanceof DeadlineExceeded && !signal?.aborted) {
-				const exceeded = deadline.signal.reason;
-				exceeded.phase = phase;
-				throw exceeded;
-			}
-
-			throw error;
+			const received = await exchange.received;
+			const decoded = decodeBodyBytes(received.status, received.headers, received.data, base.origin);
+			return {status: received.status, headers: received.headers, body: decoded.text, data: decoded.bytes, bytes: received.bytes, jwtClaims: auth.jwtClaims};
 		} finally {
 			inFlight.delete(entry);
 			signal?.removeEventListener('abort', forward);

@@ -13,11 +13,3 @@ declare module 'undici/lib/core/errors.js' {
 	const parts: typeof errors;
 	export = parts;
 }
-
-declare module 'undici/lib/api/api-request.js' {
-	import type {Dispatcher} from 'undici';
-
-	// Called with the pool as `this`; undici's index installs it as Dispatcher.prototype.request.
-	function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-	export = request;
-}

@@ -13,6 +13,10 @@
  * than curl+jq, peak RSS under 150 MiB for 1,000,000 objects, and the
  * key-file walk within 1.05x the bearer walk.
  *
+ * BENCH_DISTS=a,b (built CLIs, each a folder with cli.js; default dist)
+ * times each of them against the same floor, alternated in the same runs,
+ * so an earlier build (scripts/checkout-commit.sh) compares side by side.
+ *
  * Options: --records N (default 100000), --runs N (default 3),
  * --curl-runs N (default 1; each takes tens of seconds), --big N (default
  * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
@@ -218,6 +222,14 @@ process.stdout.write(`Walking ${records.toLocaleString('en-US')} accounts (${Mat
 await run(process.execPath, dumpArgs, env);
 await run(process.execPath, [floorScript], env);
 
+// Other builds to time beside this one (BENCH_DISTS), each with its own dump arguments.
+const others = (process.env['BENCH_DISTS'] ?? '').split(',').filter(dist => dist !== '' && dist !== 'dist');
+const otherArgs = new Map(others.map(dist => [dist, [path.resolve(dist, 'cli.js'), ...dumpArgs.slice(1)]]));
+const otherMs = new Map(others.map(dist => [dist, [] as number[]]));
+for (const argv of otherArgs.values()) {
+	await run(process.execPath, argv, env);
+}
+
 const dumpMs: number[] = [];
 const floorMs: number[] = [];
 const bareMs: number[] = [];
@@ -226,6 +238,9 @@ for (let index = 0; index < runs; index++) {
 	dumpMs.push((await run(process.execPath, dumpArgs, env)).ms);
 	floorMs.push((await run(process.execPath, [floorScript, 'write'], env)).ms);
 	bareMs.push((await run(process.execPath, [floorScript], env)).ms);
+	for (const [dist, argv] of otherArgs) {
+		otherMs.get(dist)!.push((await run(process.execPath, argv, env)).ms);
+	}
 }
 
 const curlMs: number[] = [];
@@ -239,6 +254,10 @@ const floorMedian = median(floorMs);
 process.stdout.write(`  pagewalk dump --all   ${seconds(dumpMedian)}  (${(records / dumpMedian * 1000).toFixed(0)} objects/s)\n`);
 process.stdout.write(`  undici loop (floor)   ${seconds(floorMedian)}  -> dump is ${(dumpMedian / floorMedian).toFixed(2)}x the floor (target <= 1.0x); the floor writes the same NDJSON\n`);
 process.stdout.write(`  undici loop, no output ${seconds(median(bareMs))}  (parse and follow only; dump is ${(dumpMedian / median(bareMs)).toFixed(2)}x)\n`);
+for (const [dist, times] of otherMs) {
+	process.stdout.write(`  ${dist} dump   ${seconds(median(times))}  -> ${(median(times) / floorMedian).toFixed(2)}x the floor\n`);
+}
+
 if (curlMs.length > 0) {
 	const curlMedian = median(curlMs);
 	process.stdout.write(`  curl + jq loop        ${seconds(curlMedian)}  -> dump is ${(curlMedian / dumpMedian).toFixed(1)}x faster (target >= 3x)\n`);
@@ -246,7 +265,9 @@ if (curlMs.length > 0) {
 	process.stdout.write('  curl + jq loop        skipped (needs /usr/bin/curl and /usr/bin/jq, or --curl-runs 0)\n');
 }
 
-await keyAgainstBearer();
+if (keyRuns > 0) {
+	await keyAgainstBearer();
+}
 const small = await run(process.execPath, dumpArgs, env, true);
 await stopSandbox(served);
 process.stdout.write(`Peak RSS of dump: ${(small.rssKiB! / 1024).toFixed(1)} MiB for ${records.toLocaleString('en-US')} objects`);
