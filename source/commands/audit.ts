@@ -122,7 +122,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 			break;
 		}
 
-		const client = createClient(plan.config);
+		const client = createClient(plan.config, {sequential: true});
 		const query = {...plan.config.query, ...(options.bothOrders || plan.config.query.order !== undefined ? {order: plan.order} : {})};
 		const startUrl = client.urlFor(query);
 		endpoint ||= startUrl;

@@ -123,7 +123,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	};
 
 	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
-	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined});
+	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true});
 	const seenWarnings = new Set<string>();
 	let unshownWarnings = 0;
 	let lastId: string | undefined;
