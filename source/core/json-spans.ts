@@ -391,18 +391,50 @@ export function scanPage(body: string): PageSpans {
 }
 
 // The fast path of pageTexts, for a body JSON.parse has already accepted: no
-// validation is left to do, so each element of `data` is found by matching
-// brackets, skipping strings with indexOf (native speed, and strings are most
-// of a page), and kept as the very slice of the body when it needs no change:
+// validation is left to do, so each element of `data` is found by a pattern
+// that matches a whole compact object in one native call (below), or, where
+// it does not match, by matching brackets and skipping strings with indexOf.
+// An element is kept as the very slice of the body when it needs no change:
 // no whitespace between its tokens, nothing unsafe inside its strings. Those
-// that need a change, few in practice, go through the full scanner. This
-// halves the cost of the exact texts on a typical compact page (bench:walk).
+// that need a change, few in practice, go through the full scanner.
 
-// Which texts need a change, and where each starts in the body's UTF-8
-// bytes, come from one pass over the characters outside printable ASCII
-// (see markObjects): a pattern finds the next one at native speed, so a page
-// that is mostly ASCII costs about one regex scan, however many objects it holds.
-const notPrintableAscii = /[^\u0020-\u007E]/g;
+/**
+ * A pattern matching one compact JSON object (no whitespace between tokens)
+ * nested at most `depth` levels, whose characters outside strings are
+ * `other` and inside strings `inString` or an escape `\` + `escaped`.
+ * Written "unrolled" (`a*(?:b a*)*`, each alternative opening with its own
+ * character) so there is one way to match at each step: linear in the text,
+ * matched or not, with no backtracking to blow up on hostile input.
+ */
+function objectPattern(other: string, inString: string, escaped: string, depth: number): RegExp {
+	const string = `"${inString}*(?:\\\\${escaped}${inString}*)*"`;
+	let inner = `${other}*(?:${string}${other}*)*`;
+	for (let level = 0; level < depth; level++) {
+		const nested = `(?:${string}|\\{${inner}\\}|\\[${inner}\\])`;
+		inner = `${other}*(?:${nested}${other}*)*`;
+	}
+
+	return new RegExp(`\\{${inner}\\}`, 'y');
+}
+
+// Printable ASCII alone (U+0020-U+007E, none of them unsafe): an object this
+// matches needs no change, and its UTF-8 bytes are as many as its characters.
+// Outside strings: not a bracket, brace, quote or space.
+const asciiObject = objectPattern(String.raw`[!#-Z\\^-z|~]`, String.raw`[ !#-[\]-~]`, '[ -~]', 6);
+// Any characters: the object is compact, but may hold unsafe or non-ASCII ones.
+const anyObject = objectPattern(String.raw`[^\s"[\]{}]`, String.raw`[^"\\]`, '[^]', 6);
+
+/** Where the element starting at `at` ends when `pattern` matches it whole, or undefined. */
+function matchedEnd(pattern: RegExp, body: string, at: number): number | undefined {
+	pattern.lastIndex = at;
+	try {
+		return pattern.test(body) ? pattern.lastIndex : undefined;
+	} catch {
+		// The engine gave up on an enormous object: the bracket scan below decides.
+		return undefined;
+	}
+}
+
 /** Set by skipValue when it passes whitespace between tokens. */
 let spaced = false;
 
@@ -491,11 +523,15 @@ type Spans = {
 	ends: number[];
 	/** Whether whitespace stands between the tokens of an element: its text is not a plain slice. */
 	spaced: boolean[];
+	/** Whether an element is compact printable ASCII: a plain slice, as many bytes as characters. */
+	ascii: boolean[];
 };
+
+const noSpans = (): Spans => ({starts: [], ends: [], spaced: [], ascii: []});
 
 /** Where the elements of `data` lie in a body known to be valid JSON with an object at the top. */
 function validBodySpans(body: string): Spans {
-	let spans: Spans = {starts: [], ends: [], spaced: []};
+	let spans = noSpans();
 	let index = skipWhitespace(body, 0);
 	if (body.charCodeAt(index) !== 0x7B) {
 		throw new JsonSyntaxError('expected an object', index);
@@ -520,7 +556,7 @@ function validBodySpans(body: string): Spans {
 		index = skipWhitespace(body, skipWhitespace(body, index) + 1);
 		if (name !== 'data' || body.charCodeAt(index) !== 0x5B) {
 			if (name === 'data') {
-				spans = {starts: [], ends: [], spaced: []};
+				spans = noSpans();
 			}
 
 			index = skipValue(body, index);
@@ -528,7 +564,7 @@ function validBodySpans(body: string): Spans {
 		}
 
 		// A later `data` replaces an earlier one, as in JSON.parse.
-		spans = {starts: [], ends: [], spaced: []};
+		spans = noSpans();
 		index++;
 		for (;;) {
 			index = skipWhitespace(body, index);
@@ -543,109 +579,86 @@ function validBodySpans(body: string): Spans {
 				continue;
 			}
 
+			let end = next === 0x7B ? matchedEnd(asciiObject, body, index) : undefined;
+			const ascii = end !== undefined;
 			spaced = false;
-			const end = skipValue(body, index);
+			end ??= (next === 0x7B ? matchedEnd(anyObject, body, index) : undefined) ?? skipValue(body, index);
 			spans.starts.push(index);
 			spans.ends.push(end);
 			spans.spaced.push(spaced);
+			spans.ascii.push(ascii);
 			index = end;
 		}
 	}
 }
 
+/** Whether `text` holds an unsafe character (a pair counted as one code point). */
+function holdsUnsafe(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code >= 0x20 && code <= 0x7E) {
+			continue;
+		}
+
+		if (code >= 0xD8_00 && code <= 0xDB_FF && (text.charCodeAt(index + 1) & 0xFC_00) === 0xDC_00) {
+			if (isUnsafeCodePoint(((code - 0xD8_00) * 0x4_00) + (text.charCodeAt(index + 1) - 0xDC_00) + 0x1_00_00)) {
+				return true;
+			}
+
+			index++;
+		} else if (isUnsafeCodePoint(code)) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
 /**
- * One pass over the characters of `body` outside printable ASCII: which of
- * the spans hold an unsafe one (`unsafe`, filled in), and, with `byteLength`
- * (the length of the body's UTF-8 bytes), each span's offsets in those bytes:
- * a UTF-16 offset plus the extra bytes of the characters before it. Returns
- * undefined when the count does not come out at `byteLength`, so a body and
- * bytes that do not belong together never yield offsets.
+ * Which of the spans hold an unsafe character (`unsafe`, filled in), and,
+ * with `byteLength` (the length of the body's UTF-8 bytes), each span's
+ * offsets in those bytes: a UTF-16 offset plus the extra bytes of the
+ * characters before it. Only the elements that are not plain ASCII, and the
+ * text around `data`, are measured; what lies between elements is commas and
+ * whitespace. Returns undefined when the count does not come out at
+ * `byteLength`, so a body and bytes that do not belong together never yield
+ * offsets.
  */
 function markObjects(body: string, spans: Spans, unsafe: boolean[], byteLength: number | undefined): Int32Array | undefined {
-	const {starts, ends} = spans;
+	const {starts, ends, ascii} = spans;
 	const count = starts.length;
 	const offsets = byteLength === undefined ? undefined : new Int32Array(count * 2);
 	// UTF-8 bytes beyond one per UTF-16 unit, so far.
-	let extra = 0;
-	// A run of characters outside printable ASCII never spans an object's
-	// edge: the first and last characters of an object are `{}` or `[]` or
-	// a quote, or a number or literal, all printable ASCII. So each run is
-	// counted whole and belongs to one object, or to none.
-	let object = 0;
-	let started = false;
-	notPrintableAscii.lastIndex = byteLength === undefined && count > 0 ? starts[0]! : 0;
-	const stop = byteLength === undefined && count > 0 ? ends[count - 1]! : body.length;
-	for (;;) {
-		const found = notPrintableAscii.test(body);
-		const at = found ? Math.min(notPrintableAscii.lastIndex - 1, stop) : stop;
-		// The objects this run comes after get their edges, with the extra
-		// bytes counted before it; the one it falls inside, its start.
-		while (object < count) {
-			if (!started && at >= starts[object]!) {
-				if (offsets) {
-					offsets[object * 2] = starts[object]! + extra;
-				}
+	const extraIn = (from: number, to: number) => {
+		const text = body.slice(from, to);
+		return Buffer.byteLength(text) - text.length;
+	};
 
-				started = true;
-			}
+	let extra = offsets && count > 0 ? extraIn(0, starts[0]!) : 0;
+	for (let index = 0; index < count; index++) {
+		if (offsets) {
+			offsets[index * 2] = starts[index]! + extra;
+		}
 
-			if (!started || at < ends[object]!) {
-				break;
-			}
-
+		if (!ascii[index]) {
+			const text = body.slice(starts[index], ends[index]);
+			unsafe[index] = holdsUnsafe(text);
 			if (offsets) {
-				offsets[(object * 2) + 1] = ends[object]! + extra;
-			}
-
-			object++;
-			started = false;
-		}
-
-		if (at >= stop) {
-			break;
-		}
-
-		let index = at;
-		let runUnsafe = false;
-		for (;;) {
-			const code = body.charCodeAt(index);
-			if (Number.isNaN(code) || (code >= 0x20 && code <= 0x7E)) {
-				break;
-			}
-
-			if (code < 0x80) {
-				runUnsafe ||= isUnsafeCodePoint(code);
-				index++;
-			} else if (code < 0x8_00) {
-				runUnsafe ||= isUnsafeCodePoint(code);
-				extra += 1;
-				index++;
-			} else if (code >= 0xD8_00 && code <= 0xDB_FF && (body.charCodeAt(index + 1) & 0xFC_00) === 0xDC_00) {
-				// A pair: four bytes for two units.
-				runUnsafe ||= isUnsafeCodePoint(((code - 0xD8_00) * 0x4_00) + (body.charCodeAt(index + 1) - 0xDC_00) + 0x1_00_00);
-				extra += 2;
-				index += 2;
-			} else {
-				// Three bytes from U+0800 up. A lone surrogate (unsafe) is
-				// counted alike; valid UTF-8 never decodes to one.
-				runUnsafe ||= isUnsafeCodePoint(code);
-				extra += 2;
-				index++;
+				extra += Buffer.byteLength(text) - text.length;
 			}
 		}
 
-		if (runUnsafe && started) {
-			unsafe[object] = true;
+		if (offsets) {
+			offsets[(index * 2) + 1] = ends[index]! + extra;
 		}
-
-		notPrintableAscii.lastIndex = index;
 	}
 
-	if (offsets && body.length + extra !== byteLength) {
+	if (!offsets) {
 		return undefined;
 	}
 
-	return offsets;
+	extra += extraIn(count > 0 ? ends[count - 1]! : 0, body.length);
+	return body.length + extra === byteLength ? offsets : undefined;
 }
 
 /** The exact texts of `data`'s elements, and their byte offsets when `byteLength` is given. */
