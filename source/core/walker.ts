@@ -41,7 +41,7 @@ function pageKey(page: Page): string {
 }
 
 /** Why `page` repeats an earlier one, or undefined when it brings something new. */
-function repeatedPage(page: Page, keys: Map<string, number>, previous: Page['objects']): string | undefined {
+function repeatedPage(page: Page, keys: Map<string, number>, previous: readonly string[]): string | undefined {
 	if (page.objects.length === 0) {
 		return undefined;
 	}
@@ -55,11 +55,11 @@ function repeatedPage(page: Page, keys: Map<string, number>, previous: Page['obj
 	// one pass of string compares says so, and the set of that page's ids
 	// (a hundred inserts) is built only when it did.
 	const firstId = page.objects[0]!.id;
-	if (!previous.some(object => object.id === firstId)) {
+	if (!previous.includes(firstId)) {
 		return undefined;
 	}
 
-	const previousIds = new Set(previous.map(object => object.id));
+	const previousIds = new Set(previous);
 	if (page.objects.every(object => previousIds.has(object.id))) {
 		return `every object of page ${keys.size + 1} was already on page ${keys.size}`;
 	}
@@ -78,15 +78,20 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	// fresh cursor that points backwards). Such a page is caught by its
 	// contents before it is yielded, so its objects are not written twice:
 	// each page's first id, last id and size (one short key per page, so memory
-	// stays bounded by pages, not objects), and the objects of the previous page.
+	// stays bounded by pages, not objects), and the ids of the previous page.
 	const pageKeys = new Map<string, number>();
-	let previousObjects: Page['objects'] = [];
+	let previousIds: string[] = [];
 	let url = options.startUrl ?? client.firstUrl;
 	// Each URL is made canonical once: as the next link, then as the request.
 	let canonical = canonicalUrl(url);
 	let cursor = describeCursor(cursorOf(url));
 	let pages = 0;
 	let items = 0;
+	// The page being walked, let go of (below) before the next is asked for,
+	// so it is not kept through the collections that parsing the next one
+	// starts: kept, pages reached the old generation and a walk of 1,000
+	// pages needed more full collections (--trace-gc: 8 against 4).
+	let page: Page | undefined;
 	for (;;) {
 		visitedUrls.set(canonical, pages + 1);
 		if (cursor !== undefined) {
@@ -94,26 +99,28 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 		}
 
 		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-		const page = await client.fetchPage(url, fetchOptions);
+		page = await client.fetchPage(url, fetchOptions);
 		pages += 1;
-		const repeated = repeatedPage(page, pageKeys, previousObjects);
+		const repeated = repeatedPage(page, pageKeys, previousIds);
 		if (repeated !== undefined) {
 			return {kind: 'not-advancing', note: pages === 1 ? repeated : `the next_uri of page ${pages - 1} leads back: ${repeated}, so following it would loop`};
 		}
 
 		pageKeys.set(pageKey(page), pages);
-		previousObjects = page.objects;
+		previousIds = page.objects.map(object => object.id);
 		items += page.objects.length;
 		yield page;
 
 		const next = page.nextUrl;
+		const empty = page.objects.length === 0;
+		page = undefined;
 		if (next === null) {
 			return {kind: 'end'};
 		}
 
 		const nextCanonical = canonicalUrl(next);
 		const nextCursor = describeCursor(cursorOf(next));
-		if (nextCanonical === canonical && page.objects.length === 0) {
+		if (nextCanonical === canonical && empty) {
 			return {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`};
 		}
 
