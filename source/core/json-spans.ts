@@ -665,7 +665,7 @@ function markObjects(body: string, spans: Spans, unsafe: boolean[], byteLength: 
 function validBodyTexts(body: string, byteLength?: number): {texts: string[]; offsets: Int32Array | undefined} {
 	const spans = validBodySpans(body);
 	const count = spans.starts.length;
-	const unsafe: boolean[] = Array.from({length: count}, () => false);
+	const unsafe: boolean[] = new Array<boolean>(count).fill(false);
 	const offsets = markObjects(body, spans, unsafe, byteLength);
 	const texts: string[] = [];
 	for (let index = 0; index < count; index++) {
