@@ -81,8 +81,9 @@ export type ClientOptions = {
 	 * for every page. With more, undici hands the next page to a second
 	 * connection, because it lets a socket that just finished a response
 	 * wait a full event-loop turn before reuse, and the walk alternates
-	 * between two sockets, which measured 9 % slower over a whole walk
-	 * (bench:walk, 0.96x the floor with one connection, 1.05x with four).
+	 * between two sockets: a whole `dump --all` against `pagewalk serve`
+	 * measured 0.96x bench:walk's floor with one connection, 1.05x with
+	 * four (7 alternated runs).
 	 * The browser keeps four: the page on screen, the prefetched next one and
 	 * a search reading ahead may be in flight together.
 	 */
@@ -127,9 +128,8 @@ function looksLikeUriMismatch(message: string | undefined): boolean {
 
 /** Our whole-request deadline (--timeout) fired, as opposed to the caller's abort. */
 class DeadlineExceeded extends Error {
-	/** What we were waiting for when it fired. */
-	phase: 'headers' | 'body' = 'headers';
-	constructor() {
+	/** @param phase What we were waiting for when it fired. */
+	constructor(readonly phase: 'headers' | 'body') {
 		super('deadline exceeded');
 	}
 }
@@ -397,9 +397,9 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 		const auth = authorizationFor(credential, url);
 		const headers: Record<string, string> = {...config.headers, [credentialName]: auth.value};
-		// The whole body is read, to its end (or the cap) whatever the status, so
-		// the connection goes back to the pool instead of leaking.
-		const exchange = getResponse(pool, {path: `${url.pathname}${url.search}`, headers, maxBytes: maxBodyBytes});
+		// The whole body is read, to its end (or the pool's maxResponseSize)
+		// whatever the status, so the connection goes back to the pool instead of leaking.
+		const exchange = getResponse(pool, {path: `${url.pathname}${url.search}`, headers});
 		// undici's headers and body timeouts restart on every byte, so a server
 		// that trickles a byte at a time, dribbles headers or sends 1xx after
 		// 1xx would hold the walk forever: --timeout also bounds the request as
@@ -408,9 +408,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		const entry = {
 			deadline: performance.now() + config.timeoutMs,
 			expire() {
-				const exceeded = new DeadlineExceeded();
-				exceeded.phase = exchange.responding ? 'body' : 'headers';
-				exchange.end(exceeded);
+				exchange.end(new DeadlineExceeded(exchange.responding ? 'body' : 'headers'));
 			},
 		};
 		inFlight.add(entry);

@@ -10,9 +10,10 @@ import type {IncomingHttpHeaders} from 'undici/types/header.js';
  * read pages this way instead (alternated runs against `pagewalk serve`).
  *
  * The exchange can be ended at any time with a reason (the caller's abort,
- * the whole-page deadline, the size cap): its promise rejects with that
- * reason at once, and the request is aborted as soon as undici lets it
- * (so its socket is closed, never left half read).
+ * the whole-page deadline): its promise rejects with that reason at once,
+ * and the request is aborted as soon as undici lets it (so its socket is
+ * closed, never left half read). The size cap is the dispatcher's own
+ * (undici's maxResponseSize), which ends the exchange with its error.
  */
 
 export type Received = {status: number; headers: IncomingHttpHeaders; data: Buffer; bytes: number};
@@ -37,7 +38,6 @@ class Collector implements Dispatcher.DispatchHandler {
 	#bytes = 0;
 
 	constructor(
-		private readonly maxBytes: number,
 		private readonly resolve: (received: Received) => void,
 		private readonly reject: (error: Error) => void,
 	) {}
@@ -65,11 +65,6 @@ class Collector implements Dispatcher.DispatchHandler {
 
 	onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
 		this.#bytes += chunk.length;
-		if (this.#bytes > this.maxBytes) {
-			this.end(Object.assign(new Error('too large'), {code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'}));
-			return;
-		}
-
 		this.#chunks.push(chunk);
 	}
 
@@ -112,11 +107,11 @@ class Collector implements Dispatcher.DispatchHandler {
 	}
 }
 
-/** Sends `GET path` with `headers` through `dispatcher`, and gathers the response (at most `maxBytes` of body). */
-export function getResponse(dispatcher: Dispatcher, {path, headers, maxBytes}: {path: string; headers: Record<string, string>; maxBytes: number}): Exchange {
+/** Sends `GET path` with `headers` through `dispatcher`, and gathers the response. */
+export function getResponse(dispatcher: Dispatcher, {path, headers}: {path: string; headers: Record<string, string>}): Exchange {
 	let collector!: Collector;
 	const received = new Promise<Received>((resolve, reject) => {
-		collector = new Collector(maxBytes, resolve, reject);
+		collector = new Collector(resolve, reject);
 	});
 	try {
 		dispatcher.dispatch({path, method: 'GET', headers}, collector);

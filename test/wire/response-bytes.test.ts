@@ -1,7 +1,7 @@
 /**
  * One GET gathered through undici's dispatch handler API (the page reader of
  * the HTTP client), against a real server on 127.0.0.1:0: the whole body in
- * order, 1xx responses passed over, the size cap, and an exchange ended by
+ * order, 1xx responses passed over, the pool's size cap, and an exchange ended by
  * its caller (before undici starts it, while headers are awaited, mid-body),
  * which rejects at once with the caller's reason and closes the socket.
  */
@@ -98,7 +98,7 @@ afterAll(async () => {
 	});
 });
 
-const get = (pool: Pool, path: string, maxBytes = 1024 * 1024) => getResponse(pool, {path, headers: {accept: 'application/json'}, maxBytes});
+const get = (pool: Pool, path: string) => getResponse(pool, {path, headers: {accept: 'application/json'}});
 
 test('gathers the whole body across chunks, with status and headers', async () => {
 	const pool = new Pool(origin, {connections: 1});
@@ -127,10 +127,10 @@ test('1xx responses are passed over: the final status and headers are the ones k
 	}
 });
 
-test('a body past the cap ends the exchange with the size error and closes the socket', async () => {
-	const pool = new Pool(origin, {connections: 1});
+test('a body past the pool\'s cap (maxResponseSize, as the client sets it) ends the exchange with the size error', async () => {
+	const pool = new Pool(origin, {connections: 1, maxResponseSize: 1000});
 	try {
-		await expect(get(pool, '/large', 1000).received).rejects.toMatchObject({code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'});
+		await expect(get(pool, '/large').received).rejects.toMatchObject({code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE'});
 		// The pool still serves the next request on a fresh socket.
 		expect((await get(pool, '/chunks').received).status).toBe(200);
 	} finally {
