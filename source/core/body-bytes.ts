@@ -104,17 +104,11 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /**
- * The body text of a response. For a page (2xx) every problem is an error
- * naming it; for an error status the text is only quoted in a message, so it
- * is decoded leniently instead.
- */
-export function decodeBody(status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer, origin: string): string {
-	return decodeBodyBytes(status, headers, bytes, origin).text;
-}
-
-/**
- * decodeBody, and the bytes the text was decoded from (the coding undone,
- * a byte order mark dropped): for a page, valid UTF-8 that is exactly `text`.
+ * The body of a response as text, with the bytes it was decoded from (the
+ * coding undone, a byte order mark dropped): for a page, valid UTF-8 that is
+ * exactly `text`. For a page (2xx) every problem is an error naming it; for
+ * an error status the text is only quoted in a message, so it is decoded
+ * leniently instead.
  */
 export function decodeBodyBytes(status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer, origin: string): {text: string; bytes: Buffer} {
 	if (status in statusNames) {

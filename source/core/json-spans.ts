@@ -688,16 +688,10 @@ function validBodyTexts(body: string, byteLength?: number): {texts: string[]; of
  * The exact texts of a body's `data` objects, for a body JSON.parse already
  * read into `count` objects. Both read the same text, so the counts agree;
  * should they not, the texts are left out (undefined) and the writers fall
- * back to the parsed values rather than write a wrong text.
- */
-export function pageTexts(body: string, count: number): string[] | undefined {
-	return pageSpans(body, count).texts;
-}
-
-/**
- * pageTexts, and with `bytes` (the UTF-8 bytes `body` was decoded from) the
- * objects' places in those bytes: see ObjectBytes. Only the fast path gives
- * them; a body that needed the full scanner gives texts alone.
+ * back to the parsed values rather than write a wrong text. With `bytes`
+ * (the UTF-8 bytes `body` was decoded from), also the objects' places in
+ * those bytes: see ObjectBytes. Only the fast path gives them; a body that
+ * needed the full scanner gives texts alone.
  */
 export function pageSpans(body: string, count: number, bytes?: Uint8Array): {texts: string[] | undefined; bytes?: ObjectBytes} {
 	try {

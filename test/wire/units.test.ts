@@ -8,7 +8,7 @@ import {isUtf8} from 'node:buffer';
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
 import {resumeFlag} from '../../source/commands/dump.js';
-import {decodeBody, firstInvalidUtf8} from '../../source/core/body-bytes.js';
+import {decodeBodyBytes, firstInvalidUtf8} from '../../source/core/body-bytes.js';
 import {checkSameOrigin, credentialParameter, ForeignLinkError, parseBase, resolveLink} from '../../source/core/links.js';
 import {resolveConfig} from '../../source/core/options.js';
 import {compareCredential} from '../../source/audit/second-credential.js';
@@ -119,10 +119,10 @@ describe('body bytes', () => {
 
 	test('names the offset of the first bad byte', () => {
 		const bytes = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xED, 0xA0, 0x80]), Buffer.from('"}')]);
-		expect(() => decodeBody(200, {}, bytes, 'http://x')).toThrow(/not valid UTF-8 \(the first bad byte, 0xed, is at offset 6 of the body\)/);
+		expect(() => decodeBodyBytes(200, {}, bytes, 'http://x')).toThrow(/not valid UTF-8 \(the first bad byte, 0xed, is at offset 6 of the body\)/);
 	});
 
 	test('an error body is decoded leniently, a BOM dropped', () => {
-		expect(decodeBody(500, {}, Buffer.from([0xEF, 0xBB, 0xBF, 0x61, 0xFF]), 'http://x')).toBe('a\uFFFD');
+		expect(decodeBodyBytes(500, {}, Buffer.from([0xEF, 0xBB, 0xBF, 0x61, 0xFF]), 'http://x').text).toBe('a\uFFFD');
 	});
 });
