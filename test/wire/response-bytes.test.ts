@@ -17,9 +17,13 @@ const sockets = new Set<Socket>();
 const closed: string[] = [];
 const seen: string[] = [];
 
-/** Waits, a few milliseconds at a time, until `ready` holds (bounded: a broken case fails rather than hangs). */
-async function until(ready: () => boolean): Promise<void> {
-	for (let wait = 0; !ready() && wait < 200; wait++) {
+/** Waits, a few milliseconds at a time, until `ready` holds; throws naming `what` if it never does, rather than hang or go on. */
+async function until(what: string, ready: () => boolean): Promise<void> {
+	for (let wait = 0; !ready(); wait++) {
+		if (wait === 400) {
+			throw new Error(`gave up waiting for ${what}`);
+		}
+
 		// eslint-disable-next-line no-await-in-loop -- polls an event the test cannot await directly
 		await new Promise(resolve => {
 			setTimeout(resolve, 5);
@@ -149,7 +153,7 @@ test('ended by its caller: rejects at once with that reason, in every phase, and
 
 		// Waiting for headers that never come: nothing has responded yet.
 		const silent = get(pool, '/silent');
-		await until(() => seen.includes('/silent'));
+		await until('the server to receive /silent', () => seen.includes('/silent'));
 		expect(silent.responding).toBe(false);
 		const noHeaders = new Error('no headers');
 		silent.end(noHeaders);
@@ -157,14 +161,14 @@ test('ended by its caller: rejects at once with that reason, in every phase, and
 
 		// Mid-body: the headers came, the rest does not.
 		const trickle = get(pool, '/trickle');
-		await until(() => trickle.responding);
+		await until('the headers of /trickle', () => trickle.responding);
 		expect(trickle.responding).toBe(true);
 		const midBody = new Error('mid body');
 		trickle.end(midBody);
 		// A second end, or undici's own error after the abort, changes nothing.
 		trickle.end(new Error('later'));
 		await expect(trickle.received).rejects.toBe(midBody);
-		await until(() => closed.includes('/silent') && closed.includes('/trickle'));
+		await until('the server to see both sockets close', () => closed.includes('/silent') && closed.includes('/trickle'));
 		expect(closed).toEqual(expect.arrayContaining(['/silent', '/trickle']));
 	} finally {
 		await pool.close();
