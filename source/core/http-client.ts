@@ -257,16 +257,9 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		}
 	}
 
-	function statusError(raw: Raw, attempts: number): PagewalkError {
+	/** The sentence for a failed status; `id` and `message` are the API's error, when the body held one. */
+	function statusError(raw: Raw, attempts: number, {id, message}: ReturnType<typeof apiError>): PagewalkError {
 		const {status} = raw;
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(raw.body);
-		} catch {
-			// Not JSON: the error is worded from the status and an excerpt instead.
-		}
-
-		const {id, message} = apiError(parsed);
 		// Redacted before the cut, so no prefix of a credential or JWT the server echoed is left behind.
 		const told = message === undefined ? '' : oneLine(redact(message), 160);
 		const said = id !== undefined || message !== undefined
@@ -354,11 +347,11 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			// Not JSON: the error is worded from the status and an excerpt instead.
 		}
 
-		const {id} = apiError(parsed);
+		const apiSaid = apiError(parsed);
 		return {
 			failure: {status: raw.status, retryAfter: raw.headers['retry-after']},
-			final: statusError(raw, attempt),
-			reason: `${raw.status}${id ? ` ${id}` : ''}`,
+			final: statusError(raw, attempt, apiSaid),
+			reason: `${raw.status}${apiSaid.id ? ` ${apiSaid.id}` : ''}`,
 		};
 	}
 
