@@ -4,7 +4,7 @@ import {defaults} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
 import {UsageError} from '../core/errors.js';
 import {parseColumnList} from '../core/column-order.js';
-import {loadColumnChoice, loadRelatedColumnChoices, saveColumnChoice} from './column-store.js';
+import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
 import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
@@ -159,7 +159,8 @@ export async function run(argv: string[]): Promise<number> {
 			const {curlBuilder, savePages} = await import('./copy-save.js');
 			// --columns wins over the remembered choice; a choice made in the picker is remembered.
 			const columnsKey = `${config.api} ${config.endpoint}`;
-			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env);
+			const columnState = readColumnState(process.env);
+			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState);
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then
@@ -184,11 +185,11 @@ export async function run(argv: string[]): Promise<number> {
 					save(choice, related) {
 						saveColumnChoice(related === undefined ? columnsKey : `${config.api} ${related}`, choice, process.env);
 					},
-					remembered: loadRelatedColumnChoices(config.api, process.env),
+					remembered: loadRelatedColumnChoices(config.api, process.env, columnState),
 				},
 				// Copy and save: the app gets functions, never the credential nor the file system.
 				curlFor: curlBuilder(config, process.env),
-				save: async (name, pages, options) => savePages(name, pages, options),
+				save: savePages,
 				mouse: flags.noMouse !== true,
 			});
 		} finally {

@@ -18,6 +18,8 @@ import type {ColumnChoice} from '../core/column-order.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type StateFile = {version: 1; endpoints: Record<string, {order: string[]; hidden: string[]}>};
+/** The remembered choices as read from the file, once, for the loaders below. */
+export type ColumnState = Readonly<StateFile>;
 
 export function columnStatePath(env: Env): string {
 	const own = env['PAGEWALK_STATE_DIR'];
@@ -45,9 +47,14 @@ function read(file: string): StateFile {
 	return {version: 1, endpoints: {}};
 }
 
+/** The remembered choices: the browser reads the file once at start and gives the result to both loaders. */
+export function readColumnState(env: Env): ColumnState {
+	return read(columnStatePath(env));
+}
+
 /** The choice remembered for `endpoint` (e.g. "account /v2/accounts"), if any. */
-export function loadColumnChoice(endpoint: string, env: Env): ColumnChoice | undefined {
-	return choiceOf(read(columnStatePath(env)).endpoints[endpoint]);
+export function loadColumnChoice(endpoint: string, env: Env, state = readColumnState(env)): ColumnChoice | undefined {
+	return choiceOf(state.endpoints[endpoint]);
 }
 
 function choiceOf(entry: unknown): ColumnChoice | undefined {
@@ -65,9 +72,9 @@ function choiceOf(entry: unknown): ColumnChoice | undefined {
  * "account /v2/accounts/:id/transactions"), by their pattern: read once when
  * the browser starts, so opening a related list reads no file.
  */
-export function loadRelatedColumnChoices(api: string, env: Env): Record<string, ColumnChoice> {
+export function loadRelatedColumnChoices(api: string, env: Env, state = readColumnState(env)): Record<string, ColumnChoice> {
 	const choices: Record<string, ColumnChoice> = {};
-	for (const [key, entry] of Object.entries(read(columnStatePath(env)).endpoints)) {
+	for (const [key, entry] of Object.entries(state.endpoints)) {
 		const pattern = key.startsWith(`${api} `) ? key.slice(api.length + 1) : '';
 		const choice = pattern.includes('/:id/') ? choiceOf(entry) : undefined;
 		if (choice) {

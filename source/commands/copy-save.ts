@@ -122,7 +122,11 @@ export function profileVariable(profile: string | undefined, api: Api, env: Reco
 
 /** `u` in the browser: the walk's request as curl, the credential named by its source (see core/curl-command.ts). */
 export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}): (url: string) => string {
-	const auth = curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env)});
-	const source = {api: config.api, auth, headers: config.headers};
-	return url => curlCommand(url, source);
+	// Worked out at the first `u`, not when the browser starts: naming a
+	// profile's variable reads the config file again.
+	let source: Parameters<typeof curlCommand>[1] | undefined;
+	return url => {
+		source ??= {api: config.api, auth: curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env)}), headers: config.headers};
+		return curlCommand(url, source);
+	};
 }
