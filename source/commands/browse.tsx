@@ -8,10 +8,10 @@ import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnC
 import {openConfig} from './demo.js';
 import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
+import type {LoadPage} from '../browser/search-pages.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
-type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
 
 /**
  * Starts fetching `firstUrl` now and returns a loader that hands that request

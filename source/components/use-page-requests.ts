@@ -2,9 +2,10 @@ import {useEffect, useRef, type Dispatch} from 'react';
 import type {StackAction, PageStackState} from '../browser/page-stack.js';
 import {wantedRequests} from '../browser/page-stack.js';
 import {PagewalkError} from '../core/errors.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import type {LoadPage} from '../browser/search-pages.js';
+import type {RetryNotice} from '../core/types.js';
 
-export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+export type {LoadPage} from '../browser/search-pages.js';
 
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);

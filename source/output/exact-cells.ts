@@ -1,3 +1,5 @@
+import {maxFlattenDepth} from '../core/flatten.js';
+
 /**
  * Flattens one object's exact JSON text (see core/json-spans.ts) into
  * `path → cell` pairs for the csv and table formats, so cells show values as
@@ -102,7 +104,7 @@ function decode(token: string): string {
 export function exactCells(text: string, options: CellOptions = {}): Map<string, string> {
 	const cells = new Map<string, string>();
 	const repeats = new Map<string, number>();
-	const maxDepth = options.maxDepth ?? 32;
+	const maxDepth = options.maxDepth ?? maxFlattenDepth;
 	if (text.charCodeAt(0) !== 0x7B) {
 		return cells;
 	}
