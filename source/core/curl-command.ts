@@ -11,7 +11,7 @@
  */
 import type {Credential} from './credentials.js';
 import {jwtLifetimeSeconds, requestUri} from './jwt-sign.js';
-import {redact} from './secret.js';
+import {redact, secretLikeHeader} from './secret.js';
 import type {Api} from './types.js';
 
 /** How the command refers to the credential: a shell variable, never its value. */
@@ -27,9 +27,6 @@ export type CurlSource = {
 	/** The walk's request headers apart from the credential (version, --header). */
 	headers: Readonly<Record<string, string>>;
 };
-
-/** Header names that may carry a secret: left out, as the debug view redacts them. */
-const secretLike = /auth|key|token|secret|cookie|session|signature|password/i;
 
 /** Headers curl sends on its own, or that say nothing about the request's meaning. */
 const leftOut = new Set(['accept', 'user-agent']);
@@ -117,7 +114,7 @@ export function curlCommand(url: string, source: CurlSource): string {
 			continue;
 		}
 
-		if (secretLike.test(name)) {
+		if (secretLikeHeader(name)) {
 			notes.push(`header ${name} left out: its name says it may hold a secret.`);
 			continue;
 		}

@@ -18,7 +18,7 @@ import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {signRequest} from './jwt-sign.js';
-import {redact, rememberJwt, Secret} from './secret.js';
+import {redact, rememberJwt, Secret, secretLikeHeader} from './secret.js';
 import {decodeBodyBytes} from './body-bytes.js';
 import {getResponse} from './response-bytes.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
@@ -191,7 +191,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 	const credentialText = describeCredential(credential);
 	const redactedHeaders: Record<string, string> = {};
 	for (const [name, value] of Object.entries(config.headers)) {
-		redactedHeaders[name] = /auth|key|token|secret|cookie|session|signature|password/i.test(name) ? Secret.mark : value;
+		redactedHeaders[name] = secretLikeHeader(name) ? Secret.mark : value;
 	}
 
 	redactedHeaders[credentialHeader(config.api)] = Secret.mark;
@@ -201,7 +201,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		for (const [name, value] of Object.entries(headers)) {
 			if (value !== undefined) {
 				const text = Array.isArray(value) ? value.join(', ') : value;
-				shown[name] = /auth|key|token|secret|cookie|session|signature|password/i.test(name) ? Secret.mark : redact(text);
+				shown[name] = secretLikeHeader(name) ? Secret.mark : redact(text);
 			}
 		}
 

@@ -112,6 +112,15 @@ export function rememberJwt(jwt: string): void {
 }
 
 /**
+ * Header names that may carry a secret, whatever their value: the debug
+ * view shows them as the mark and the curl command leaves them out.
+ */
+const secretLikeName = /auth|key|token|secret|cookie|session|signature|password/i;
+export function secretLikeHeader(name: string): boolean {
+	return secretLikeName.test(name);
+}
+
+/**
  * Replaces every credential pagewalk holds (bare, Bearer, URL-encoded or
  * JSON-escaped) with the redaction mark. Applied to server text before it is
  * cut into an excerpt, so no prefix of a credential survives the cut, and to
