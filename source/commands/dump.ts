@@ -11,6 +11,7 @@ import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
+import {shellWord} from '../core/shell-quote.js';
 import {cutToWidth, windowLength} from '../core/text-width.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
@@ -70,7 +71,7 @@ const maxWarningLines = 20;
  */
 export function resumeFlag(id: string): string {
 	const shown = inert(id);
-	return `--starting-after=${/^[\w.:@+-]+$/.test(shown) ? shown : `'${shown.replaceAll('\'', '\'\\\'\'')}'`}`;
+	return `--starting-after=${shellWord(shown, /^[\w.:@+-]+$/)}`;
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {

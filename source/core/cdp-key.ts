@@ -11,6 +11,7 @@ import process from 'node:process';
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
 import {Redacted} from './secret.js';
+import {shellWord} from './shell-quote.js';
 
 export type CdpKeyAlgorithm = 'ES256' | 'EdDSA';
 
@@ -231,12 +232,8 @@ export function keyFileModeWarning(path: string, mode: number, platform: NodeJS.
 	}
 
 	const octal = (mode & 0o777).toString(8).padStart(4, '0');
-	return `Warning: permissions ${octal} for ${quotePath(path)} are too open; a private key file must not be readable by others: chmod 600 ${shellWord(inert(path))}`;
-}
-
-/** A path as one shell word, so the suggested command can be pasted as is. */
-function shellWord(text: string): string {
-	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll('\'', '\'\\\'\'')}'`;
+	// The path as one shell word, so the suggested command can be pasted as is.
+	return `Warning: permissions ${octal} for ${quotePath(path)} are too open; a private key file must not be readable by others: chmod 600 ${shellWord(inert(path), /^[\w@%+=:,./-]+$/)}`;
 }
 
 /**

@@ -12,6 +12,7 @@
 import type {Credential} from './credentials.js';
 import {jwtLifetimeSeconds, requestUri} from './jwt-sign.js';
 import {redact, secretLikeHeader} from './secret.js';
+import {shellQuote} from './shell-quote.js';
 import type {Api} from './types.js';
 
 /** How the command refers to the credential: a shell variable, never its value. */
@@ -33,11 +34,6 @@ const leftOut = new Set(['accept', 'user-agent']);
 
 /** A shell variable name: anything else never reaches the command unquoted. */
 const variableName = /^[A-Za-z_]\w*$/;
-
-/** One word for a POSIX shell: single quotes, and `'` as `'\''`. Nothing inside is expanded. */
-export function shellQuote(text: string): string {
-	return `'${text.replaceAll('\'', String.raw`'\''`)}'`;
-}
 
 /** A comment line: a line break or control character in server or user text must not end it. */
 function comment(text: string): string {

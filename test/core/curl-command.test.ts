@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {parseKeyParts} from '../../source/core/cdp-key.js';
 import type {Credential} from '../../source/core/credentials.js';
-import {curlAuthOf, curlCommand, shellQuote} from '../../source/core/curl-command.js';
+import {curlAuthOf, curlCommand} from '../../source/core/curl-command.js';
+import {shellQuote} from '../../source/core/shell-quote.js';
 import {Secret} from '../../source/core/secret.js';
 import {generateKeyPairSync} from 'node:crypto';
 
