@@ -4,7 +4,7 @@ import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
 import {UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
-import {inert} from '../core/inert.js';
+import {inert, inertLine} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
 import type {WalkConfig} from '../core/options.js';
 import {commands, walkFlagsHelp} from '../core/flags.js';
@@ -12,7 +12,6 @@ import {openConfig} from './demo.js';
 import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
 import {shellWord} from '../core/shell-quote.js';
-import {cutToWidth, windowLength} from '../core/text-width.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, WalkEnd} from '../core/types.js';
 import {describeEnd, walk} from '../core/walker.js';
@@ -158,7 +157,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 				// warnings gets the first few shown and the rest counted.
 				if (seenWarnings.size < maxWarningLines) {
 					seenWarnings.add(warning);
-					say(`the server warns: ${cutToWidth(inert(warning.slice(0, windowLength(300))), 300)}`);
+					say(`the server warns: ${inertLine(warning, 300)}`);
 				} else {
 					unshownWarnings++;
 				}

@@ -10,6 +10,7 @@
  * server sent, and users debugging a list need to see it.
  */
 
+import {cutToWidth, windowLength} from './text-width.js';
 import {unsafePattern} from './unsafe-chars.js';
 
 // The table of unsafe code points is shared with the JSON writers (see
@@ -35,6 +36,15 @@ function escape(char: string): string {
 /** Returns `text` with every unsafe character shown as a visible escape. */
 export function inert(text: string): string {
 	return text.replace(unsafe, escape);
+}
+
+/**
+ * Server text for one line of stderr, at most `columns` wide: inert and cut,
+ * and only the window the cut can reach is made inert, so a megabyte-long
+ * text costs no more than a short one.
+ */
+export function inertLine(text: string, columns: number): string {
+	return cutToWidth(inert(text.slice(0, windowLength(columns))), columns);
 }
 
 /** Whether `text` would be changed by {@link inert}. */

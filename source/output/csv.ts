@@ -1,5 +1,4 @@
-import {inert} from '../core/inert.js';
-import {cutToWidth, windowLength} from '../core/text-width.js';
+import {inert, inertLine} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
 import {columnsOf} from '../core/flatten.js';
 import {exactCells} from './exact-cells.js';
@@ -67,7 +66,7 @@ export function csvWriter(options: WriterOptions): Writer {
 
 			const names = [...dropped];
 			// Field names are the server's keys: inert and cut on stderr, like any server text.
-			const shown = names.slice(0, 5).map(name => cutToWidth(inert(name.slice(0, windowLength(40))), 40));
+			const shown = names.slice(0, 5).map(name => inertLine(name, 40));
 			return [`${names.length} ${names.length === 1 ? 'field' : 'fields'} first seen after the CSV header was written ${names.length === 1 ? 'was' : 'were'} left out (${shown.join(', ')}${names.length > 5 ? ', …' : ''}); use --format ndjson to keep every field.`];
 		},
 	};
