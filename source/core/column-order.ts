@@ -176,23 +176,32 @@ export function columnRanks(rows: readonly Cells[], paths: readonly string[]): M
 	// so finding a repeat costs one lookup, not a comparison with every
 	// earlier column: an object of 100,000 fields stays linear.
 	const informative = new Map<string, string>();
+	// One row has no repeats to find: its columns are neither constant nor twins.
+	const compare = rows.length > 1;
 	for (const path of paths) {
 		let rank = nameRank(path);
-		const key = rows.length > 1 ? signature(rows, path) : '';
+		// Made only for a column that is looked up or kept: not for constant or decorative ones.
+		let key: string | undefined;
 		if (rank !== ranks.id) {
-			const twin = rows.length > 1 ? informative.get(key) : undefined;
 			if (constant(rows, path)) {
 				rank = ranks.constant;
 			} else if (rank !== ranks.decorative && columnTraits(rows, path).decorative) {
 				rank = ranks.decorative;
-			} else if (twin !== undefined && sameValues(rows, twin, path)) {
-				// balance.currency beside currency.code: the same text twice says nothing new.
-				rank = ranks.constant;
+			} else if (compare) {
+				key = signature(rows, path);
+				const twin = informative.get(key);
+				if (twin !== undefined && sameValues(rows, twin, path)) {
+					// balance.currency beside currency.code: the same text twice says nothing new.
+					rank = ranks.constant;
+				}
 			}
 		}
 
-		if (rank < ranks.decorative && rows.length > 1 && !informative.has(key)) {
-			informative.set(key, path);
+		if (rank < ranks.decorative && compare) {
+			key ??= signature(rows, path);
+			if (!informative.has(key)) {
+				informative.set(key, path);
+			}
 		}
 
 		result.set(path, rank);
