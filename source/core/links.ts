@@ -47,6 +47,14 @@ export function tidyQuery(url: URL): void {
 }
 
 /**
+ * `path` as the server's side of a proxy writes it, seen from ours: the
+ * base's prefix in front, unless the path already starts with it.
+ */
+export function withPrefix(path: string, base: LinkBase): string {
+	return base.prefix !== '' && path !== base.prefix && !path.startsWith(`${base.prefix}/`) ? `${base.prefix}${path}` : path;
+}
+
+/**
  * Resolves a link from a page against the URL of the request that returned
  * the page (RFC 3986, as the WHATWG parser does it), so query-only
  * (`?starting_after=…`) and path-relative links land where a browser would
@@ -73,9 +81,9 @@ export function resolveLink(uri: string | null | undefined, base: LinkBase, requ
 	// Only a plain path-absolute reference ("/v2/…") gets the prefix: anything
 	// that names a host, even in disguise, must be judged as it is.
 	const pathAbsolute = /^\/(?![/\\])/.test(uri);
-	if (pathAbsolute && base.prefix !== '' && url.origin === base.origin
-		&& url.pathname !== base.prefix && !url.pathname.startsWith(`${base.prefix}/`)) {
-		url.pathname = base.prefix + url.pathname;
+	const prefixed = pathAbsolute && url.origin === base.origin ? withPrefix(url.pathname, base) : url.pathname;
+	if (prefixed !== url.pathname) {
+		url.pathname = prefixed;
 	}
 
 	tidyQuery(url);

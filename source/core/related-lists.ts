@@ -1,5 +1,5 @@
 import {inert} from './inert.js';
-import type {LinkBase} from './links.js';
+import {withPrefix, type LinkBase} from './links.js';
 import {cutToWidth} from './text-width.js';
 import type {Api} from './types.js';
 
@@ -111,7 +111,7 @@ export function relatedLists(object: Readonly<Record<string, unknown>>, base: Li
 
 	// Written from the server's side of a proxy, like the account API's links:
 	// a base with a prefix gets it in front unless the path already has it.
-	const prefixed = base.prefix !== '' && path !== base.prefix && !path.startsWith(`${base.prefix}/`) ? `${base.prefix}${path}` : path;
+	const prefixed = withPrefix(path, base);
 	let url: URL;
 	try {
 		url = new URL(prefixed, `${base.origin}/`);
