@@ -1,4 +1,5 @@
 import {contractDefaults, cursorParameters, pageFill, type Finding} from '../core/contract.js';
+import {PagewalkError} from '../core/errors.js';
 import type {FillMark} from '../core/fill-strip.js';
 import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {Order, Page, RetryNotice} from '../core/types.js';
@@ -161,18 +162,34 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 	};
 }
 
+/** The bound reached after `pages` pages holding `objects` distinct objects, if any: the stack's and the search's. */
+export function boundReached({maxPages, maxItems}: PageStackState['bounds'], pages: number, objects: number): {flag: 'max-pages' | 'max-items'; limit: number} | undefined {
+	if (maxPages !== null && pages >= maxPages) {
+		return {flag: 'max-pages', limit: maxPages};
+	}
+
+	if (maxItems !== null && objects >= maxItems) {
+		return {flag: 'max-items', limit: maxItems};
+	}
+
+	return undefined;
+}
+
 /** The bound the walk has reached (pages walked, or distinct objects seen), if any. */
 function reachedBound(state: PageStackState): Notice | null {
-	const {maxPages, maxItems} = state.bounds;
-	if (maxPages !== null && state.entries.length >= maxPages) {
-		return {kind: 'bound', flag: 'max-pages', limit: maxPages};
-	}
+	const bound = boundReached(state.bounds, state.entries.length, state.seen.size);
+	return bound ? {kind: 'bound', ...bound} : null;
+}
 
-	if (maxItems !== null && state.seen.size >= maxItems) {
-		return {kind: 'bound', flag: 'max-items', limit: maxItems};
-	}
+/** How full a page was, kept for the fill strip when the page itself is forgotten. */
+export function fillMark(page: Page, index: number): FillMark {
+	const {kind, ratio} = pageFill(page, index);
+	return {kind, ratio};
+}
 
-	return null;
+/** What a failed page load shows, and whether retrying it can help. */
+export function loadFailure(error: unknown): {message: string; retryable: boolean} {
+	return {message: error instanceof Error ? error.message : String(error), retryable: !(error instanceof PagewalkError) || error.retryable};
 }
 
 export function top(state: PageStackState): Entry | undefined {
@@ -256,8 +273,7 @@ function forgetBelow(state: PageStackState, keepFrom: number): PageStackState {
 				return entry;
 			}
 
-			const {kind, ratio} = pageFill(entry.page, index);
-			return {...entry, page: null, fill: {kind, ratio}};
+			return {...entry, page: null, fill: fillMark(entry.page, index)};
 		}),
 	};
 }

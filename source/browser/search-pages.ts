@@ -1,10 +1,8 @@
-import {pageFill} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
-import {PagewalkError} from '../core/errors.js';
 import {canonicalUrl} from '../core/links.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {mayMatch, visibleRows} from './cells.js';
-import {top, type PageStackState, type RequestKind} from './page-stack.js';
+import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from './page-stack.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list until a
@@ -92,11 +90,6 @@ export function pageMatches(page: Page, filter: string): boolean {
 	return mayMatch(page.objects, filter, page.objectTexts) && visibleRows(page.objects, filter).length > 0;
 }
 
-function fillOf(page: Page, index: number): FillMark {
-	const {kind, ratio} = pageFill(page, index);
-	return {kind, ratio};
-}
-
 class Stop {
 	constructor(readonly result: 'cancelled' | 'failed', readonly error?: {message: string; url: string; retryable: boolean}) {}
 }
@@ -113,8 +106,7 @@ async function fetchOrStop(options: SearchOptions, url: string): Promise<Page | 
 			return new Stop('cancelled');
 		}
 
-		const message = error instanceof Error ? error.message : String(error);
-		return new Stop('failed', {message, url, retryable: !(error instanceof PagewalkError) || error.retryable});
+		return new Stop('failed', {...loadFailure(error), url});
 	}
 }
 
@@ -130,7 +122,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: 'no-next-uri'};
 	}
 
-	const {maxPages, maxItems} = stack.bounds;
+	const {maxPages} = stack.bounds;
 	const searchLimit = options.maxSearchPages ?? defaultSearchPages;
 	// Copied once, then grown in place: a copy per page would cost the whole set each time.
 	const seen = new Set(stack.seen);
@@ -142,17 +134,8 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	let searched = 0;
 	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
 	/** The bound that stops the search before it asks for another page, if any. */
-	const bounded = (): SearchBound | undefined => {
-		if (maxPages !== null && depth >= maxPages) {
-			return {flag: 'max-pages', limit: maxPages};
-		}
-
-		if (maxItems !== null && seen.size >= maxItems) {
-			return {flag: 'max-items', limit: maxItems};
-		}
-
-		return maxPages === null && searched >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined;
-	};
+	const bounded = (): SearchBound | undefined => boundReached(stack.bounds, depth, seen.size)
+		?? (maxPages === null && searched >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined);
 
 	// The page after the one being matched is asked for before the match runs,
 	// so our matching overlaps the server's work on the next page. Esc aborts
@@ -203,7 +186,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 				ahead = {url: after, page: fetchOrStop(load, after)};
 			}
 
-			passed.push({url: next, fill: fillOf(page, depth - 1)});
+			passed.push({url: next, fill: fillMark(page, depth - 1)});
 			current = {url: next, page};
 			if (pageMatches(page, filter)) {
 				return {...base, result: 'found', searched, landing: landing(), seen};

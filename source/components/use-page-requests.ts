@@ -1,15 +1,10 @@
 import {useEffect, useRef, type Dispatch} from 'react';
 import type {StackAction, PageStackState} from '../browser/page-stack.js';
-import {wantedRequests} from '../browser/page-stack.js';
-import {PagewalkError} from '../core/errors.js';
+import {loadFailure, wantedRequests} from '../browser/page-stack.js';
 import type {LoadPage} from '../browser/search-pages.js';
 import type {RetryNotice} from '../core/types.js';
 
 export type {LoadPage} from '../browser/search-pages.js';
-
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Runs the requests the page stack wants and aborts every one it no longer
@@ -51,7 +46,7 @@ export function usePageRequests(state: PageStackState, dispatch: Dispatch<StackA
 				(error: unknown) => {
 					running.current.delete(requestId);
 					if (!controller.signal.aborted) {
-						dispatch({type: 'failed', requestId, message: describe(error), retryable: !(error instanceof PagewalkError) || error.retryable});
+						dispatch({type: 'failed', requestId, ...loadFailure(error)});
 					}
 				},
 			);
