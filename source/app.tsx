@@ -1,5 +1,5 @@
 import {Box, useApp, useInput} from 'ink';
-import {useEffect, useReducer, useRef} from 'react';
+import {useEffect, useReducer, useRef, useState} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
@@ -158,9 +158,6 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 
 	useCopyAndSave(state.effects, dispatch, {curlFor, save: savePages, loadPage});
 
-	// A choice made in the picker is remembered for the endpoint (a related
-	// list's under its pattern); once per choice, not again when a walk is left
-	// and its parent's view, choice included, comes back.
 	// A search across pages (n, N) runs here, outside the reducer: the pages it
 	// passes cost no frame. The status line says where it starts at once, then
 	// the page it is on twice a second (a frame of a 100-row page costs tens of
@@ -201,12 +198,16 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		}
 	}, [searching?.cancelling]);
 
-	// A choice made in the picker is remembered for the endpoint.
+	// A choice made in the picker is remembered for the endpoint (a related
+	// list's under its pattern); once per choice, not again when a walk is left
+	// and its parent's view, choice included, comes back: every choice saved
+	// (or given at start) is kept, not only the last, since the parent's and
+	// the child's may both have been made.
 	const save = columns?.save;
-	const saved = useRef(state.view.choice);
+	const [saved] = useState(() => new WeakSet<ColumnChoice>(state.view.choice ? [state.view.choice] : []));
 	useEffect(() => {
-		if (state.view.chosen > 0 && state.view.choice && state.view.choice !== saved.current) {
-			saved.current = state.view.choice;
+		if (state.view.chosen > 0 && state.view.choice && !saved.has(state.view.choice)) {
+			saved.add(state.view.choice);
 			if (state.walks.parents.length > 0) {
 				save?.(state.view.choice, state.walks.place.columnsKey);
 			} else {

@@ -132,6 +132,29 @@ describe('related lists in the browser', () => {
 		expect(save).toHaveBeenCalledTimes(1);
 	});
 
+	it('a choice made in the parent and one in a related list are saved once each: returning to the parent saves nothing again', async () => {
+		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
+		const first = accounts.findIndex(account => (sandbox.store.transactionIds(account.id)?.length ?? 0) > 0);
+		const save = vi.fn<(choice: ColumnChoice, endpoint?: string) => void>();
+		const app = await browse('full', {save, remembered: {}});
+		await app.waitFor(f => f.includes('page 1 '));
+		// A choice for the accounts list, then one for an account's transactions.
+		await app.press('C', 'j', ' ', keys.enter);
+		await app.waitFor(() => save.mock.calls.length === 1);
+		expect(save.mock.calls[0]![1]).toBeUndefined();
+		await app.press(...Array.from({length: first}, () => 'j'), keys.enter, keys.enter);
+		await app.waitFor(f => f.includes('› transactions') && f.includes('page 1 ') && !f.includes('loading') && f.includes('type'));
+		await app.press('C', 'j', ' ', keys.enter);
+		await app.waitFor(() => save.mock.calls.length === 2);
+		expect(save.mock.calls[1]![1]).toBe('/v2/accounts/:id/transactions');
+		// Back to the accounts list, whose own choice comes back with it.
+		await app.press(keys.backspace);
+		await app.waitFor(f => f.includes('account /v2/accounts · page 1 '));
+		await app.press('j');
+		await app.waitFor(f => f.includes('account /v2/accounts · page 1 '));
+		expect(save).toHaveBeenCalledTimes(2);
+	});
+
 	it('the restricted credential sees short pages in the child, and the walk goes on past them', async () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'restricted')).data;
 		let index = -1;
