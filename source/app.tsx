@@ -238,6 +238,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
 		search: searching?.progress ?? null,
+		note: state.note,
 	});
 
 	let prompt: string | undefined;
@@ -290,7 +291,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			<Box flexDirection="column" width={size.columns} height={frameRows}>
 				{body}
 				{table}
-				<StatusArea model={state.note && !stack.error ? {...model, message: {id: 'note', text: inert(state.note.text), tone: state.note.tone}} : model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
+				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
 			</Box>
 		</ColourContext.Provider>
 	);

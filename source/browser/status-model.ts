@@ -5,6 +5,7 @@ import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
+import type {Note} from './effects.js';
 import {formatMs} from './format.js';
 import {top, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
@@ -41,6 +42,8 @@ export type StatusInput = {
 	columnSpan?: {offset?: number; first?: number; last?: number; total?: number};
 	/** A search across pages (`n`, `N`) running: what it is looking at. */
 	search?: SearchProgress | null;
+	/** What a copy or a save just did: the message until the next key, unless the page failed. */
+	note?: Note | null;
 };
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -285,7 +288,9 @@ export function statusModel(input: StatusInput): StatusModel {
 	}
 
 	let message: Segment | null = null;
-	if (input.search) {
+	if (input.note && !state.error) {
+		message = {id: 'note', text: inert(input.note.text), tone: input.note.tone};
+	} else if (input.search) {
 		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
 	} else if (state.error?.jump) {
 		// The jump's page did not come: the walk on screen is untouched.

@@ -34,6 +34,16 @@ describe('status line model', () => {
 		expect(joinSegments(statusModel({...input, state}).page)).toBe('row – · 1/1 · end of list · total 100 · yielded 1');
 	});
 
+	it('a copy or save note is the message, inert, ahead of a running search, and never over an error', () => {
+		const state = withPage({url: url(), ids: ['a'], next: url('a')});
+		const note = {text: 'copied \u001B[2Jthe id', tone: 'good' as const};
+		const search = {direction: 'forward' as const, page: 3, searched: 2};
+		expect(statusModel({...input, state, note, search}).message).toEqual({id: 'note', text: 'copied \\x1b[2Jthe id', tone: 'good'});
+		const refreshing = pageStackReducer(state, {type: 'refresh'});
+		const failed = pageStackReducer(refreshing, {type: 'failed', requestId: refreshing.pending!.requestId, message: 'boom'});
+		expect(statusModel({...input, state: failed, note}).message?.id).toBe('error');
+	});
+
 	it('spins while loading, marks a walk from a cursor, and shows errors inert with how to retry', () => {
 		let state = withPage({url: url('c'), ids: ['d'], next: url('d')}, url('c'));
 		state = pageStackReducer(state, {type: 'refresh'});
