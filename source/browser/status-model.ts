@@ -161,7 +161,7 @@ function pages(count: number): string {
 }
 
 /** The notices of jump (`:`) and search (`n`, `N`). The filter is user text: noticeText's callers make it inert. */
-function jumpSearchText(notice: Notice): string {
+function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search-${string}`}>): string {
 	switch (notice.kind) {
 		case 'jump': {
 			return `jump: a new walk ${notice.cursor === 'starting_after' ? 'after' : 'before'} that id (0 returns to the start)`;
@@ -207,10 +207,6 @@ function jumpSearchText(notice: Notice): string {
 			const how = notice.by === 'escape' ? 'search stopped (Esc)' : 'search stopped by the error above';
 			const again = notice.direction === 'forward' ? 'n' : 'N';
 			return notice.moved ? `${how} after ${pages(notice.searched)} with no match: ${again} goes on from here` : `${how}: nothing moved`;
-		}
-
-		default: {
-			return '';
 		}
 	}
 }
