@@ -15,7 +15,21 @@ export type CollectionName = 'accounts' | 'checkouts' | 'charges';
 export const collectionNames: readonly CollectionName[] = ['accounts', 'checkouts', 'charges'];
 /** The lists each account has of its own (the real API has more: deposits, withdrawals, buys, sells). */
 export type AccountListName = 'transactions' | 'addresses';
-export const accountListNames: readonly AccountListName[] = ['transactions', 'addresses'];
+
+/** How many objects each list of an account has (from its roll, key and currency), and how one is drawn. */
+const accountListKinds: Record<AccountListName, {count(roll: number, key: number, currency: string): number; render: typeof renderTransaction}> = {
+	// Most accounts have a few pages of history; some have none.
+	transactions: {
+		count: (roll, key) => (roll < 10 ? 0 : roll < 30 ? roll % 12 : 25 + (hash32(key, 2) % 160)),
+		render: renderTransaction,
+	},
+	// Fiat accounts receive no crypto; most others have a handful of
+	// addresses, and about one in three enough for several pages.
+	addresses: {
+		count: (roll, key, currency) => (!hasAddresses(currency) || roll < 8 ? 0 : roll < 65 ? 1 + (roll % 15) : 26 + (hash32(key, 2) % 120)),
+		render: renderAddress,
+	},
+};
 
 /** One list: its index and how to render an object of it. */
 export type Collection = {
@@ -79,11 +93,6 @@ export class Lists implements SandboxStore {
 		};
 	}
 
-	/** The transactions of a live account `viewer` can see, or undefined for any other id. */
-	transactions(accountId: string, viewer: Viewer = 'full'): Collection | undefined {
-		return this.accountList('transactions', accountId, viewer);
-	}
-
 	/**
 	 * One list of a live account `viewer` can see, or undefined for any other
 	 * id: a restricted caller cannot list what a hidden account holds either.
@@ -98,8 +107,7 @@ export class Lists implements SandboxStore {
 		const lists = this.accountLists[name];
 		let list = lists.get(serial);
 		if (!list) {
-			const id = accounts.index.idOf(serial);
-			list = name === 'transactions' ? this.buildTransactions(serial, id) : this.buildAddresses(serial, id);
+			list = this.buildAccountList(name, serial, accounts.index.idOf(serial));
 			lists.set(serial, list);
 		}
 
@@ -152,7 +160,7 @@ export class Lists implements SandboxStore {
 	}
 
 	transactionIds(accountId: string, options: ListOptions = {}): string[] | undefined {
-		const list = this.transactions(accountId);
+		const list = this.accountList('transactions', accountId);
 		return list && liveIds(list.index, options);
 	}
 
@@ -175,37 +183,23 @@ export class Lists implements SandboxStore {
 		return list;
 	}
 
-	private buildTransactions(accountSerial: number, accountId: string): Collection {
+	/**
+	 * One list of an account, drawn from the seed, the list's name and the
+	 * account: its size, creation times and hidden clumps (a restricted caller
+	 * meets short and empty pages here too), and its objects on demand.
+	 */
+	private buildAccountList(name: AccountListName, accountSerial: number, accountId: string): Collection {
 		const accounts = this.collections.accounts;
-		const key = hash32(this.seed, nameCode('transactions'), accountSerial);
-		// Most accounts have a few pages of history; some have none.
-		const roll = hash32(key, 1) % 100;
-		const count = roll < 10 ? 0 : roll < 30 ? roll % 12 : 25 + (hash32(key, 2) % 160);
-		const opened = accounts.index.createdOf(accountSerial);
-		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hiddenClumps(count, hash32(key, 4), false));
+		const kind = accountListKinds[name];
+		const key = hash32(this.seed, nameCode(name), accountSerial);
 		const currency = (accounts.render(accountSerial).currency as {code: string}).code;
-		const salt = hash32(key, 5);
-		return {
-			index,
-			render: (serial) => renderTransaction({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)}, {id: accountId, currency}),
-		};
-	}
-
-	private buildAddresses(accountSerial: number, accountId: string): Collection {
-		const accounts = this.collections.accounts;
-		const key = hash32(this.seed, nameCode('addresses'), accountSerial);
-		const currency = (accounts.render(accountSerial).currency as {code: string}).code;
-		// Fiat accounts receive no crypto; most others have a handful of
-		// addresses, and about one in three enough for several pages.
-		const roll = hash32(key, 1) % 100;
-		const count = !hasAddresses(currency) || roll < 8 ? 0 : roll < 65 ? 1 + (roll % 15) : 26 + (hash32(key, 2) % 120);
+		const count = kind.count(hash32(key, 1) % 100, key, currency);
 		const opened = accounts.index.createdOf(accountSerial);
-		// Clumps of hidden addresses as transactions have: a restricted caller meets short and empty pages here too.
 		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hiddenClumps(count, hash32(key, 4), false));
 		const salt = hash32(key, 5);
 		return {
 			index,
-			render: (serial) => renderAddress({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)}, {id: accountId, currency}),
+			render: (serial) => kind.render({seed: salt, serial, id: index.idOf(serial), created: index.createdOf(serial)}, {id: accountId, currency}),
 		};
 	}
 }
