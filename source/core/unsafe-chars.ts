@@ -89,7 +89,12 @@ const unsafeInJson = unsafePattern();
  * character inside its strings written as `\uXXXX`: the same value, safe on
  * a terminal. JSON.stringify already escapes the C0 controls inside strings,
  * so the only raw ones left are its own line breaks and indentation, kept.
+ * Meant for one such text, never for several joined by newlines.
  */
 export function escapeUnsafeJson(text: string): string {
-	return text.replace(unsafeInJson, char => (char === '\n' || char === '\t' ? char : jsonEscape(char)));
+	unsafeInJson.lastIndex = 0;
+	// The test first: most texts have none, and replace() would copy them.
+	const found = unsafeInJson.test(text);
+	unsafeInJson.lastIndex = 0;
+	return found ? text.replace(unsafeInJson, char => (char === '\n' || char === '\t' ? char : jsonEscape(char))) : text;
 }
