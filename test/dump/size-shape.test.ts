@@ -5,22 +5,15 @@
  * no hang), and a pathological object costs only its own cells: its
  * neighbours on the page are written as usual. Hang guards only, no timing.
  */
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {deepLevels, hugeCellUnit, manyObjects, startFaultyServer, wideFields, type FaultName, type FaultyServer} from '../support/faulty-server.js';
+import {describe, expect, test} from 'vitest';
+import {deepLevels, hugeCellUnit, manyObjects, wideFields, type FaultName} from '../support/faulty-server.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canaryEnv, dumpInProcess} from '../support/run-dump.js';
 import {auditInProcess} from '../audit/run-audit.js';
 
-let faulty: FaultyServer;
+const faulty = useFaultyServer();
 
-beforeAll(async () => {
-	faulty = await startFaultyServer();
-});
-
-afterAll(async () => {
-	await faulty?.close();
-});
-
-const dumpOf = async (fault: FaultName, format: string) => dumpInProcess(['accounts', `--base-url=${faulty.base(fault)}`, '--format', format, '--timeout', '60'], canaryEnv);
+const dumpOf = async (fault: FaultName, format: string) => dumpInProcess(['accounts', `--base-url=${faulty().base(fault)}`, '--format', format, '--timeout', '60'], canaryEnv);
 
 function csvRows(stdout: string): string[] {
 	return stdout.split('\r\n').filter(line => line !== '');
@@ -68,7 +61,7 @@ describe('objects nested 50,000 levels deep', () => {
 	}, 60_000);
 
 	test('audit: checks the page and reports', async () => {
-		const result = await auditInProcess(['accounts', `--base-url=${faulty.base('deep')}`, '--timeout', '60', '--json'], canaryEnv);
+		const result = await auditInProcess(['accounts', `--base-url=${faulty().base('deep')}`, '--timeout', '60', '--json'], canaryEnv);
 		expect(result.stderr).toBe('');
 		const report = JSON.parse(result.stdout) as {walks: Array<{objects: number}>};
 		expect(report.walks[0]!.objects).toBe(4);
@@ -114,7 +107,7 @@ describe('300,000 objects on one page', () => {
 	}
 
 	test('audit: every object counted', async () => {
-		const result = await auditInProcess(['accounts', `--base-url=${faulty.base('many-objects')}`, '--timeout', '60', '--json'], canaryEnv);
+		const result = await auditInProcess(['accounts', `--base-url=${faulty().base('many-objects')}`, '--timeout', '60', '--json'], canaryEnv);
 		const report = JSON.parse(result.stdout) as {walks: Array<{objects: number}>};
 		expect(report.walks[0]!.objects).toBe(manyObjects);
 	}, 60_000);
@@ -145,7 +138,7 @@ describe('an object with 100,000 fields', () => {
 				callback();
 			},
 		}), {isTTY: tty, columns: 120});
-		const code = await runDump(['accounts', `--base-url=${faulty.base('wide')}`, '--format', 'table', '--timeout', '60'], {
+		const code = await runDump(['accounts', `--base-url=${faulty().base('wide')}`, '--format', 'table', '--timeout', '60'], {
 			stdout: sink(text => {
 				stdout += text;
 			}, true),
