@@ -7,13 +7,14 @@
  *
  * Options: --records N (default 100000), --runs N (default 5), --list accounts|checkouts.
  */
-import {spawn} from 'node:child_process';
-import {existsSync, openSync, closeSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {startSandbox} from '../../source/sandbox/index.js';
+import {median} from './median.js';
+import {runTimed} from './run-timed.js';
 
 const {values} = parseArgs({
 	options: {
@@ -34,33 +35,7 @@ if (!existsSync(cli)) {
 	process.exit(1);
 }
 
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function time(argv: string[], env: Record<string, string>): Promise<{ms: number; code: number}> {
-	const devNull = openSync('/dev/null', 'w');
-	const started = performance.now();
-	const child = spawn(process.execPath, [cli, ...argv], {env: {PATH: process.env.PATH ?? '', ...env}, stdio: ['ignore', devNull, 'pipe']});
-	let stderr = '';
-	child.stderr?.on('data', (chunk: Buffer) => {
-		stderr += chunk.toString();
-	});
-	const code = await new Promise<number>((resolve) => {
-		child.on('close', (status) => {
-			resolve(status ?? 1);
-		});
-	});
-	const ms = performance.now() - started;
-	closeSync(devNull);
-	if (code !== 0) {
-		throw new Error(`pagewalk ${argv[0]} exited ${code}: ${stderr.trim()}`);
-	}
-
-	return {ms, code};
-}
+const time = async (argv: string[], env: Record<string, string>) => runTimed(process.execPath, [cli, ...argv], env);
 
 const sandbox = await startSandbox({port: 0, records});
 try {

@@ -26,6 +26,7 @@ import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {runTimed} from './run-timed.js';
 import {serveSandbox} from './serve-sandbox.js';
+import {median} from './median.js';
 
 // React picks its build when first loaded: production mode, as in the bundle,
 // has to be set before the process starts (as bench:keys does).
@@ -68,12 +69,6 @@ if (!existsSync(cli)) {
 }
 
 const serve = async () => serveSandbox(cli, records);
-
-function median(list: number[]): number {
-	const sorted = [...list].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 const served = await serve();
 const env = {PAGEWALK_BASE_URL: served.accountUrl, COINBASE_ACCESS_TOKEN: served.credentials.account.full, NO_COLOR: '1'};

@@ -17,6 +17,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {startSandbox} from '../../source/sandbox/index.js';
+import {median} from './median.js';
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 15);
 const marker = 'more pages follow';
@@ -64,12 +65,6 @@ async function timeToMarker(command: string, env: NodeJS.ProcessEnv, quitKey?: s
 			}
 		});
 	});
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 const sandbox = await startSandbox({port: 0});

@@ -30,6 +30,7 @@ import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
+import {median} from './median.js';
 import {runTimed} from './run-timed.js';
 import {serveSandbox, stopSandbox, type Served} from './serve-sandbox.js';
 
@@ -59,12 +60,6 @@ if (!existsSync(cli)) {
 const work = mkdtempSync(path.join(tmpdir(), 'pagewalk-bench-'));
 
 const serve = async (count: number) => serveSandbox(cli, count);
-
-function median(list: number[]): number {
-	const sorted = [...list].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** {@link runTimed}, the peak RSS read from a file in the bench's folder when asked. */
 async function run(command: string, argv: string[], env: Record<string, string>, measureRss = false): Promise<{ms: number; rssKiB?: number}> {
