@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * Copy, save and the wheel in a real terminal (see support/tmux.ts): OSC 52
@@ -20,8 +20,6 @@ let folder: string;
 function sgrReport(button: number): string[] {
 	return [...`\u001B[<${button};10;5M`].map(character => character.codePointAt(0)!.toString(16));
 }
-
-const selectedId = (text: string) => /^› (\S+)/m.exec(text)![1]!;
 
 beforeAll(() => {
 	requireTmux();
@@ -41,7 +39,7 @@ describe('copy, save and the wheel in tmux', () => {
 		let text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
 		expect(server.flag('mouse_sgr_flag')).toBe('1');
 		expect(server.flag('mouse_standard_flag')).toBe('1');
-		const id = selectedId(text);
+		const id = selectedRow(text);
 
 		await server.keys('y');
 		await server.waitForScreen(t => t.includes('copied id') && t.includes('(needs a terminal that allows OSC 52)'));
@@ -54,7 +52,7 @@ describe('copy, save and the wheel in tmux', () => {
 		text = await server.waitForScreen(t => /row 1\/\d+/.test(t));
 		expect(text).toContain('page 1 ·');
 		expect(text).not.toContain('already on the first page');
-		expect(selectedId(text)).toBe(id);
+		expect(selectedRow(text)).toBe(id);
 
 		const file = path.join(folder, 'page.ndjson');
 		await server.keys('w');
@@ -84,7 +82,7 @@ describe('copy, save and the wheel in tmux', () => {
 	it('Y copies the object\'s JSON and u the request as curl (tmux buffer); W writes every page walked', async () => {
 		server.start('copy-more', {serverOptions: [['set-clipboard', 'on']]});
 		const text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
-		const id = selectedId(text);
+		const id = selectedRow(text);
 
 		await server.keys('Y');
 		await server.waitForScreen(t => t.includes('copied JSON'));

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, pause, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
 
 /**
  * What Ink leaves on a real terminal after a frame replaces another: an
@@ -15,10 +15,6 @@ const server = new TmuxServer('frames', {columns: 160, rows: 30});
 afterAll(() => {
 	server.kill();
 	removeBuiltCli();
-});
-
-const pause = async (ms: number) => new Promise(resolve => {
-	setTimeout(resolve, ms);
 });
 
 /** The screen once it has stopped changing (the prefetch of page 2 may still redraw the status line). */

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * Related lists in a real terminal (see support/tmux.ts): Enter on a row
@@ -26,7 +26,7 @@ describe('related lists in a real terminal (tmux)', () => {
 		let text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
 		await server.keys('j', 'j');
 		text = await server.waitForScreen(t => /row 3\//.test(t));
-		const row = /^› (\S+)/m.exec(text)![1]!;
+		const row = selectedRow(text);
 
 		await server.keys('Enter');
 		text = await server.waitForScreen(t => t.includes('related: [transactions] addresses deposits withdrawals buys sells'));
@@ -38,7 +38,7 @@ describe('related lists in a real terminal (tmux)', () => {
 
 		await server.keys('BSpace');
 		text = await server.waitForScreen(t => t.includes('account /v2/accounts · page 1 ·') && /row 3\//.test(t));
-		expect(/^› (\S+)/m.exec(text)![1]).toBe(row);
+		expect(selectedRow(text)).toBe(row);
 		expect(text).not.toContain('› transactions');
 
 		await server.keys('q');

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * Jump to a cursor (`:`) and search across pages (`/` then `n`, `N`) in the
@@ -7,16 +7,6 @@ import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.
  */
 
 const server = new TmuxServer('search', {columns: 120, rows: 24});
-
-/** The id of the selected row (the line starting with ›). */
-function selected(text: string): string {
-	const id = /^› (\S+)/m.exec(text)?.[1];
-	if (!id) {
-		throw new Error(`no selected row on screen:\n${text}`);
-	}
-
-	return id;
-}
 
 const settled = (text: string) => !text.includes('loading');
 
@@ -34,15 +24,15 @@ describe('jump and search in a real terminal (tmux)', () => {
 	it(': id starts a walk after it, :<id before it; / then n finds a page further on and N one back', async () => {
 		server.start('search', {args: '--limit 10'});
 		let text = await server.waitForScreen(t => t.includes('page 1 · from the start') && t.includes('more pages follow'));
-		const first = selected(text);
+		const first = selectedRow(text);
 
 		// → to page 3, remembering ids to jump to and search for.
 		await server.keys('Right');
 		text = await server.waitForScreen(t => t.includes('page 2 ·') && settled(t));
-		const second = selected(text);
+		const second = selectedRow(text);
 		await server.keys('Right');
 		text = await server.waitForScreen(t => t.includes('page 3 ·') && settled(t));
-		const third = selected(text);
+		const third = selectedRow(text);
 
 		// : with the first id: a new walk right after it.
 		await server.keys(':');
@@ -51,7 +41,7 @@ describe('jump and search in a real terminal (tmux)', () => {
 		await server.keys('Enter');
 		text = await server.waitForScreen(t => t.includes('page 1 · started after') && settled(t));
 		expect(text).toContain('jump: a new walk after that id (0 returns to the start)');
-		expect(selected(text)).not.toBe(first);
+		expect(selectedRow(text)).not.toBe(first);
 
 		// :<id with page 2's first id: the page before it is the list's page 1.
 		await server.keys(':');
@@ -59,7 +49,7 @@ describe('jump and search in a real terminal (tmux)', () => {
 		await server.keys('-l', `<${second}`);
 		await server.keys('Enter');
 		text = await server.waitForScreen(t => t.includes('page 1 · started before') && settled(t));
-		expect(selected(text)).toBe(first);
+		expect(selectedRow(text)).toBe(first);
 
 		// Empty input: one sentence, the walk stays.
 		await server.keys(':');
@@ -78,7 +68,7 @@ describe('jump and search in a real terminal (tmux)', () => {
 		await server.keys('n');
 		text = await server.waitForScreen(t => t.includes('match on page 3'));
 		expect(text).toContain('page 3 · from the start');
-		expect(selected(text)).toBe(third);
+		expect(selectedRow(text)).toBe(third);
 
 		// n again: no later page holds it, and the search says so and stays.
 		await server.keys('n');
@@ -93,6 +83,6 @@ describe('jump and search in a real terminal (tmux)', () => {
 		await server.keys('Enter');
 		await server.keys('N');
 		text = await server.waitForScreen(t => t.includes('match on page 1'));
-		expect(selected(text)).toBe(first);
+		expect(selectedRow(text)).toBe(first);
 	});
 });

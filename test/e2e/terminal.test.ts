@@ -1,7 +1,7 @@
 import {execFileSync, spawnSync} from 'node:child_process';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, hasTmux, noTmux, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, hasTmux, noTmux, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * The built CLI in a real terminal (see support/tmux.ts). Checks what no
@@ -11,19 +11,6 @@ import {builtCli, hasTmux, noTmux, removeBuiltCli, requireTmux, TmuxServer} from
 
 const server = new TmuxServer('e2e');
 const {rows} = server;
-const tmux = (...args: string[]) => server.tmux(...args);
-const flag = (name: string) => server.flag(name);
-const killServer = () => {
-	server.kill();
-};
-
-const startSession = (name: string, envPrefix = '') => {
-	server.start(name, {envPrefix});
-};
-
-const waitForScreen = async (predicate: (text: string) => boolean, timeout?: number) => server.waitForScreen(predicate, timeout);
-const keys = async (...names: string[]) => server.keys(...names);
-const session = () => server.session;
 
 afterAll(removeBuiltCli);
 
@@ -39,27 +26,29 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		builtCli();
 	});
 
-	afterAll(killServer);
+	afterAll(() => {
+		server.kill();
+	});
 
 	it('shows the first page, walks next and back, toggles order, re-fits on resize, and quits restoring the terminal', async () => {
-		startSession('keys');
-		let text = await waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
-		expect(flag('alternate_on')).toBe('1');
+		server.start('keys');
+		let text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
+		expect(server.flag('alternate_on')).toBe('1');
 		expect(text).not.toContain('BEFORE');
 		expect(text).toMatch(/^ {2}id +name/m);
 		expect(text).toContain('account /v2/accounts · page 1 · from the start · desc · limit 25');
-		const firstRow = /^› (\S+)/m.exec(text)![1]!;
+		const firstRow = selectedRow(text);
 
-		await keys('Right');
-		text = await waitForScreen(t => t.includes('page 2 ·'));
-		expect(/^› (\S+)/m.exec(text)![1]).not.toBe(firstRow);
+		await server.keys('Right');
+		text = await server.waitForScreen(t => t.includes('page 2 ·'));
+		expect(selectedRow(text)).not.toBe(firstRow);
 
-		await keys('Left');
-		text = await waitForScreen(t => t.includes('page 1 ·'));
-		expect(/^› (\S+)/m.exec(text)![1]).toBe(firstRow);
+		await server.keys('Left');
+		text = await server.waitForScreen(t => t.includes('page 1 ·'));
+		expect(selectedRow(text)).toBe(firstRow);
 
-		await keys('o');
-		text = await waitForScreen(t => t.includes('page 1 · from the start · asc'));
+		await server.keys('o');
+		text = await server.waitForScreen(t => t.includes('page 1 · from the start · asc'));
 		expect(text).toContain('order asc: new walk from the first page');
 
 		// Never taller than the terminal: the status line stays on screen.
@@ -68,8 +57,8 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		// Resizing re-fits the table to the new width and height. The pane crops
 		// at 60 columns anyway; what shows a redraw at the new width is the status
 		// line cut by pagewalk with an ellipsis, and the whole frame in 12 rows.
-		tmux('resize-window', '-t', session(), '-x', '60', '-y', '12');
-		text = await waitForScreen(t => {
+		server.tmux('resize-window', '-t', server.session, '-x', '60', '-y', '12');
+		text = await server.waitForScreen(t => {
 			const shown = t.trimEnd().split('\n');
 			return (
 				shown.length <= 12 &&
@@ -81,30 +70,30 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		// At 60 columns the id still fits whole beside one more column.
 		expect(text).toMatch(/^› [\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12} {2}\S/m);
 
-		await keys('q');
-		text = await waitForScreen(t => t.includes('AFTER rc='));
+		await server.keys('q');
+		text = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(text).toContain('AFTER rc=0');
 		expect(text).toContain('BEFORE');
 		expect(text).not.toContain('page 1 ·');
-		expect(flag('alternate_on')).toBe('0');
-		expect(flag('cursor_flag')).toBe('1');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
 	});
 
 	it('counts every key of a chunk, closes an overlay with q, then quits with q', async () => {
-		startSession('chunk');
-		let text = await waitForScreen(t => t.includes('page 1 ·') && t.includes('row 1/'));
+		server.start('chunk');
+		let text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('row 1/'));
 		// One send-keys with a literal string: one write to the terminal, as key repeat gives.
-		await keys('-l', 'jjj');
-		text = await waitForScreen(t => t.includes('row 4/'));
+		await server.keys('-l', 'jjj');
+		text = await server.waitForScreen(t => t.includes('row 4/'));
 		const rowLines = text.split('\n').slice(1);
 		expect(rowLines.findIndex(line => line.startsWith('›'))).toBe(3);
-		await keys('?');
-		await waitForScreen(t => t.startsWith('keys'));
-		await keys('q');
-		text = await waitForScreen(t => t.startsWith('  id ') && t.includes('row 4/'));
+		await server.keys('?');
+		await server.waitForScreen(t => t.startsWith('keys'));
+		await server.keys('q');
+		text = await server.waitForScreen(t => t.startsWith('  id ') && t.includes('row 4/'));
 		expect(text).not.toContain('AFTER rc=');
-		await keys('q');
-		text = await waitForScreen(t => t.includes('AFTER rc='));
+		await server.keys('q');
+		text = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(text).toContain('AFTER rc=0');
 	});
 
@@ -112,50 +101,52 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		// An SGR sequence (colour, bold, inverse, dim): what NO_COLOR must leave out.
 		// eslint-disable-next-line no-control-regex -- the escape character is what is looked for
 		const sgr = /\u001B\[[\d;]*m/;
-		startSession('colour');
-		await waitForScreen(t => t.includes('page 1 ·'));
+		server.start('colour');
+		await server.waitForScreen(t => t.includes('page 1 ·'));
 		// -e keeps the attributes: the status line's colours show as SGR sequences.
-		expect(tmux('capture-pane', '-p', '-e', '-t', session())).toMatch(sgr);
-		await keys('q');
-		await waitForScreen(t => t.includes('AFTER rc='));
-		startSession('no-colour', 'NO_COLOR=1 ');
-		await waitForScreen(t => t.includes('page 1 ·'));
-		await keys('Enter');
-		await waitForScreen(t => t.startsWith('object 1 of'));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session())).not.toMatch(sgr);
-		await keys('q');
-		await waitForScreen(t => t.startsWith('  id '));
-		expect(tmux('capture-pane', '-p', '-e', '-t', session())).not.toMatch(sgr);
-		await keys('q');
-		await waitForScreen(t => t.includes('AFTER rc='));
+		expect(server.tmux('capture-pane', '-p', '-e', '-t', server.session)).toMatch(sgr);
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc='));
+		server.start('no-colour', {envPrefix: 'NO_COLOR=1 '});
+		await server.waitForScreen(t => t.includes('page 1 ·'));
+		await server.keys('Enter');
+		await server.waitForScreen(t => t.startsWith('object 1 of'));
+		expect(server.tmux('capture-pane', '-p', '-e', '-t', server.session)).not.toMatch(sgr);
+		await server.keys('q');
+		await server.waitForScreen(t => t.startsWith('  id '));
+		expect(server.tmux('capture-pane', '-p', '-e', '-t', server.session)).not.toMatch(sgr);
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc='));
 	});
 
 	it('Ctrl-C quits too, with the terminal restored', async () => {
-		startSession('interrupt');
-		await waitForScreen(t => t.includes('page 1 ·'));
-		await keys('C-c');
-		const text = await waitForScreen(t => t.includes('AFTER rc='));
+		server.start('interrupt');
+		await server.waitForScreen(t => t.includes('page 1 ·'));
+		await server.keys('C-c');
+		const text = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(text).toContain('AFTER rc=0');
-		expect(flag('alternate_on')).toBe('0');
-		expect(flag('cursor_flag')).toBe('1');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
 	});
 });
 
 describe('pagewalk --demo ended by a signal (tmux)', () => {
 	beforeAll(requireTmux);
-	afterAll(killServer);
+	afterAll(() => {
+		server.kill();
+	});
 
 	it('SIGTERM restores the terminal and exits with 143', async () => {
-		startSession('signal');
-		await waitForScreen(t => t.includes('page 1 ·'));
+		server.start('signal');
+		await server.waitForScreen(t => t.includes('page 1 ·'));
 		// The pane runs a shell; pagewalk is its child. Signal exactly that process.
-		const shell = flag('pane_pid');
+		const shell = server.flag('pane_pid');
 		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
 		process.kill(Number(child), 'SIGTERM');
-		const text = await waitForScreen(t => t.includes('AFTER rc='));
+		const text = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(text).toContain('AFTER rc=143');
-		expect(flag('alternate_on')).toBe('0');
-		expect(flag('cursor_flag')).toBe('1');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
 	});
 });
 

@@ -50,7 +50,17 @@ export function removeBuiltCli(): void {
 	}
 }
 
-async function pause(ms: number): Promise<void> {
+/** The id of the selected row (the line starting with ›); throws with the screen when there is none. */
+export function selectedRow(text: string): string {
+	const id = /^› (\S+)/m.exec(text)?.[1];
+	if (!id) {
+		throw new Error(`no selected row on screen:\n${text}`);
+	}
+
+	return id;
+}
+
+export async function pause(ms: number): Promise<void> {
 	await new Promise(resolve => {
 		setTimeout(resolve, ms);
 	});
