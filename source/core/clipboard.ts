@@ -15,7 +15,7 @@ import {inert} from './inert.js';
  */
 export const maxClipboardBytes = 75_000;
 
-export const osc52Note = 'needs a terminal that allows OSC 52';
+const osc52Note = 'needs a terminal that allows OSC 52';
 
 export type ClipboardWrite = {ok: true; sequence: string; bytes: number} | {ok: false; bytes: number};
 

@@ -95,7 +95,7 @@ function warningText(item: unknown): string | undefined {
 }
 
 /** The warnings of one page that are read; the rest are left unread. */
-export const maxWarnings = 100;
+const maxWarnings = 100;
 
 /** Validates a parsed body as a page of `api` and returns its parts. */
 export function validateEnvelope(api: Api, value: unknown, body: string): Envelope {

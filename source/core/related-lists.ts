@@ -43,7 +43,7 @@ export type RelatedList = {
 };
 
 /** Longer resource paths are not believed: real ones are under a hundred characters. */
-export const maxResourcePathLength = 512;
+const maxResourcePathLength = 512;
 
 /** Cells an object's name takes at most in the breadcrumb. */
 export const labelWidth = 24;
