@@ -4,40 +4,24 @@
  * as it was; short pages of the restricted credential in the child; a list
  * the sandbox does not serve is one sentence and Backspace still returns.
  */
-import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import type {ColumnChoice} from '../../source/core/column-order.js';
 import {visibleRows} from '../../source/browser/cells.js';
 import {objectLabel} from '../../source/core/related-lists.js';
 import type {ListObject} from '../../source/core/types.js';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {keys, renderApp} from './support/render-app.js';
-
-let sandbox: Sandbox;
-let open: Array<{close(): Promise<void>}> = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({port: 0});
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-afterEach(async () => {
-	await Promise.all(open.map(async app => app.close()));
-	open = [];
-});
+import {keys, type renderApp} from './support/render-app.js';
+import {sandboxBrowser} from './support/sandbox-browser.js';
 
 const size = {columns: 120, rows: 16};
+const fixture = sandboxBrowser({size});
+const sandbox = () => fixture.sandbox();
 
 async function browse(viewer: 'full' | 'restricted', columns?: Parameters<typeof renderApp>[0]['columns']) {
-	const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account[viewer], size, columns});
-	open.push(app);
-	return app;
+	return fixture.browse({token: sandbox().credentials.account[viewer], columns});
 }
 
 async function getJson(path: string, viewer: 'full' | 'restricted'): Promise<{data: ListObject[]; pagination: {next_uri: string | null}}> {
-	const response = await fetch(`${sandbox.accountUrl}${path}`, {headers: {authorization: `Bearer ${sandbox.credentials.account[viewer]}`, 'cb-version': '2024-05-01'}});
+	const response = await fetch(`${sandbox().accountUrl}${path}`, {headers: {authorization: `Bearer ${sandbox().credentials.account[viewer]}`, 'cb-version': '2024-05-01'}});
 	return response.json() as Promise<{data: ListObject[]; pagination: {next_uri: string | null}}>;
 }
 
@@ -51,10 +35,10 @@ describe('related lists in the browser', () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
 		const rows = visibleRows(accounts, 'Wallet');
 		// The row whose account has the most transactions: more than a page of them.
-		const counts = rows.map(row => sandbox.store.transactionIds(String(row.object['id']))!.length);
+		const counts = rows.map(row => sandbox().store.transactionIds(String(row.object['id']))!.length);
 		const index = counts.indexOf(Math.max(...counts));
 		const target = rows[index]!.object;
-		const transactions = sandbox.store.transactionIds(String(target['id']))!;
+		const transactions = sandbox().store.transactionIds(String(target['id']))!;
 		expect(transactions.length).toBeGreaterThan(25);
 
 		const app = await browse('full');
@@ -92,9 +76,9 @@ describe('related lists in the browser', () => {
 
 	it('→ in the detail chooses addresses; they open with their own breadcrumb', async () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
-		const index = accounts.findIndex(account => (sandbox.store.addressIds(account.id)?.length ?? 0) > 0);
+		const index = accounts.findIndex(account => (sandbox().store.addressIds(account.id)?.length ?? 0) > 0);
 		const target = accounts[index]!;
-		const addresses = sandbox.store.addressIds(target.id)!;
+		const addresses = sandbox().store.addressIds(target.id)!;
 		const app = await browse('full');
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press(...Array.from({length: index}, () => 'j'), keys.enter, keys.right);
@@ -107,7 +91,7 @@ describe('related lists in the browser', () => {
 
 	it('columns chosen in a related list are saved under its pattern and used for the next list of its kind', async () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
-		const [first, second] = accounts.flatMap((account, index) => ((sandbox.store.transactionIds(account.id)?.length ?? 0) > 0 ? [index] : []));
+		const [first, second] = accounts.flatMap((account, index) => ((sandbox().store.transactionIds(account.id)?.length ?? 0) > 0 ? [index] : []));
 		const save = vi.fn<(choice: ColumnChoice, endpoint?: string) => void>();
 		const app = await browse('full', {save, remembered: {}});
 		await app.waitFor(f => f.includes('page 1 '));
@@ -134,7 +118,7 @@ describe('related lists in the browser', () => {
 
 	it('a choice made in the parent and one in a related list are saved once each: returning to the parent saves nothing again', async () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
-		const first = accounts.findIndex(account => (sandbox.store.transactionIds(account.id)?.length ?? 0) > 0);
+		const first = accounts.findIndex(account => (sandbox().store.transactionIds(account.id)?.length ?? 0) > 0);
 		const save = vi.fn<(choice: ColumnChoice, endpoint?: string) => void>();
 		const app = await browse('full', {save, remembered: {}});
 		await app.waitFor(f => f.includes('page 1 '));
