@@ -128,25 +128,8 @@ describe('an object with 100,000 fields', () => {
 	}, 60_000);
 
 	test('table on a narrow terminal: the layout stays linear in the fields', async () => {
-		const {Writable} = await import('node:stream');
-		const {runDump} = await import('../../source/commands/dump.js');
-		let stdout = '';
-		let stderr = '';
-		const sink = (append: (text: string) => void, tty: boolean) => Object.assign(new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				append(chunk.toString());
-				callback();
-			},
-		}), {isTTY: tty, columns: 120});
-		const code = await runDump(['accounts', `--base-url=${faulty().base('wide')}`, '--format', 'table', '--timeout', '60'], {
-			stdout: sink(text => {
-				stdout += text;
-			}, true),
-			stderr: sink(text => {
-				stderr += text;
-			}, false),
-			env: canaryEnv,
-		});
+		// stdout a terminal of 120 columns.
+		const {code, stdout, stderr} = await dumpInProcess(['accounts', `--base-url=${faulty().base('wide')}`, '--format', 'table', '--timeout', '60'], canaryEnv, {stdoutTty: true});
 		expect(code).toBe(0);
 		const lines = stdout.split('\n').filter(Boolean);
 		expect(lines).toHaveLength(3);

@@ -56,8 +56,8 @@ class Capture extends Writable {
 }
 
 /** `pagewalk dump <argv>` in process; usage errors are reported as the CLI would (exit 2). */
-export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stderrTty?: boolean} = {}): Promise<Result> {
-	const stdout = new Capture();
+export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean} = {}): Promise<Result> {
+	const stdout = new Capture(options.stdoutTty ?? false);
 	const stderr = new Capture(options.stderrTty ?? false);
 	let code: number;
 	try {
