@@ -317,6 +317,8 @@ const loaded = [
 	await Side.load(`this tree ${commitOf(here)}`, here, incrementalOverride),
 ];
 const clients: Array<{close: () => Promise<void>}> = [];
+// Every page each side has asked for, so the bench can wait for the prefetch instead of sleeping.
+const fetches: Array<Promise<unknown>> = [];
 for (const {side, modules} of loaded) {
 	const config = await modules.options.resolveConfig({
 		input: ['accounts'],
@@ -326,7 +328,11 @@ for (const {side, modules} of loaded) {
 	const client = modules.client.createClient(config);
 	clients.push(client);
 	side.mount(modules.ink, modules.React.createElement(modules.app.App, {
-		loadPage: async (url, options) => client.fetchPage(url, options),
+		async loadPage(url, options) {
+			const page = client.fetchPage(url, options);
+			fetches.push(page.catch(() => undefined));
+			return page;
+		},
 		startUrl: client.firstUrl,
 		api: config.api,
 		endpoint: config.endpoint,
@@ -340,9 +346,17 @@ const selectedRow = (frame: string) => /^› (\S+)/m.exec(plain(frame))?.[1];
 const pageIs = (n: number) => (frame: string) => plain(frame).includes(`page ${n} ·`);
 const ready = (frame: string) => !plain(frame).includes('loading') && pageIs(1)(frame) && plain(frame).includes('100/100');
 await Promise.all(sides.map(async side => side.until(ready)));
-// The prefetch of page 2 lands in the background: wait for it (the debug panel would say; the state is internal).
+// The prefetch of page 2 lands in the background: wait until every side has
+// asked for it (page 1 and page 2), then for the answers and the frame after them.
+while (fetches.length < 2 * sides.length) {
+	await new Promise(resolve => {
+		setImmediate(resolve);
+	});
+}
+
+await Promise.all(fetches);
 await new Promise(resolve => {
-	setTimeout(resolve, 500);
+	setImmediate(resolve);
 });
 
 const loadAtStart = loadAverage();

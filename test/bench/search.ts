@@ -126,12 +126,17 @@ async function searchInApp(filter: string): Promise<{ms: number; fetched: number
 	const client = createClient(config);
 	let fetched = 0;
 	let counting = false;
+	// Every page asked for before the search, so the bench can wait for the prefetch instead of sleeping.
+	const before: Array<Promise<unknown>> = [];
 	const loadPage = async (url: string, options: {signal: AbortSignal}) => {
+		const page = client.fetchPage(url, options);
 		if (counting) {
 			fetched += 1;
+		} else {
+			before.push(page.catch(() => undefined));
 		}
 
-		return client.fetchPage(url, options);
+		return page;
 	};
 
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
@@ -161,7 +166,6 @@ async function searchInApp(filter: string): Promise<{ms: number; fetched: number
 
 	await waitFor(frame => frame.includes('page 1 ·') && frame.includes('more pages follow'));
 	while (app.stdin.listenerCount('readable') === 0) {
-
 		await new Promise(resolve => {
 			setImmediate(resolve);
 		});
@@ -171,9 +175,17 @@ async function searchInApp(filter: string): Promise<{ms: number; fetched: number
 	app.stdin.write(filter);
 	app.stdin.write('\r');
 	await waitFor(frame => frame.includes(`filter "${filter}"`) && !frame.includes('/ filter rows'));
-	// Let the prefetch of page 2 land, as it would while the user types.
+	// Let the prefetch of page 2 land, as it would while the user types:
+	// once the app has asked for it, wait for the answer and the frame after it.
+	while (before.length < 2) {
+		await new Promise(resolve => {
+			setImmediate(resolve);
+		});
+	}
+
+	await Promise.all(before);
 	await new Promise(resolve => {
-		setTimeout(resolve, 100);
+		setImmediate(resolve);
 	});
 	counting = true;
 	const cpu = process.cpuUsage();
