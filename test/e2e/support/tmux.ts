@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {cpSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -81,6 +81,12 @@ export class TmuxServer {
 	readonly rows: number;
 	session = 'e2e';
 	private readonly socket: string;
+	/**
+	 * Where pagewalk remembers column choices (PAGEWALK_STATE_DIR): the
+	 * server's own, so a test neither reads the user's choices (a picker used
+	 * by hand changed what a test saw) nor leaves its own behind.
+	 */
+	private readonly stateDir = mkdtempSync(path.join(tmpdir(), 'pagewalk-e2e-state-'));
 
 	constructor(name: string, size: {columns: number; rows: number} = {columns: 100, rows: 24}) {
 		this.socket = `pagewalk-${name}-${process.pid}`;
@@ -95,6 +101,7 @@ export class TmuxServer {
 	/** Stops this tmux server and removes its socket file (tmux leaves it behind when killed). */
 	kill(): void {
 		spawnSync(tmuxPath, ['-L', this.socket, 'kill-server']);
+		rmSync(this.stateDir, {recursive: true, force: true});
 		rmSync(`${process.env['TMUX_TMPDIR'] ?? '/tmp'}/tmux-${process.getuid?.() ?? 0}/${this.socket}`, {force: true});
 	}
 
@@ -108,11 +115,12 @@ export class TmuxServer {
 
 	start(name: string, options: SessionOptions = {}): void {
 		this.session = name;
+		mkdirSync(this.stateDir, {recursive: true});
 		// CI=… makes Ink print only the last frame; a user's terminal never has it.
 		const env = {...process.env};
 		delete env['CI'];
 		const args = options.args ? ` ${options.args}` : '';
-		const command = `printf 'BEFORE\\n'; ${options.envPrefix ?? ''}${process.execPath} ${builtCli()} --demo${args}; echo "AFTER rc=$?"; sleep 600`;
+		const command = `printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${process.execPath} ${builtCli()} --demo${args}; echo "AFTER rc=$?"; sleep 600`;
 		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
 		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...setup], {
 			env: {...env, TERM: 'xterm-256color'},
