@@ -38,11 +38,13 @@ export function parseBase(base: string): LinkBase {
  * SDKs that append their parameters again produce `&&`. Values are untouched.
  */
 export function tidyQuery(url: URL): void {
-	if (url.search === '') {
+	const {search} = url;
+	// Setting search makes the URL parse its query again: only when there is something to drop.
+	if (search === '' || !(search.startsWith('?&') || search.endsWith('&') || search.includes('&&'))) {
 		return;
 	}
 
-	const parts = url.search.slice(1).split('&').filter(part => part !== '');
+	const parts = search.slice(1).split('&').filter(part => part !== '');
 	url.search = parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
@@ -172,52 +174,68 @@ function excerptLink(raw: string): string {
 	return cutToWidth(redact(raw), 81);
 }
 
+/** The `starting_after` / `ending_before` cursor of a URL, when it carries one. */
+export type Cursor = {starting_after?: string; ending_before?: string};
+
 /**
- * A canonical form of a request URL for loop detection: empty segments
- * dropped, parameters sorted, a parameter repeated with the same value kept
- * once (some SDKs append their parameters again).
+ * What the walker compares links by, from one parse of `url`: a canonical
+ * form for loop detection (empty segments dropped, parameters sorted, a
+ * parameter repeated with the same value kept once, as some SDKs append
+ * their parameters again; no fragment) and the cursor it carries. A URL that
+ * does not parse is its own canonical form, with no cursor.
  */
-export function canonicalUrl(url: string): string {
+export function linkIdentity(url: string): {canonical: string; cursor: Cursor} {
+	let parsed: URL;
 	try {
-		const parsed = new URL(url);
-		parsed.hash = '';
-		const seen = new Set<string>();
-		const pairs: Array<[string, string]> = [];
-		for (const [key, value] of parsed.searchParams) {
-			const id = `${key}\u0000${value}`;
-			if (!seen.has(id)) {
-				seen.add(id);
-				pairs.push([key, value]);
-			}
+		parsed = new URL(url);
+	} catch {
+		return {canonical: url, cursor: {}};
+	}
+
+	const seen = new Set<string>();
+	const pairs: Array<[string, string]> = [];
+	// The first value of each cursor parameter, as URLSearchParams.get reads it.
+	const first: Cursor = {};
+	for (const [key, value] of parsed.searchParams) {
+		const id = `${key}\u0000${value}`;
+		if (!seen.has(id)) {
+			seen.add(id);
+			pairs.push([key, value]);
 		}
 
-		pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
-		parsed.search = new URLSearchParams(pairs).toString();
-		return parsed.href;
-	} catch {
-		return url;
+		if (key === 'starting_after' || key === 'ending_before') {
+			first[key] ??= value;
+		}
 	}
+
+	// An empty cursor is no cursor.
+	const cursor: Cursor = {};
+	if (first.starting_after) {
+		cursor.starting_after = first.starting_after;
+	}
+
+	if (first.ending_before) {
+		cursor.ending_before = first.ending_before;
+	}
+
+	pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+	const query = new URLSearchParams(pairs).toString();
+	// The href up to its query or fragment: neither '?' nor '#' can stand
+	// unencoded before them. Built as a string, where setting search and
+	// hash would make the URL parse itself twice more.
+	const {href} = parsed;
+	const cut = /[?#]/.exec(href)?.index ?? href.length;
+	return {canonical: `${href.slice(0, cut)}${query === '' ? '' : `?${query}`}`, cursor};
+}
+
+/** The canonical form of a request URL for loop detection (see {@link linkIdentity}). */
+export function canonicalUrl(url: string): string {
+	return linkIdentity(url).canonical;
 }
 
 /** The `starting_after` / `ending_before` cursor a URL carries, if any. */
-export function cursorOf(url: string): {starting_after?: string; ending_before?: string} {
-	try {
-		const parameters = new URL(url).searchParams;
-		const result: {starting_after?: string; ending_before?: string} = {};
-		const after = parameters.get('starting_after');
-		const before = parameters.get('ending_before');
-		if (after !== null && after !== '') {
-			result.starting_after = after;
-		}
-
-		if (before !== null && before !== '') {
-			result.ending_before = before;
-		}
-
-		return result;
-	} catch {
-		return {};
-	}
+export function cursorOf(url: string): Cursor {
+	return linkIdentity(url).cursor;
 }
 
 /**

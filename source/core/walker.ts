@@ -1,5 +1,5 @@
 import type {FetchOptions, PageClient} from './http-client.js';
-import {canonicalUrl, cursorOf} from './links.js';
+import {linkIdentity, type Cursor} from './links.js';
 import type {Page, WalkEnd} from './types.js';
 
 /**
@@ -24,7 +24,7 @@ export type WalkOptions = FetchOptions & {
 
 export type WalkBounds = {maxPages: number | null; maxItems: number | null};
 
-function describeCursor(cursor: {starting_after?: string; ending_before?: string}): string | undefined {
+function describeCursor(cursor: Cursor): string | undefined {
 	if (cursor.starting_after !== undefined) {
 		return `starting_after=${cursor.starting_after}`;
 	}
@@ -82,9 +82,10 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	const pageKeys = new Map<string, number>();
 	let previousIds: string[] = [];
 	let url = options.startUrl ?? client.firstUrl;
-	// Each URL is made canonical once: as the next link, then as the request.
-	let canonical = canonicalUrl(url);
-	let cursor = describeCursor(cursorOf(url));
+	// Each URL is read once: as the next link, then as the request.
+	const first = linkIdentity(url);
+	let canonical = first.canonical;
+	let cursor = describeCursor(first.cursor);
 	let pages = 0;
 	let items = 0;
 	// The page being walked, let go of (below) before the next is asked for,
@@ -118,8 +119,9 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			return {kind: 'end'};
 		}
 
-		const nextCanonical = canonicalUrl(next);
-		const nextCursor = describeCursor(cursorOf(next));
+		const identity = linkIdentity(next);
+		const nextCanonical = identity.canonical;
+		const nextCursor = describeCursor(identity.cursor);
 		if (nextCanonical === canonical && empty) {
 			return {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`};
 		}

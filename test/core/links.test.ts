@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {canonicalUrl, checkSameOrigin, cursorOf, ForeignLinkError, parseBase, resolveLink} from '../../source/core/links.js';
+import {canonicalUrl, checkSameOrigin, cursorOf, ForeignLinkError, linkIdentity, parseBase, resolveLink} from '../../source/core/links.js';
 
 const account = parseBase('https://api.coinbase.com');
 const proxied = parseBase('https://proxy.example/coinbase/');
@@ -104,5 +104,15 @@ describe('canonicalUrl and cursorOf', () => {
 		expect(cursorOf('https://a/x?limit=2&starting_after=abc')).toEqual({starting_after: 'abc'});
 		expect(cursorOf('https://a/x?ending_before=z')).toEqual({ending_before: 'z'});
 		expect(cursorOf('https://a/x?starting_after=')).toEqual({});
+	});
+
+	test('linkIdentity reads both from one parse, as URLSearchParams does', () => {
+		// The first value of a parameter is the one get() returns, even when empty.
+		expect(linkIdentity('https://a/x?starting_after=&starting_after=b')).toEqual({canonical: 'https://a/x?starting_after=&starting_after=b', cursor: {}});
+		expect(linkIdentity('https://a/x?ending_before=%7A&limit=2#frag').cursor).toEqual({ending_before: 'z'});
+		// No fragment, no empty query, and a link that does not parse is its own form.
+		expect(linkIdentity('https://a/x?#frag').canonical).toBe('https://a/x');
+		expect(linkIdentity('https://a/x?b=1&a=2#f').canonical).toBe('https://a/x?a=2&b=1');
+		expect(linkIdentity('::not a url')).toEqual({canonical: '::not a url', cursor: {}});
 	});
 });
