@@ -130,6 +130,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 			const pages = walk(client, plan.config, {
 				startUrl,
 				signal: options.signal,
+				readAhead: true,
 				maxPages: plan.config.maxPages ?? defaultMaxPages,
 				onRetry(notice: RetryNotice) {
 					progress.retry(notice);

@@ -134,6 +134,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	try {
 		const pages = walk(client, config, {
 			signal: controller.signal,
+			readAhead: true,
 			maxPages: options.all ? config.maxPages : 1,
 			onRetry(notice) {
 				progress.retry(notice);

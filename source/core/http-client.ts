@@ -1,5 +1,5 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-// Two of undici's internal modules, not its public entry: the entry loads
+// Three of undici's internal modules, not its public entry: the entry loads
 // every dispatcher, fetch, WebSocket and the caches, doubling the bundle's
 // undici chunk (0.5 MB -> 1.1 MB) and, measured, ~50-60 ms more CPU for
 // every start (`dump` 460 -> 510 ms CPU, loading undici alone 220 -> 280 ms,
@@ -9,10 +9,10 @@ import {setTimeout as sleep} from 'node:timers/promises';
 // test/core/undici-parts.test.ts fails, naming the path, when one moves or
 // stops being what the public entry exports. Types: ./undici-parts.d.ts.
 import undiciErrors from 'undici/lib/core/errors.js';
+import Client from 'undici/lib/dispatcher/client.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import {PagewalkError} from './errors.js';
 import {apiError, excerpt, oneLine, parseJson, validateEnvelope} from './envelope.js';
-import {pageSpans} from './json-spans.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
@@ -21,6 +21,7 @@ import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret, secretLikeHeader} from './secret.js';
 import {decodeBodyBytes} from './body-bytes.js';
 import {getResponse} from './response-bytes.js';
+import {ResponsePage} from './response-page.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 /**
@@ -55,7 +56,7 @@ export type PageClient = {
 	resolveLink(uri: string | null | undefined, requestUrl?: string): string | null;
 	/** Fetches and validates one page. Rejects with a PagewalkError, or the signal's reason when aborted. */
 	fetchPage(url: string, options?: FetchOptions): Promise<Page>;
-	/** Closes the keep-alive connections. */
+	/** Closes the keep-alive connections; again, does nothing more. */
 	close(): Promise<void>;
 };
 
@@ -77,15 +78,19 @@ export type ClientOptions = {
 	 */
 	keepBytes?: boolean;
 	/**
-	 * One request at a time (a dump or audit walk): one connection, reused
-	 * for every page. With more, undici hands the next page to a second
-	 * connection, because it lets a socket that just finished a response
-	 * wait a full event-loop turn before reuse, and the walk alternates
-	 * between two sockets: a whole `dump --all` against `pagewalk serve`
-	 * measured 0.96x bench:walk's floor with one connection, 1.05x with
-	 * four (7 alternated runs).
-	 * The browser keeps four: the page on screen, the prefetched next one and
-	 * a search reading ahead may be in flight together.
+	 * A walk from start to end (dump, audit): one connection, reused for
+	 * every page, through undici's Client itself rather than a pool of one.
+	 * With more connections, undici hands the next page to a second one,
+	 * because it lets a socket that just finished a response wait a full
+	 * event-loop turn before reuse, and the walk alternates between two
+	 * sockets: a whole `dump --all` against `pagewalk serve` measured 0.96x
+	 * bench:walk's floor with one connection, 1.05x with four (7 alternated
+	 * runs). And a pool queues a request its busy client cannot take until
+	 * that client drains, a turn later again, so the walker's read-ahead
+	 * (walker.ts) would reach the wire only after the page before it was
+	 * written, not while it is.
+	 * The browser keeps a pool of four: the page on screen, the prefetched
+	 * next one and a search reading ahead may be in flight together.
 	 */
 	sequential?: boolean;
 };
@@ -178,14 +183,14 @@ function connectionErrorKind(error: unknown): ConnectionErrorKind {
 
 export function createClient(config: WalkConfig, {keepBytes = false, sequential = false}: ClientOptions = {}): PageClient {
 	const {base} = config;
-	const pool = new Pool(base.origin, {
-		connections: sequential ? 1 : 4,
+	const connection = {
 		connectTimeout: config.timeoutMs,
 		headersTimeout: config.timeoutMs,
 		bodyTimeout: config.timeoutMs,
 		keepAliveTimeout: 10_000,
 		maxResponseSize: maxBodyBytes,
-	});
+	};
+	const pool = sequential ? new Client(base.origin, connection) : new Pool(base.origin, {...connection, connections: 4});
 	const {credential} = config;
 	const credentialName = credentialHeader(config.api).toLowerCase();
 	const credentialText = describeCredential(credential);
@@ -361,6 +366,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 	// percent of a whole walk (bench:walk). Unref'd: a request in flight
 	// keeps the process alive through its socket, so the timer need not.
 	const inFlight = new Set<{deadline: number; expire(): void}>();
+	let closing: Promise<void> | undefined;
 	let deadlineTimer: NodeJS.Timeout | undefined;
 	function armDeadlines(ms: number): NodeJS.Timeout {
 		return setTimeout(checkDeadlines, ms).unref();
@@ -447,16 +453,14 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 
 			if (raw !== undefined && raw.status >= 200 && raw.status < 300) {
 				const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
-				const spans = pageSpans(raw.body, envelope.objects.length, keepBytes ? raw.data : undefined);
-				return {
+				// The objects' exact texts are found when first read (see ResponsePage).
+				return new ResponsePage({
 					api: config.api,
 					requestUrl: target.href,
 					requestHeaders: {...redactedHeaders},
 					responseHeaders: responseHeaders(raw.headers),
 					status: raw.status,
 					objects: envelope.objects,
-					objectTexts: spans.texts,
-					...(spans.bytes ? {objectBytes: spans.bytes} : {}),
 					pagination: envelope.pagination,
 					rawPagination: envelope.rawPagination,
 					nextUrl: resolveLink(envelope.pagination.next_uri, base, target.href),
@@ -468,7 +472,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 					bytes: raw.bytes,
 					credential: credentialText,
 					...(raw.jwtClaims ? {jwtClaims: raw.jwtClaims} : {}),
-				};
+				}, raw.body, keepBytes ? raw.data : undefined);
 			}
 
 			const failed = raw === undefined ? connectionFailed(caught, retries) : statusFailed(raw, retries);
@@ -509,7 +513,9 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		async close() {
 			clearTimeout(deadlineTimer);
 			deadlineTimer = undefined;
-			await pool.close();
+			// Closing twice is closing once (undici rejects a second close).
+			closing ??= pool.close();
+			await closing;
 		},
 	};
 }

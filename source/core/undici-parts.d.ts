@@ -1,6 +1,12 @@
 // Only the parts of undici the client uses: importing the package index
 // would bundle and parse all of undici (fetch, WebSocket, caches), about
 // 1 MB and 40 ms of start-up for every `pagewalk dump`.
+declare module 'undici/lib/dispatcher/client.js' {
+	import {Client} from 'undici';
+
+	export default Client;
+}
+
 declare module 'undici/lib/dispatcher/pool.js' {
 	import {Pool} from 'undici';
 

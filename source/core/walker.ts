@@ -1,3 +1,4 @@
+import {setImmediate} from 'node:timers/promises';
 import type {FetchOptions, PageClient} from './http-client.js';
 import {linkIdentity, type Cursor} from './links.js';
 import type {Page, WalkEnd} from './types.js';
@@ -20,6 +21,13 @@ export type WalkOptions = FetchOptions & {
 	/** Override the config's bounds (null: unbounded). */
 	maxPages?: number | null;
 	maxItems?: number | null;
+	/**
+	 * Ask for the next page as soon as this one is read and checked, before
+	 * handing it on: the server prepares it while the caller writes this
+	 * one (dump and audit). The page is asked for only when the walk goes on
+	 * to it; if the walk ends first, the request is cancelled.
+	 */
+	readAhead?: boolean;
 };
 
 export type WalkBounds = {maxPages: number | null; maxItems: number | null};
@@ -67,10 +75,18 @@ function repeatedPage(page: Page, keys: Map<string, number>, previous: readonly 
 	return undefined;
 }
 
+/** Where the walk goes after a page: on to `url`, or to its end. */
+type Step = {end: WalkEnd} | {url: string; canonical: string; cursor: string | undefined};
+
 export async function * walk(client: PageClient, config: WalkBounds, options: WalkOptions = {}): AsyncGenerator<Page, WalkEnd> {
 	const maxPages = options.maxPages === undefined ? config.maxPages : options.maxPages;
 	const maxItems = options.maxItems === undefined ? config.maxItems : options.maxItems;
-	const fetchOptions: FetchOptions = {signal: options.signal, onRetry: options.onRetry};
+	// A request read ahead is cancelled when the walk ends before it is
+	// used (the reader of the dump went away, an error): one controller for
+	// the whole walk, joined with the caller's signal once.
+	const cancel = options.readAhead ? new AbortController() : undefined;
+	const signal = cancel && options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel?.signal ?? options.signal;
+	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry};
 	// Page number (1-based) at which each canonical URL and cursor was requested.
 	const visitedUrls = new Map<string, number>();
 	const visitedCursors = new Map<string, number>();
@@ -88,65 +104,91 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	let cursor = describeCursor(first.cursor);
 	let pages = 0;
 	let items = 0;
+
+	/** Whether the walk goes on after `page` (the `pages`th), and where to. */
+	function stepAfter(page: Page): Step {
+		const next = page.nextUrl;
+		if (next === null) {
+			return {end: {kind: 'end'}};
+		}
+
+		const identity = linkIdentity(next);
+		const nextCursor = describeCursor(identity.cursor);
+		if (identity.canonical === canonical && page.objects.length === 0) {
+			return {end: {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`}};
+		}
+
+		const seenUrl = visitedUrls.get(identity.canonical);
+		if (seenUrl !== undefined) {
+			return {end: {kind: 'not-advancing', note: `the next_uri of page ${pages} leads back to page ${seenUrl}, so following it would loop`}};
+		}
+
+		const seenCursor = nextCursor === undefined ? undefined : visitedCursors.get(nextCursor);
+		if (seenCursor !== undefined) {
+			return {end: {kind: 'not-advancing', note: `the next_uri of page ${pages} repeats the cursor ${nextCursor!} of page ${seenCursor}, so following it would not advance`}};
+		}
+
+		if (maxItems !== null && items >= maxItems) {
+			return {end: {kind: 'max-items', limit: maxItems}};
+		}
+
+		if (maxPages !== null && pages >= maxPages) {
+			return {end: {kind: 'max-pages', limit: maxPages}};
+		}
+
+		return {url: next, canonical: identity.canonical, cursor: nextCursor};
+	}
+
+	// The next page, asked for before this one is handed on (read-ahead).
+	let ahead: Promise<Page> | undefined;
 	// The page being walked, let go of (below) before the next is asked for,
 	// so it is not kept through the collections that parsing the next one
 	// starts: kept, pages reached the old generation and a walk of 1,000
 	// pages needed more full collections (--trace-gc: 8 against 4).
 	let page: Page | undefined;
-	for (;;) {
-		visitedUrls.set(canonical, pages + 1);
-		if (cursor !== undefined) {
-			visitedCursors.set(cursor, pages + 1);
+	try {
+		for (;;) {
+			visitedUrls.set(canonical, pages + 1);
+			if (cursor !== undefined) {
+				visitedCursors.set(cursor, pages + 1);
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			page = await (ahead ?? client.fetchPage(url, fetchOptions));
+			ahead = undefined;
+			pages += 1;
+			const repeated = repeatedPage(page, pageKeys, previousIds);
+			if (repeated !== undefined) {
+				return {kind: 'not-advancing', note: pages === 1 ? repeated : `the next_uri of page ${pages - 1} leads back: ${repeated}, so following it would loop`};
+			}
+
+			pageKeys.set(pageKey(page), pages);
+			previousIds = page.objects.map(object => object.id);
+			items += page.objects.length;
+			const step = stepAfter(page);
+			if (cancel && 'url' in step) {
+				// Only a page the walk goes on to: never past a bound or a loop.
+				// Its failure is thrown when it is awaited above, after this page.
+				ahead = client.fetchPage(step.url, fetchOptions);
+				ahead.catch(() => {});
+				// undici writes a request on a reused connection only after a turn
+				// to the check phase (it first looks for a close the server sent
+				// meanwhile): that turn is taken here, so the request is on the
+				// wire while the reader handles this page, not after.
+				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop, see above
+				await setImmediate();
+			}
+
+			yield page;
+			page = undefined;
+			if ('end' in step) {
+				return step.end;
+			}
+
+			({url, canonical, cursor} = step);
 		}
-
-		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-		page = await client.fetchPage(url, fetchOptions);
-		pages += 1;
-		const repeated = repeatedPage(page, pageKeys, previousIds);
-		if (repeated !== undefined) {
-			return {kind: 'not-advancing', note: pages === 1 ? repeated : `the next_uri of page ${pages - 1} leads back: ${repeated}, so following it would loop`};
-		}
-
-		pageKeys.set(pageKey(page), pages);
-		previousIds = page.objects.map(object => object.id);
-		items += page.objects.length;
-		yield page;
-
-		const next = page.nextUrl;
-		const empty = page.objects.length === 0;
-		page = undefined;
-		if (next === null) {
-			return {kind: 'end'};
-		}
-
-		const identity = linkIdentity(next);
-		const nextCanonical = identity.canonical;
-		const nextCursor = describeCursor(identity.cursor);
-		if (nextCanonical === canonical && empty) {
-			return {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`};
-		}
-
-		const seenUrl = visitedUrls.get(nextCanonical);
-		if (seenUrl !== undefined) {
-			return {kind: 'not-advancing', note: `the next_uri of page ${pages} leads back to page ${seenUrl}, so following it would loop`};
-		}
-
-		const seenCursor = nextCursor === undefined ? undefined : visitedCursors.get(nextCursor);
-		if (seenCursor !== undefined) {
-			return {kind: 'not-advancing', note: `the next_uri of page ${pages} repeats the cursor ${nextCursor!} of page ${seenCursor}, so following it would not advance`};
-		}
-
-		if (maxItems !== null && items >= maxItems) {
-			return {kind: 'max-items', limit: maxItems};
-		}
-
-		if (maxPages !== null && pages >= maxPages) {
-			return {kind: 'max-pages', limit: maxPages};
-		}
-
-		url = next;
-		canonical = nextCanonical;
-		cursor = nextCursor;
+	} finally {
+		cancel?.abort();
 	}
 }
 

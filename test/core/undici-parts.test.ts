@@ -1,5 +1,5 @@
 /**
- * The HTTP client imports two of undici's internal modules by path, for
+ * The HTTP client imports three of undici's internal modules by path, for
  * start-up time (see the comment at the top of source/core/http-client.ts).
  * undici promises nothing about those paths, so this test is the promise:
  * it fails loudly, naming the path, when an upgrade moves or changes one,
@@ -11,7 +11,7 @@ import * as undici from 'undici';
 import {describe, expect, it} from 'vitest';
 
 const require = createRequire(import.meta.url);
-const parts = ['undici/lib/dispatcher/pool.js', 'undici/lib/core/errors.js'] as const;
+const parts = ['undici/lib/dispatcher/client.js', 'undici/lib/dispatcher/pool.js', 'undici/lib/core/errors.js'] as const;
 
 async function load(path: (typeof parts)[number]): Promise<unknown> {
 	try {
@@ -23,9 +23,10 @@ async function load(path: (typeof parts)[number]): Promise<unknown> {
 
 describe('undici internals used by the HTTP client', () => {
 	it('are where the client imports them from, and are what the public entry exports', async () => {
-		const [pool, errors] = await Promise.all(parts.map(async path => load(path)));
-		expect(pool, parts[0]).toBe(undici.Pool);
-		expect(errors, parts[1]).toBe(undici.errors);
+		const [client, pool, errors] = await Promise.all(parts.map(async path => load(path)));
+		expect(client, parts[0]).toBe(undici.Client);
+		expect(pool, parts[1]).toBe(undici.Pool);
+		expect(errors, parts[2]).toBe(undici.errors);
 	});
 
 	it('include every error class the client tells apart', async () => {
