@@ -1,5 +1,6 @@
 import {checkPaginationFields} from './contract.js';
 import {PagewalkError} from './errors.js';
+import {leadingValue} from './json-spans.js';
 import {redact} from './secret.js';
 import {cutToWidth, windowLength} from './text-width.js';
 import type {AccountPagination, Api, CommercePagination, ListObject, Pagination} from './types.js';
@@ -154,6 +155,34 @@ export function validateEnvelope(api: Api, value: unknown, body: string): Envelo
 		rawPagination: pagination,
 		warnings,
 	};
+}
+
+/**
+ * A page's pagination read from the first characters of its body alone,
+ * before the body is parsed: both APIs write `pagination` first. Undefined
+ * when it is not the first member, does not end within `head`, or breaks a
+ * rule of the contract. The whole body, parsed and validated, has the last
+ * word either way (a key given twice counts by its last occurrence there).
+ */
+export function leadingPagination(api: Api, head: string): Pagination | undefined {
+	const text = leadingValue(head, 'pagination');
+	if (text === undefined) {
+		return undefined;
+	}
+
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+
+	if (!isObject(value)) {
+		return undefined;
+	}
+
+	const fields = checkPaginationFields(api, value);
+	return fields.problem ? undefined : fields.normalized as Pagination;
 }
 
 /** The API's own error id and message, from either error shape in the notes. */

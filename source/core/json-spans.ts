@@ -467,6 +467,43 @@ function skipString(body: string, at: number): number {
 	}
 }
 
+/**
+ * The text of the value of `key` when `key` is the first member of the
+ * object that `text` opens with and the value ends within `text`; undefined
+ * otherwise (`text` may be cut anywhere). For reading a page's `pagination`
+ * from the first bytes of its body, before the whole body is parsed.
+ */
+export function leadingValue(text: string, key: string): string | undefined {
+	try {
+		let index = skipWhitespace(text, 0);
+		if (text.charCodeAt(index) !== 0x7B) {
+			return undefined;
+		}
+
+		index = skipWhitespace(text, index + 1);
+		if (text.charCodeAt(index) !== 0x22) {
+			return undefined;
+		}
+
+		const keyStart = index;
+		index = skipString(text, index);
+		if (keyOf(text, keyStart, index) !== key) {
+			return undefined;
+		}
+
+		index = skipWhitespace(text, index);
+		if (text.charCodeAt(index) !== 0x3A) {
+			return undefined;
+		}
+
+		const start = skipWhitespace(text, index + 1);
+		return text.slice(start, skipValue(text, start));
+	} catch {
+		// Cut short within the value, or not JSON there.
+		return undefined;
+	}
+}
+
 /** The index after the (valid) value starting at `at`. */
 function skipValue(body: string, at: number): number {
 	const first = body.charCodeAt(at);

@@ -86,7 +86,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	// the whole walk, joined with the caller's signal once.
 	const cancel = options.readAhead ? new AbortController() : undefined;
 	const signal = cancel && options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel?.signal ?? options.signal;
-	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry};
+	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry, ...(cancel ? {onLink: readAheadEarly} : {})};
 	// Page number (1-based) at which each canonical URL and cursor was requested.
 	const visitedUrls = new Map<string, number>();
 	const visitedCursors = new Map<string, number>();
@@ -140,7 +140,44 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	}
 
 	// The next page, asked for before this one is handed on (read-ahead).
-	let ahead: Promise<Page> | undefined;
+	let ahead: {url: string; page: Promise<Page>} | undefined;
+	// Set while the walker waits for a page: only that page's link may start the read-ahead early.
+	let waiting = false;
+
+	// A function, not `ahead?.url`: readAheadEarly sets it while a page is awaited.
+	const aheadUrl = () => ahead?.url;
+
+	function readAhead(url: string): void {
+		const page = client.fetchPage(url, fetchOptions);
+		// Its failure is thrown where it is awaited, after the page before it.
+		page.catch(() => {});
+		ahead = {url, page};
+	}
+
+	/**
+	 * The link of the page being waited for, read from its first bytes
+	 * (FetchOptions.onLink): the read-ahead starts on it at once, before that
+	 * page is parsed, when the walk surely goes on to it: a link not seen
+	 * before and no bound reached with the next page (a --max-items bound
+	 * needs the page's objects, so it waits for them). The page, once
+	 * parsed, is checked as ever (stepAfter); a walk that ends there after
+	 * all cancels the request.
+	 */
+	function readAheadEarly(next: string | null): boolean {
+		if (!waiting || ahead !== undefined || next === null || maxItems !== null || (maxPages !== null && pages + 1 >= maxPages)) {
+			return false;
+		}
+
+		const identity = linkIdentity(next);
+		const nextCursor = describeCursor(identity.cursor);
+		if (visitedUrls.has(identity.canonical) || (nextCursor !== undefined && visitedCursors.has(nextCursor))) {
+			return false;
+		}
+
+		readAhead(next);
+		return true;
+	}
+
 	// The page being walked, let go of (below) before the next is asked for,
 	// so it is not kept through the collections that parsing the next one
 	// starts: kept, pages reached the old generation and a walk of 1,000
@@ -153,9 +190,17 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 				visitedCursors.set(cursor, pages + 1);
 			}
 
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			page = await (ahead ?? client.fetchPage(url, fetchOptions));
+			// A read-ahead on another link (the page's last word differed from its first bytes) is left to finish unused.
+			const current = ahead?.url === url ? ahead.page : client.fetchPage(url, fetchOptions);
 			ahead = undefined;
+			waiting = true;
+			try {
+				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+				page = await current;
+			} finally {
+				waiting = false;
+			}
+
 			pages += 1;
 			const repeated = repeatedPage(page, pageKeys, previousIds);
 			if (repeated !== undefined) {
@@ -166,11 +211,10 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			previousIds = page.objects.map(object => object.id);
 			items += page.objects.length;
 			const step = stepAfter(page);
-			if (cancel && 'url' in step) {
-				// Only a page the walk goes on to: never past a bound or a loop.
-				// Its failure is thrown when it is awaited above, after this page.
-				ahead = client.fetchPage(step.url, fetchOptions);
-				ahead.catch(() => {});
+			// Only a page the walk goes on to: never past a bound or a loop; and
+			// not twice, when the page's first bytes already started it.
+			if (cancel && 'url' in step && aheadUrl() !== step.url) {
+				readAhead(step.url);
 				// undici writes a request on a reused connection only after a turn
 				// to the check phase (it first looks for a close the server sent
 				// meanwhile): that turn is taken here, so the request is on the

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {apiError, parseJson, validateEnvelope} from '../../source/core/envelope.js';
+import {apiError, leadingPagination, parseJson, validateEnvelope} from '../../source/core/envelope.js';
 
 const accountPagination = {ending_before: null, starting_after: null, limit: 25, order: 'desc', previous_uri: null, next_uri: '/v2/accounts?&limit=25&starting_after=a'};
 const commercePagination = {order: 'asc', starting_after: null, ending_before: null, total: 4, yielded: 2, limit: 2, previous_uri: null, next_uri: 'https://c/checkouts?limit=2', cursor_range: ['a', 'b']};
@@ -84,5 +84,31 @@ describe('apiError', () => {
 		expect(apiError({error: {type: 'authentication_error', message: 'No such API Key.'}})).toEqual({id: 'authentication_error', message: 'No such API Key.'});
 		expect(apiError('nope')).toEqual({});
 		expect(apiError({errors: []})).toEqual({});
+	});
+});
+
+describe('leadingPagination', () => {
+	const pagination = {ending_before: null, starting_after: null, limit: 2, order: 'desc', previous_uri: null, next_uri: '/v2/accounts?starting_after=b'};
+	const body = JSON.stringify({pagination, data: [{id: 'a', name: '旅行の貯金 🏠'}, {id: 'b'}]});
+
+	test('reads the pagination that leads a body, from any start of it that holds it whole', () => {
+		const whole = JSON.stringify(pagination).length + '{"pagination":'.length;
+		for (let cut = 0; cut <= body.length; cut++) {
+			const read = leadingPagination('account', body.slice(0, cut));
+			if (cut < whole) {
+				expect(read, `cut at ${cut}`).toBeUndefined();
+			} else {
+				expect(read, `cut at ${cut}`).toMatchObject(pagination);
+			}
+		}
+	});
+
+	test('only when pagination is the first member, and as the contract checks it', () => {
+		expect(leadingPagination('account', ` \n{ "pagin\\u0061tion" :\t${JSON.stringify(pagination)}}`)).toMatchObject(pagination);
+		expect(leadingPagination('account', JSON.stringify({data: [], pagination}))).toBeUndefined();
+		expect(leadingPagination('account', JSON.stringify({pagination: {...pagination, limit: 'two'}}))).toBeUndefined();
+		expect(leadingPagination('account', JSON.stringify({pagination: [pagination]}))).toBeUndefined();
+		expect(leadingPagination('account', '{"pagination":{"next_uri":"/v2/x",}}')).toBeUndefined();
+		expect(leadingPagination('account', '[{"pagination":{}}]')).toBeUndefined();
 	});
 });

@@ -28,9 +28,12 @@ type ListServer = {
 /**
  * `pages` pages of two accounts, linked by starting_after. A page in `hold`
  * is never answered; `fail` answers 404; `loopAt` makes that page's
- * next_uri lead back to page 1.
+ * next_uri lead back to page 1; `cut` sends that page's pagination whole
+ * and its data cut short (not JSON); `twice` gives that page a second
+ * pagination after its data, whose next_uri skips a page, while the first
+ * one (the first bytes) links to the page after it.
  */
-async function startListServer({pages, hold = [], fail, loopAt}: {pages: number; hold?: number[]; fail?: number; loopAt?: number}): Promise<ListServer> {
+async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pages: number; hold?: number[]; fail?: number; loopAt?: number; cut?: number; twice?: number}): Promise<ListServer> {
 	const requested: number[] = [];
 	const arrivals = new Map<number, () => void>();
 	const arrived = new Map<number, Promise<void>>();
@@ -63,11 +66,15 @@ async function startListServer({pages, hold = [], fail, loopAt}: {pages: number;
 		}
 
 		const data = [{id: `a${number}x`, name: 'one'}, {id: `b${number}x`, name: 'two'}];
-		const next = number === loopAt ? '/v2/accounts?limit=2' : number < pages ? `/v2/accounts?limit=2&starting_after=p${number}` : null;
-		response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({
-			pagination: {ending_before: null, starting_after: null, limit: 2, order: 'desc', previous_uri: null, next_uri: next},
-			data,
-		}));
+		const link = (to: number) => (to <= pages ? `/v2/accounts?limit=2&starting_after=p${to - 1}` : null);
+		const pagination = (next: string | null) => JSON.stringify({ending_before: null, starting_after: null, limit: 2, order: 'desc', previous_uri: null, next_uri: next});
+		const next = number === loopAt ? '/v2/accounts?limit=2' : link(number + 1);
+		const body = number === cut
+			? `{"pagination":${pagination(next)},"data":[{"id":"a${number}x","na`
+			: number === twice
+				? `{"pagination":${pagination(link(number + 2))},"data":${JSON.stringify(data)},"pagination":${pagination(next)}}`
+				: JSON.stringify({pagination: JSON.parse(pagination(next)) as unknown, data});
+		response.writeHead(200, {'content-type': 'application/json'}).end(body);
 	});
 	server.listen(0, '127.0.0.1');
 	await once(server, 'listening');
@@ -182,4 +189,28 @@ test('a failure of the page read ahead comes after the page before it', async ()
 	expect(first.value).toMatchObject({objects: [{id: 'a1x'}, {id: 'b1x'}]});
 	await server.arrival(2);
 	await expect(walker.next()).rejects.toThrow(/has no such list \(404 not_found/);
+});
+
+test('the next page is asked for from the first bytes of this one, before the rest is parsed', async () => {
+	server = await startListServer({pages: 3, cut: 1});
+	const config = setUp();
+	const walker = walk(client, config, {readAhead: true});
+	// Page 1 is not JSON past its pagination: the walk fails on it...
+	await expect(walker.next()).rejects.toThrow(/truncated JSON/);
+	// ...but its next page had been asked for already (and is cancelled with the walk).
+	await server.arrival(2);
+});
+
+test('the parsed page has the last word over its first bytes', async () => {
+	// Page 1's first pagination links to page 3; the second, which JSON.parse keeps, to page 2.
+	server = await startListServer({pages: 4, twice: 1});
+	const config = setUp();
+	const ids: string[] = [];
+	for await (const page of walk(client, config, {readAhead: true})) {
+		ids.push(page.objects[0]!.id);
+	}
+
+	expect(ids).toEqual(['a1x', 'a2x', 'a3x', 'a4x']);
+	// Page 3 was asked for early from page 1's first bytes, and again in its turn.
+	expect(server.requested.slice(0, 2)).toEqual([1, 3]);
 });
