@@ -1,4 +1,6 @@
+import {setImmediate} from 'node:timers/promises';
 import type {FillMark} from '../core/fill-strip.js';
+import type {FetchOptions} from '../core/http-client.js';
 import {canonicalUrl} from '../core/links.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {mayMatch, visibleRows} from './cells.js';
@@ -26,7 +28,7 @@ export type SearchDirection = 'forward' | 'backward';
  */
 export const defaultSearchPages = 1000;
 
-export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void; onLink?: FetchOptions['onLink']}) => Promise<Page>;
 
 /** A page searched and passed: where it was and how full, as an evicted stack entry keeps it. */
 export type PassedPage = {url: string; fill: FillMark};
@@ -94,13 +96,13 @@ class Stop {
 	constructor(readonly result: 'cancelled' | 'failed', readonly error?: {message: string; url: string; retryable: boolean}) {}
 }
 
-async function fetchOrStop(options: SearchOptions, url: string): Promise<Page | Stop> {
+async function fetchOrStop(options: SearchOptions, url: string, onLink?: FetchOptions['onLink']): Promise<Page | Stop> {
 	if (options.signal.aborted) {
 		return new Stop('cancelled');
 	}
 
 	try {
-		return await options.loadPage(url, {signal: options.signal});
+		return await options.loadPage(url, {signal: options.signal, ...(onLink ? {onLink} : {})});
 	} catch (error: unknown) {
 		if (options.signal.aborted) {
 			return new Stop('cancelled');
@@ -138,8 +140,10 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 		?? (maxPages === null && searched >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined);
 
 	// The page after the one being matched is asked for before the match runs,
-	// so our matching overlaps the server's work on the next page. Esc aborts
-	// it with the rest; a page read past the match is aborted when it lands.
+	// as soon as its link is read from the first bytes of the page before it
+	// (onLink, as the walker's read-ahead does), so reading and matching a
+	// page overlap the server's work on the next one. Esc aborts it with the
+	// rest; a page read past the match is aborted when it lands.
 	const readAhead = new AbortController();
 	const stopReading = () => {
 		readAhead.abort();
@@ -149,6 +153,27 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	const load = {...options, signal: readAhead.signal};
 	// Typed by assertion so the loop's read of it is not narrowed to its first value.
 	let ahead = null as {url: string; page: Promise<Page | Stop>} | null;
+	// A function, not `ahead?.url`: onLink sets it while a page is awaited.
+	const aheadUrl = () => ahead?.url;
+	// The page the loop waits for: only its link may start the read-ahead early.
+	let awaited: string | undefined;
+	/**
+	 * The link of the page awaited, from its first bytes: read ahead on it at
+	 * once when the search surely goes on to it (not that page again, not a
+	 * page of this walk, no bound reached with it; a --max-items bound needs
+	 * the page's objects, so it waits for the page). A search that ends on
+	 * the page after all aborts the request.
+	 */
+	const onLink = (link: string | null): boolean => {
+		if (awaited === undefined || ahead !== null || link === null || link === awaited || stack.bounds.maxItems !== null
+			|| visited.has(canonicalUrl(link)) || boundReached(stack.bounds, depth + 1, seen.size) || (maxPages === null && searched + 1 >= searchLimit)) {
+			return false;
+		}
+
+		ahead = {url: link, page: fetchOrStop(load, link, onLink)};
+		return true;
+	};
+
 	try {
 		for (;;) {
 			const next = current.page.nextUrl;
@@ -166,9 +191,17 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			options.onProgress?.({direction: 'forward', page: depth + 1, searched});
 			// The next page may already be here: the stack prefetches it.
 			const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const page: Page | Stop = prefetched ?? (await (ahead?.url === next ? ahead.page : fetchOrStop(load, next)));
+			const pending = prefetched ?? (ahead?.url === next ? ahead.page : fetchOrStop(load, next, onLink));
 			ahead = null;
+			awaited = next;
+			let page: Page | Stop;
+			try {
+				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+				page = await pending;
+			} finally {
+				awaited = undefined;
+			}
+
 			if (page instanceof Stop) {
 				const error = page.error ? {...page.error, kind: 'push' as const} : undefined;
 				return {...base, result: page.result, searched, landing: landing(), seen: searched === 0 ? null : seen, error};
@@ -182,8 +215,14 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			}
 
 			const after: string | null = page.nextUrl;
-			if (after !== null && after !== next && !bounded()) {
-				ahead = {url: after, page: fetchOrStop(load, after)};
+			// Not twice, when the page's first bytes already started it.
+			if (after !== null && after !== next && !bounded() && aheadUrl() !== after) {
+				ahead = {url: after, page: fetchOrStop(load, after, onLink)};
+				// undici writes a request on a reused connection only after a turn to
+				// the check phase (see core/walker.ts): taken before the match, so
+				// the request is on the wire while this page is matched, not after.
+				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop, see above
+				await setImmediate();
 			}
 
 			passed.push({url: next, fill: fillMark(page, depth - 1)});

@@ -181,8 +181,9 @@ describe('searching forward (n)', () => {
 			const controller = new AbortController();
 			let count = 0;
 			const loadPage: LoadPage = async (url, options) => {
-				count += 1;
-				if (during && count === 3) {
+				// This request's own number: the next page may be asked for before this one lands.
+				const number = ++count;
+				if (during && number === 3) {
 					// Aborted with this request on its way: it never lands.
 					const request = client.fetchPage(url, options);
 					controller.abort();
@@ -190,7 +191,7 @@ describe('searching forward (n)', () => {
 				}
 
 				const page = await client.fetchPage(url, options);
-				if (!during && count === 3) {
+				if (!during && number === 3) {
 					controller.abort();
 				}
 
@@ -207,6 +208,25 @@ describe('searching forward (n)', () => {
 			expect(ids(landed)).toEqual(pageIds[reached - 1]);
 			expect(notice(landed)).toBe(`search stopped (Esc) after ${reached - 1} pages with no match: n goes on from here`);
 		}
+	});
+
+	it('asks for the next page from the first bytes of the page it waits for, before that page lands', async () => {
+		const state = await stackOn(1, {filter: pageIds[4]![0]!});
+		const events: string[] = [];
+		const loadPage: LoadPage = async (url, options) => {
+			// Page n+1 is the one after the last object of page n.
+			const after = new URL(url).searchParams.get('starting_after');
+			const number = pageIds.findIndex(ids => ids.at(-1) === after) + 2;
+			events.push(`ask ${number}`);
+			const page = await client.fetchPage(url, options);
+			events.push(`got ${number}`);
+			return page;
+		};
+
+		const {outcome} = await search(state, 'forward', {loadPage});
+		expect(outcome.result).toBe('found');
+		// Page 2 was prefetched; each later page is asked for while the one before is still on its way.
+		expect(events.slice(0, 5)).toEqual(['ask 3', 'ask 4', 'got 3', 'ask 5', 'got 4']);
 	});
 
 	it('reports progress with the page it looks at', async () => {
