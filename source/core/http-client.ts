@@ -55,6 +55,12 @@ export type FetchOptions = {
 	 * its nextUrl has the last word.
 	 */
 	onLink?: (next: string | null) => boolean;
+	/**
+	 * A page read ahead: its response is read as it comes, but decoded,
+	 * parsed and checked only once this settles (when the walker turns to
+	 * it), so a page and the one read ahead are not parsed and held at once.
+	 */
+	until?: Promise<unknown>;
 };
 
 export type PageClient = {
@@ -422,7 +428,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		return pagination === undefined ? undefined : resolveLink(pagination.next_uri, base, url.href);
 	}
 
-	async function once(url: URL, signal: AbortSignal | undefined, onLink: FetchOptions['onLink']): Promise<Raw> {
+	async function once(url: URL, signal: AbortSignal | undefined, {onLink, until}: FetchOptions): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check;
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 		const auth = authorizationFor(credential, url);
@@ -455,6 +461,10 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 
 		try {
 			const received = await exchange.received;
+			if (until) {
+				await until;
+			}
+
 			const early = onLink ? leadingLink(received, url) : undefined;
 			if (early !== undefined && onLink!(early)) {
 				// undici writes a request on a reused connection after a turn to
@@ -471,7 +481,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		}
 	}
 
-	async function fetchPage(url: string, {signal, onRetry, onLink}: FetchOptions = {}): Promise<Page> {
+	async function fetchPage(url: string, options: FetchOptions = {}): Promise<Page> {
+		const {signal, onRetry} = options;
 		const target = checkSameOrigin(url, base, 'The page URL');
 		const startedAt = Date.now();
 		let retries = 0;
@@ -481,7 +492,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			let caught: unknown;
 			try {
 				// eslint-disable-next-line no-await-in-loop -- attempts are sequential: each waits on the one before
-				raw = await once(target, signal, onLink);
+				raw = await once(target, signal, options);
 			} catch (error: unknown) {
 				if (signal?.aborted) {
 					throw signal.reason;

@@ -92,7 +92,9 @@ export type Page = {
  * The body's UTF-8 bytes and, for object i, `offsets[2i]` and `offsets[2i+1]`:
  * the start and end of its exact text in them. A start of -1 means the text
  * is not the bytes as sent (whitespace was removed or an unsafe character
- * escaped): write `objectTexts[i]` instead.
+ * escaped): write `objectTexts[i]` instead. The bytes are the writer's, used
+ * once: the NDJSON writer turns the commas between objects into newlines in
+ * place (see linesInPlace).
  */
 export type ObjectBytes = {body: Uint8Array; offsets: Int32Array};
 

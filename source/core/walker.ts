@@ -140,7 +140,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	}
 
 	// The next page, asked for before this one is handed on (read-ahead).
-	let ahead: {url: string; page: Promise<Page>} | undefined;
+	let ahead: {url: string; page: Promise<Page>; turnTo(): void} | undefined;
 	// Set while the walker waits for a page: only that page's link may start the read-ahead early.
 	let waiting = false;
 
@@ -148,10 +148,15 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	const aheadUrl = () => ahead?.url;
 
 	function readAhead(url: string): void {
-		const page = client.fetchPage(url, fetchOptions);
+		// Its response is read at once, and parsed when the walk turns to it (FetchOptions.until).
+		let turnTo!: () => void;
+		const until = new Promise<void>(resolve => {
+			turnTo = resolve;
+		});
+		const page = client.fetchPage(url, {...fetchOptions, until});
 		// Its failure is thrown where it is awaited, after the page before it.
 		page.catch(() => {});
-		ahead = {url, page};
+		ahead = {url, page, turnTo};
 	}
 
 	/**
@@ -192,6 +197,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 
 			// A read-ahead on another link (the page's last word differed from its first bytes) is left to finish unused.
 			const current = ahead?.url === url ? ahead.page : client.fetchPage(url, fetchOptions);
+			ahead?.turnTo();
 			ahead = undefined;
 			waiting = true;
 			try {
@@ -233,6 +239,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 		}
 	} finally {
 		cancel?.abort();
+		ahead?.turnTo();
 	}
 }
 

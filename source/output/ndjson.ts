@@ -1,5 +1,5 @@
 import type {ListObject} from '../core/types.js';
-import {joinedBytes} from './exact-bytes.js';
+import {joinedBytes, linesInPlace} from './exact-bytes.js';
 import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';
 
@@ -19,7 +19,7 @@ export function ndjsonWriter(): Writer {
 
 			return text;
 		},
-		pageBytes: (objects, texts, bytes) => joinedBytes(objects.length, texts, bytes, {before: '', between: '\n', after: objects.length > 0 ? '\n' : ''}),
+		pageBytes: (objects, texts, bytes) => linesInPlace(objects.length, bytes) ?? joinedBytes(objects.length, texts, bytes, {before: '', between: '\n', after: objects.length > 0 ? '\n' : ''}),
 		end: () => '',
 		notes: () => [],
 	};

@@ -112,6 +112,24 @@ describe('writers', () => {
 		}), {numRuns: 200});
 	});
 
+	test('ndjson over a compact page: the lines are the body itself, its commas turned into newlines, with no copy', () => {
+		const body = '{"pagination":{"next_uri":null},"data":[{"id":"a","n":1.0},{"id":"é"},{"id":"c"}]}';
+		const {texts, bytes} = pageSpans(body, 3, Buffer.from(body));
+		const objects = [{id: 'a'}, {id: 'é'}, {id: 'c'}];
+		const lines = createWriter('ndjson', plain).pageBytes!(objects, texts!, bytes!);
+		expect(Buffer.from(lines).toString()).toBe('{"id":"a","n":1.0}\n{"id":"é"}\n{"id":"c"}\n');
+		// The very bytes of the body, changed in place.
+		expect(lines.buffer).toBe(bytes!.body.buffer);
+		expect(lines.byteOffset).toBe(bytes!.body.byteOffset + bytes!.offsets[0]!);
+		expect(Buffer.from(bytes!.body).toString()).toBe('{"pagination":{"next_uri":null},"data":[{"id":"a","n":1.0}\n{"id":"é"}\n{"id":"c"}\n}');
+		// Spaced or escaped objects are not their bytes as sent: written from their texts instead.
+		const spaced = '{"data":[{"id":"a"}, {"id":"b\u202e"}]}'.replace('\\u202e', '\u202e');
+		const other = pageSpans(spaced, 2, Buffer.from(spaced));
+		const written = createWriter('ndjson', plain).pageBytes!([{id: 'a'}, {id: 'b'}], other.texts!, other.bytes!);
+		expect(Buffer.from(written).toString()).toBe('{"id":"a"}\n{"id":"b\\u202e"}\n');
+		expect(Buffer.from(other.bytes!.body).toString()).toBe(spaced);
+	});
+
 	test('csv: formula-like text cells and column names get a leading quote; JSON numbers stay numbers', () => {
 		const texts = ['{"id":"=HYPERLINK(1)","a":"+1","b":"-1","c":"@x","d":"\\tx","e":"\\rx","n":-5,"f":1.50,"ok":"a=b","=k":1}'];
 		const objects = texts.map(text => JSON.parse(text) as {id: string});
