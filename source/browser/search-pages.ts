@@ -164,15 +164,17 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	 * the page's objects, so it waits for the page). A search that ends on
 	 * the page after all aborts the request.
 	 */
-	const onLink = (link: string | null): boolean => {
-		if (awaited === undefined || ahead !== null || link === null || link === awaited || stack.bounds.maxItems !== null
+	const onLink = (from: string, link: string | null): boolean => {
+		if (awaited !== from || ahead !== null || link === null || link === awaited || stack.bounds.maxItems !== null
 			|| visited.has(canonicalUrl(link)) || boundReached(stack.bounds, depth + 1, seen.size) || (maxPages === null && searched + 1 >= searchLimit)) {
 			return false;
 		}
 
-		ahead = {url: link, page: fetchOrStop(load, link, onLink)};
+		ahead = {url: link, page: fetchOrStop(load, link, linkOf(link))};
 		return true;
 	};
+	// Each request tells the link of its own page: a page let go of starts nothing.
+	const linkOf = (from: string) => (link: string | null) => onLink(from, link);
 
 	try {
 		for (;;) {
@@ -191,7 +193,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			options.onProgress?.({direction: 'forward', page: depth + 1, searched});
 			// The next page may already be here: the stack prefetches it.
 			const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
-			const pending = prefetched ?? (ahead?.url === next ? ahead.page : fetchOrStop(load, next, onLink));
+			const pending = prefetched ?? (ahead?.url === next ? ahead.page : fetchOrStop(load, next, linkOf(next)));
 			ahead = null;
 			awaited = next;
 			let page: Page | Stop;
@@ -217,7 +219,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			const after: string | null = page.nextUrl;
 			// Not twice, when the page's first bytes already started it.
 			if (after !== null && after !== next && !bounded() && aheadUrl() !== after) {
-				ahead = {url: after, page: fetchOrStop(load, after, onLink)};
+				ahead = {url: after, page: fetchOrStop(load, after, linkOf(after))};
 				// undici writes a request on a reused connection only after a turn to
 				// the check phase (see core/walker.ts): taken before the match, so
 				// the request is on the wire while this page is matched, not after.

@@ -463,6 +463,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			const received = await exchange.received;
 			if (until) {
 				await until;
+				// Its bytes may have come before the walk was stopped: stopped is stopped.
+				signal?.throwIfAborted();
 			}
 
 			const early = onLink ? leadingLink(received, url) : undefined;

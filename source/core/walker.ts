@@ -86,7 +86,9 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	// the whole walk, joined with the caller's signal once.
 	const cancel = options.readAhead ? new AbortController() : undefined;
 	const signal = cancel && options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel?.signal ?? options.signal;
-	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry, ...(cancel ? {onLink: readAheadEarly} : {})};
+	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry};
+	// With read-ahead, each request tells the link of its own page (FetchOptions.onLink).
+	const optionsFor = (url: string): FetchOptions => (cancel ? {...fetchOptions, onLink: next => readAheadEarly(url, next)} : fetchOptions);
 	// Page number (1-based) at which each canonical URL and cursor was requested.
 	const visitedUrls = new Map<string, number>();
 	const visitedCursors = new Map<string, number>();
@@ -141,19 +143,22 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 
 	// The next page, asked for before this one is handed on (read-ahead).
 	let ahead: {url: string; page: Promise<Page>; turnTo(): void} | undefined;
-	// Set while the walker waits for a page: only that page's link may start the read-ahead early.
-	let waiting = false;
+	// The page the walker waits for: only its link may start the read-ahead early.
+	let awaiting: string | undefined;
 
 	// A function, not `ahead?.url`: readAheadEarly sets it while a page is awaited.
 	const aheadUrl = () => ahead?.url;
 
 	function readAhead(url: string): void {
+		// One on another link (the page's last word differed from its first
+		// bytes) is let go: read to its end, its page unused, its link ignored.
+		ahead?.turnTo();
 		// Its response is read at once, and parsed when the walk turns to it (FetchOptions.until).
 		let turnTo!: () => void;
 		const until = new Promise<void>(resolve => {
 			turnTo = resolve;
 		});
-		const page = client.fetchPage(url, {...fetchOptions, until});
+		const page = client.fetchPage(url, {...optionsFor(url), until});
 		// Its failure is thrown where it is awaited, after the page before it.
 		page.catch(() => {});
 		ahead = {url, page, turnTo};
@@ -168,8 +173,8 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	 * parsed, is checked as ever (stepAfter); a walk that ends there after
 	 * all cancels the request.
 	 */
-	function readAheadEarly(next: string | null): boolean {
-		if (!waiting || ahead !== undefined || next === null || maxItems !== null || (maxPages !== null && pages + 1 >= maxPages)) {
+	function readAheadEarly(from: string, next: string | null): boolean {
+		if (awaiting !== from || ahead !== undefined || next === null || maxItems !== null || (maxPages !== null && pages + 1 >= maxPages)) {
 			return false;
 		}
 
@@ -195,16 +200,15 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 				visitedCursors.set(cursor, pages + 1);
 			}
 
-			// A read-ahead on another link (the page's last word differed from its first bytes) is left to finish unused.
-			const current = ahead?.url === url ? ahead.page : client.fetchPage(url, fetchOptions);
+			const current = ahead?.url === url ? ahead.page : client.fetchPage(url, optionsFor(url));
 			ahead?.turnTo();
 			ahead = undefined;
-			waiting = true;
+			awaiting = url;
 			try {
 				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 				page = await current;
 			} finally {
-				waiting = false;
+				awaiting = undefined;
 			}
 
 			pages += 1;
@@ -238,6 +242,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			({url, canonical, cursor} = step);
 		}
 	} finally {
+		// Cancelled, and let on to see it (its response may be here already).
 		cancel?.abort();
 		ahead?.turnTo();
 	}

@@ -7,6 +7,7 @@
  * on an event, not on time.
  */
 import {once} from 'node:events';
+import {setImmediate} from 'node:timers/promises';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {afterEach, expect, test} from 'vitest';
@@ -22,6 +23,8 @@ type ListServer = {
 	arrival(number: number): Promise<void>;
 	/** Resolves when the client closed the request for page `number` before its answer. */
 	cancelled(number: number): Promise<void>;
+	/** Resolves when the answer to page `number` was handed to the kernel whole. */
+	answered(number: number): Promise<void>;
 	close(): Promise<void>;
 };
 
@@ -33,11 +36,12 @@ type ListServer = {
  * pagination after its data, whose next_uri skips a page, while the first
  * one (the first bytes) links to the page after it.
  */
-async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pages: number; hold?: number[]; fail?: number; loopAt?: number; cut?: number; twice?: number}): Promise<ListServer> {
+async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pages: number; hold?: number[]; fail?: number; loopAt?: number; cut?: number; twice?: number | 'all'}): Promise<ListServer> {
 	const requested: number[] = [];
 	const arrivals = new Map<number, () => void>();
 	const arrived = new Map<number, Promise<void>>();
 	const closes = new Map<number, Promise<void>>();
+	const answers = new Map<number, Promise<void>>();
 	const arrival = (number: number) => {
 		if (!arrived.has(number)) {
 			arrived.set(number, new Promise(resolve => {
@@ -55,6 +59,7 @@ async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pa
 		requested.push(number);
 		void arrival(number);
 		arrivals.get(number)!();
+		answers.set(number, once(response, 'finish').then(() => undefined));
 		if (hold.includes(number)) {
 			closes.set(number, once(response, 'close').then(() => undefined));
 			return;
@@ -71,7 +76,7 @@ async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pa
 		const next = number === loopAt ? '/v2/accounts?limit=2' : link(number + 1);
 		const body = number === cut
 			? `{"pagination":${pagination(next)},"data":[{"id":"a${number}x","na`
-			: number === twice
+			: number === twice || twice === 'all'
 				? `{"pagination":${pagination(link(number + 2))},"data":${JSON.stringify(data)},"pagination":${pagination(next)}}`
 				: JSON.stringify({pagination: JSON.parse(pagination(next)) as unknown, data});
 		response.writeHead(200, {'content-type': 'application/json'}).end(body);
@@ -85,6 +90,10 @@ async function startListServer({pages, hold = [], fail, loopAt, cut, twice}: {pa
 		async cancelled(number) {
 			await arrival(number);
 			await closes.get(number);
+		},
+		async answered(number) {
+			await arrival(number);
+			await answers.get(number);
 		},
 		async close() {
 			server.closeAllConnections();
@@ -213,4 +222,47 @@ test('the parsed page has the last word over its first bytes', async () => {
 	expect(ids).toEqual(['a1x', 'a2x', 'a3x', 'a4x']);
 	// Page 3 was asked for early from page 1's first bytes, and again in its turn.
 	expect(server.requested.slice(0, 2)).toEqual([1, 3]);
+});
+
+test('a page whose first bytes always name another link than its last word: each page once, in order, nothing left waiting', async () => {
+	server = await startListServer({pages: 15, twice: 'all'});
+	const config = setUp();
+	const warnings: string[] = [];
+	const onWarning = (warning: Error) => {
+		warnings.push(warning.name);
+	};
+
+	process.on('warning', onWarning);
+	try {
+		const ids: string[] = [];
+		for await (const page of walk(client, config, {readAhead: true})) {
+			ids.push(page.objects[0]!.id);
+		}
+
+		expect(ids).toEqual(Array.from({length: 15}, (_, index) => `a${index + 1}x`));
+		// At most the early request and the right one for each page.
+		expect(server.requested.length).toBeLessThanOrEqual(30);
+	} finally {
+		process.off('warning', onWarning);
+	}
+
+	// No request left waiting for its turn, each holding a listener on the walk's signal.
+	expect(warnings).toEqual([]);
+});
+
+test('stopped after a page read ahead has arrived: no further page is handed out', async () => {
+	server = await startListServer({pages: 3});
+	const config = setUp();
+	const controller = new AbortController();
+	const walker = walk(client, config, {readAhead: true, signal: controller.signal});
+	await walker.next();
+	await server.answered(2);
+	// Turns of the event loop for the answer to reach the client (the walk waits for the caller meanwhile).
+	for (let turn = 0; turn < 5; turn++) {
+		// eslint-disable-next-line no-await-in-loop -- one turn after another
+		await setImmediate();
+	}
+
+	controller.abort(new Error('interrupted'));
+	await expect(walker.next()).rejects.toThrow('interrupted');
 });
