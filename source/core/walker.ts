@@ -107,34 +107,45 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	let pages = 0;
 	let items = 0;
 
-	/** Whether the walk goes on after `page` (the `pages`th), and where to. */
-	function stepAfter(page: Page): Step {
-		const next = page.nextUrl;
+	/**
+	 * Whether the walk goes on from page `number`, whose next link is `next`,
+	 * and where to. `objects` is the page's count, counted into `items`
+	 * already; undefined when the page is not parsed yet (its link read from
+	 * its first bytes), and then undefined is returned where the answer
+	 * needs the objects (a --max-items bound).
+	 */
+	function stepAfter(number: number, next: string | null, objects?: number): Step | undefined {
 		if (next === null) {
 			return {end: {kind: 'end'}};
 		}
 
 		const identity = linkIdentity(next);
 		const nextCursor = describeCursor(identity.cursor);
-		if (identity.canonical === canonical && page.objects.length === 0) {
-			return {end: {kind: 'not-advancing', note: `page ${pages} was empty and its next_uri repeats its own request, so the list cannot advance`}};
+		if (identity.canonical === canonical && objects === 0) {
+			return {end: {kind: 'not-advancing', note: `page ${number} was empty and its next_uri repeats its own request, so the list cannot advance`}};
 		}
 
 		const seenUrl = visitedUrls.get(identity.canonical);
 		if (seenUrl !== undefined) {
-			return {end: {kind: 'not-advancing', note: `the next_uri of page ${pages} leads back to page ${seenUrl}, so following it would loop`}};
+			return {end: {kind: 'not-advancing', note: `the next_uri of page ${number} leads back to page ${seenUrl}, so following it would loop`}};
 		}
 
 		const seenCursor = nextCursor === undefined ? undefined : visitedCursors.get(nextCursor);
 		if (seenCursor !== undefined) {
-			return {end: {kind: 'not-advancing', note: `the next_uri of page ${pages} repeats the cursor ${nextCursor!} of page ${seenCursor}, so following it would not advance`}};
+			return {end: {kind: 'not-advancing', note: `the next_uri of page ${number} repeats the cursor ${nextCursor!} of page ${seenCursor}, so following it would not advance`}};
 		}
 
-		if (maxItems !== null && items >= maxItems) {
-			return {end: {kind: 'max-items', limit: maxItems}};
+		if (maxItems !== null) {
+			if (objects === undefined) {
+				return undefined;
+			}
+
+			if (items >= maxItems) {
+				return {end: {kind: 'max-items', limit: maxItems}};
+			}
 		}
 
-		if (maxPages !== null && pages >= maxPages) {
+		if (maxPages !== null && number >= maxPages) {
 			return {end: {kind: 'max-pages', limit: maxPages}};
 		}
 
@@ -167,24 +178,18 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	/**
 	 * The link of the page being waited for, read from its first bytes
 	 * (FetchOptions.onLink): the read-ahead starts on it at once, before that
-	 * page is parsed, when the walk surely goes on to it: a link not seen
-	 * before and no bound reached with the next page (a --max-items bound
-	 * needs the page's objects, so it waits for them). The page, once
-	 * parsed, is checked as ever (stepAfter); a walk that ends there after
-	 * all cancels the request.
+	 * page is parsed, when the walk goes on to it by the same rules as after
+	 * it is parsed (stepAfter; a --max-items bound needs the page's objects,
+	 * so it waits for them). The page, once parsed, has the last word; a
+	 * walk that ends there after all cancels the request.
 	 */
 	function readAheadEarly(from: string, next: string | null): boolean {
-		if (awaiting !== from || ahead !== undefined || next === null || maxItems !== null || (maxPages !== null && pages + 1 >= maxPages)) {
+		const step = awaiting === from && ahead === undefined ? stepAfter(pages + 1, next) : undefined;
+		if (step === undefined || !('url' in step)) {
 			return false;
 		}
 
-		const identity = linkIdentity(next);
-		const nextCursor = describeCursor(identity.cursor);
-		if (visitedUrls.has(identity.canonical) || (nextCursor !== undefined && visitedCursors.has(nextCursor))) {
-			return false;
-		}
-
-		readAhead(next);
+		readAhead(step.url);
 		return true;
 	}
 
@@ -220,7 +225,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			pageKeys.set(pageKey(page), pages);
 			previousIds = page.objects.map(object => object.id);
 			items += page.objects.length;
-			const step = stepAfter(page);
+			const step = stepAfter(pages, page.nextUrl, page.objects.length)!;
 			// Only a page the walk goes on to: never past a bound or a loop; and
 			// not twice, when the page's first bytes already started it.
 			if (cancel && 'url' in step && aheadUrl() !== step.url) {
