@@ -135,9 +135,13 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	let depth = stack.entries.length;
 	let searched = 0;
 	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
-	/** The bound that stops the search before it asks for another page, if any. */
-	const bounded = (): SearchBound | undefined => boundReached(stack.bounds, depth, seen.size)
-		?? (maxPages === null && searched >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined);
+	/**
+	 * The bound that stops the search before it asks for another page, if
+	 * any; `more` pages counted as walked and searched (a page not
+	 * parsed yet, whose next link is read from its first bytes).
+	 */
+	const bounded = (more = 0): SearchBound | undefined => boundReached(stack.bounds, depth + more, seen.size)
+		?? (maxPages === null && searched + more >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined);
 
 	// The page after the one being matched is asked for before the match runs,
 	// as soon as its link is read from the first bytes of the page before it
@@ -166,7 +170,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	 */
 	const onLink = (from: string, link: string | null): boolean => {
 		if (awaited !== from || ahead !== null || link === null || link === awaited || stack.bounds.maxItems !== null
-			|| visited.has(canonicalUrl(link)) || boundReached(stack.bounds, depth + 1, seen.size) || (maxPages === null && searched + 1 >= searchLimit)) {
+			|| visited.has(canonicalUrl(link)) || bounded(1)) {
 			return false;
 		}
 
