@@ -55,6 +55,11 @@ function undoCoding(coding: string, bytes: Buffer, origin: string): Buffer {
 	}
 }
 
+/** `bytes` without a leading UTF-8 byte order mark. */
+export function withoutBom(bytes: Buffer): Buffer {
+	return bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF ? bytes.subarray(3) : bytes;
+}
+
 /** Offset of the first byte that does not belong to well-formed UTF-8. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
 	let index = 0;
@@ -129,9 +134,7 @@ export function decodeBodyBytes(status: number, headers: Record<string, string |
 		}
 	}
 
-	if (body.length >= 3 && body[0] === 0xEF && body[1] === 0xBB && body[2] === 0xBF) {
-		body = body.subarray(3);
-	}
+	body = withoutBom(body);
 
 	if (page && !isUtf8(body)) {
 		const offset = firstInvalidUtf8(body);

@@ -20,7 +20,7 @@ import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from 
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {signRequest} from './jwt-sign.js';
 import {redact, rememberJwt, Secret, secretLikeHeader} from './secret.js';
-import {decodeBodyBytes} from './body-bytes.js';
+import {decodeBodyBytes, withoutBom} from './body-bytes.js';
 import {getResponse, type Received} from './response-bytes.js';
 import {ResponsePage} from './response-page.js';
 import type {JwtSummary, Page, RetryNotice} from './types.js';
@@ -421,9 +421,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			return undefined;
 		}
 
-		const {data} = received;
-		const start = data[0] === 0xEF && data[1] === 0xBB && data[2] === 0xBF ? 3 : 0;
-		const head = data.subarray(start, start + leadingBytes);
+		const head = withoutBom(received.data).subarray(0, leadingBytes);
 		const pagination = isUtf8(head) ? leadingPagination(config.api, head.toString()) : undefined;
 		return pagination === undefined ? undefined : resolveLink(pagination.next_uri, base, url.href);
 	}
