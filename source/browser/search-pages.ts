@@ -1,6 +1,5 @@
-import {setImmediate} from 'node:timers/promises';
 import type {FillMark} from '../core/fill-strip.js';
-import type {FetchOptions} from '../core/http-client.js';
+import {requestSent, type FetchOptions} from '../core/http-client.js';
 import {canonicalUrl} from '../core/links.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import {mayMatch, visibleRows} from './cells.js';
@@ -224,11 +223,9 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			// Not twice, when the page's first bytes already started it.
 			if (after !== null && after !== next && !bounded() && aheadUrl() !== after) {
 				ahead = {url: after, page: fetchOrStop(load, after, linkOf(after))};
-				// undici writes a request on a reused connection only after a turn to
-				// the check phase (see core/walker.ts): taken before the match, so
-				// the request is on the wire while this page is matched, not after.
-				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop, see above
-				await setImmediate();
+				// On the wire while this page is matched, not after.
+				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop (requestSent)
+				await requestSent();
 			}
 
 			passed.push({url: next, fill: fillMark(page, depth - 1)});

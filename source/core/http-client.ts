@@ -40,6 +40,17 @@ import type {JwtSummary, Page, RetryNotice} from './types.js';
 
 export const maxBodyBytes = 32 * 1024 * 1024;
 
+/**
+ * Settles once a request just asked of the client is on the wire. undici
+ * writes a request on a reused connection only after a turn to the check
+ * phase (it first looks for a close the server sent meanwhile; GHSA-35p6-
+ * xmwp-9g52): a caller that reads a page ahead takes that turn before its
+ * own work on the page before, or the request waits for that work.
+ */
+export async function requestSent(): Promise<void> {
+	await setImmediate();
+}
+
 /** How much of a body's start is searched for its pagination (see leadingLink): both APIs' fit in a few hundred bytes. */
 const leadingBytes = 4096;
 
@@ -467,10 +478,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 
 			const early = onLink ? leadingLink(received, url) : undefined;
 			if (early !== undefined && onLink!(early)) {
-				// undici writes a request on a reused connection after a turn to
-				// the check phase (walker.ts): taken here, so the next page is
-				// asked for before this one is decoded and parsed, not after.
-				await setImmediate();
+				// On the wire before this page is decoded and parsed, not after.
+				await requestSent();
 			}
 
 			const decoded = decodeBodyBytes(received.status, received.headers, received.data, base.origin);

@@ -1,5 +1,4 @@
-import {setImmediate} from 'node:timers/promises';
-import type {FetchOptions, PageClient} from './http-client.js';
+import {requestSent, type FetchOptions, type PageClient} from './http-client.js';
 import {linkIdentity, type Cursor} from './links.js';
 import type {Page, WalkEnd} from './types.js';
 
@@ -230,12 +229,9 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 			// not twice, when the page's first bytes already started it.
 			if (cancel && 'url' in step && aheadUrl() !== step.url) {
 				readAhead(step.url);
-				// undici writes a request on a reused connection only after a turn
-				// to the check phase (it first looks for a close the server sent
-				// meanwhile): that turn is taken here, so the request is on the
-				// wire while the reader handles this page, not after.
-				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop, see above
-				await setImmediate();
+				// On the wire while the reader handles this page, not after.
+				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop (requestSent)
+				await requestSent();
 			}
 
 			yield page;
