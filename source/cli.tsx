@@ -12,6 +12,7 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	audit: async () => import('./commands/audit.js'),
 	dump: async () => import('./commands/dump.js'),
 	profiles: async () => import('./commands/profiles.js'),
+	token: async () => import('./commands/token.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -69,6 +69,7 @@ const help = `
 	  $ pagewalk audit [endpoint]       walk a list and check the contract
 	  $ pagewalk serve                  run the local sandbox of both APIs
 	  $ pagewalk profiles               list the config file's profiles (secrets left out)
+	  $ pagewalk token [endpoint]       print a JWT (or the token) for one request, for curl
 
 	In a terminal, opens the browser (press ? inside for the keys). When stdout
 	is not a terminal, writes the first page as JSON instead, like 'dump'.

@@ -21,15 +21,20 @@ type StateFile = {version: 1; endpoints: Record<string, {order: string[]; hidden
 /** The remembered choices as read from the file, once, for the loaders below. */
 export type ColumnState = Readonly<StateFile>;
 
-export function columnStatePath(env: Env): string {
+/** pagewalk's state directory: $PAGEWALK_STATE_DIR (tests), else $XDG_STATE_HOME/pagewalk, else ~/.local/state/pagewalk. */
+export function stateDirectory(env: Env): string {
 	const own = env['PAGEWALK_STATE_DIR'];
 	if (own) {
-		return path.join(own, 'columns.json');
+		return own;
 	}
 
 	const xdg = env['XDG_STATE_HOME'];
 	const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env['HOME'] ?? homedir(), '.local', 'state');
-	return path.join(base, 'pagewalk', 'columns.json');
+	return path.join(base, 'pagewalk');
+}
+
+export function columnStatePath(env: Env): string {
+	return path.join(stateDirectory(env), 'columns.json');
 }
 
 const names = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every(item => typeof item === 'string') ? value : undefined);

@@ -2,6 +2,8 @@ import process from 'node:process';
 import {UsageError} from '../core/errors.js';
 import {commands} from '../core/flags.js';
 import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
+import path from 'node:path';
+import {stateDirectory} from './column-store.js';
 import {sandboxFailure} from './demo.js';
 import {defaultRecords, defaultSeed, isScenario, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
@@ -83,20 +85,21 @@ export async function run(argv: string[]): Promise<number> {
 		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quoteValue(scenario)}.`);
 	}
 
+	const resolvedSeed = seed ?? defaultSeed;
 	const sandbox = await startSandbox({
 		scenario,
+		keyDirectory: sandboxKeyDirectory(resolvedSeed),
 		host,
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),
 		...(records === undefined ? {} : {records}),
-		...(seed === undefined ? {} : {seed}),
+		seed: resolvedSeed,
 		...(churn === undefined ? {} : {churn}),
 		...(rateLimit === undefined ? {} : {rateLimit}),
 		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
 	}).catch(sandboxFailure);
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox));
-
-	await new Promise<void>((resolve) => {
+	// The handlers come before the first line: a script that reads it and stops the server at once must find them there.
+	const stopped = new Promise<void>((resolve) => {
 		const stop = () => {
 			process.off('SIGINT', stop);
 			process.off('SIGTERM', stop);
@@ -106,11 +109,31 @@ export async function run(argv: string[]): Promise<number> {
 		process.on('SIGINT', stop);
 		process.on('SIGTERM', stop);
 	});
+	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox, resolvedSeed));
+	await stopped;
 	await sandbox.close();
 	return 0;
 }
 
-function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox): string {
+/** Where serve keeps the key files of a seed's keys: the same keys and paths on every run with that seed. */
+export function sandboxKeyDirectory(seed: number, env: Readonly<Record<string, string | undefined>> = process.env): string {
+	return path.join(stateDirectory(env), 'sandbox-keys', `seed-${seed}`);
+}
+
+const formNames = {
+	sec1: 'SEC1 PEM, as the key portal downloads it',
+	pkcs8: 'PKCS#8 PEM, the same key as the Node CDP SDK (@coinbase/cdp-sdk) reads it',
+	base64: 'base64 Ed25519 (seed then public key), as the key portal downloads it',
+} as const;
+
+function keyLines(keys: Sandbox['keys']): string {
+	return keys.map((key) => [
+		`  ${key.viewer.padEnd(11)} ${key.algorithm.padEnd(6)} ${key.name}`,
+		...key.files.map((file) => `              key file  ${file.path ?? '(not written)'}\n                        ${formNames[file.form]}`),
+	].join('\n')).join('\n');
+}
+
+function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number): string {
 	const today = new Date().toISOString().slice(0, 10);
 	return `pagewalk sandbox is serving both list APIs.
 
@@ -123,8 +146,9 @@ Credentials (the restricted ones see part of each list, so pages come back short
   commerce  full        ${credentials.commerce.full}
   commerce  restricted  ${credentials.commerce.restricted}
 
-CDP keys of the account API, made for this run (sign a fresh JWT for every request; the files go when this stops):
-${keys.map((key) => `  ${key.viewer.padEnd(11)} ${key.algorithm.padEnd(6)} ${key.name}\n              key file  ${key.path ?? '(not written)'}`).join('\n')}
+CDP keys of the account API, derived from --seed ${seed}: the same keys and files on every run with this seed
+(sign a fresh JWT for every request; \`pagewalk token --key-file FILE --base-url ${accountUrl}\` prints one):
+${keyLines(keys)}
 
 Try:
   curl -H 'Authorization: Bearer ${credentials.account.full}' -H 'CB-VERSION: ${today}' '${accountUrl}/v2/accounts?limit=5'

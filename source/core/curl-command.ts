@@ -89,7 +89,7 @@ export function curlCommand(url: string, source: CurlSource): string {
 	const headers: string[] = [];
 	const {auth} = source;
 	if (auth.kind === 'jwt') {
-		notes.push(`needs a JWT signed with the CDP key from ${auth.from} for uri "${requestUri('GET', url)}" (valid ${jwtLifetimeSeconds / 60} minutes, a new one per request): set JWT to it.`);
+		notes.push(`needs a JWT signed with the CDP key from ${auth.from} for uri "${requestUri('GET', url)}" (valid ${jwtLifetimeSeconds / 60} minutes, a new one per request): set JWT to it (pagewalk token prints one, given the same credential flags).`);
 		if (auth.demo) {
 			notes.push('--demo: that key is the sandbox\'s own, in no file or variable, and the sandbox stops when pagewalk quits.');
 		}

@@ -98,6 +98,15 @@ export const serveFlags = {
 	rateLimit: {type: 'string'},
 } as const;
 
+/** `pagewalk token`: which API and which credential, as for a walk. */
+export const tokenFlags = {
+	api: walkFlags.api,
+	baseUrl: walkFlags.baseUrl,
+	commerceUrl: walkFlags.commerceUrl,
+	profile: walkFlags.profile,
+	keyFile: walkFlags.keyFile,
+} as const;
+
 /** Every command, so an unknown flag can be told apart from one that belongs to another command. */
 export const commands = {
 	browse: {name: 'pagewalk', flags: browseFlags, takesArguments: true},
@@ -105,6 +114,7 @@ export const commands = {
 	audit: {name: 'pagewalk audit', flags: auditFlags, takesArguments: true},
 	serve: {name: 'pagewalk serve', flags: serveFlags, takesArguments: false},
 	profiles: {name: 'pagewalk profiles', flags: profilesFlags, takesArguments: false},
+	token: {name: 'pagewalk token', flags: tokenFlags, takesArguments: true},
 } as const satisfies Record<string, CommandFlags>;
 
 export const walkFlagsHelp = `

@@ -1,13 +1,18 @@
 /**
  * The sandbox's CDP secret API keys: for each account credential (full and
- * restricted) one ECDSA P-256 key and one Ed25519 key, made fresh at start,
- * in the two file shapes the key portal gives (`name` + SEC1 PEM, and `id` +
- * base64 of seed then public key), so clients meet both shapes offline.
- * Key files are written into a private temporary directory (0700, files 0600)
- * that goes away when the sandbox closes or the process exits.
+ * restricted) one ECDSA P-256 key and one Ed25519 key, derived from the seed
+ * (the same keys on every run with the same seed, so a profile pointing at a
+ * key file keeps working across restarts), in the file shapes people hold:
+ * `name` + SEC1 PEM (the portal's download), the same EC key as PKCS#8 PEM
+ * (the only EC form the Node CDP SDK reads), and `id` + base64 of seed then
+ * public key for Ed25519.
+ *
+ * Key files go either into a directory the caller names (kept: `serve` uses
+ * the state directory) or into a private temporary directory (0700, files
+ * 0600) that goes away when the sandbox closes or the process exits.
  */
-import {generateKeyPairSync, type KeyObject} from 'node:crypto';
-import {chmodSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {createECDH, createHmac, createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
+import {chmodSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -17,6 +22,12 @@ import type {Viewer} from './ordered-index.js';
 /** A key file as the portal gives it. */
 export type KeyFile = {name: string; privateKey: string} | {id: string; privateKey: string};
 
+/** The form of a key file's private key: SEC1 (`BEGIN EC PRIVATE KEY`), PKCS#8 (`BEGIN PRIVATE KEY`), or base64 (Ed25519). */
+export type KeyForm = 'sec1' | 'pkcs8' | 'base64';
+
+/** One file of a key: its form, its content, and where it was written (mode 0600), or undefined when key files are off. */
+export type IssuedKeyFile = {form: KeyForm; keyFile: KeyFile; path: string | undefined};
+
 /** One issued key, as startSandbox() returns it: no key objects, only what a client is given. */
 export type SandboxKey = {
 	/** The key's name: kid and sub of its JWTs. */
@@ -24,10 +35,12 @@ export type SandboxKey = {
 	algorithm: JwtAlgorithm;
 	/** Which account credential the key stands for. */
 	viewer: Viewer;
-	/** The key file's content. */
+	/** The key file's content, in the portal's form (SEC1 for ES256, base64 for EdDSA). */
 	keyFile: KeyFile;
 	/** Where that file was written (mode 0600), or undefined when key files are off. */
 	path: string | undefined;
+	/** Every file of this key, the portal's form first; an ES256 key also comes as PKCS#8, as the Node CDP SDK reads it. */
+	files: IssuedKeyFile[];
 };
 
 /** What the account API checks a JWT against. */
@@ -35,19 +48,51 @@ export type IssuedKey = VerifiableKey & {viewer: Viewer};
 
 const viewers: readonly Viewer[] = ['full', 'restricted'];
 
+/** The order n of P-256: a private scalar lies in [1, n - 1]. */
+const p256Order = 0xff_ff_ff_ff_00_00_00_00_ff_ff_ff_ff_ff_ff_ff_ff_bc_e6_fa_ad_a7_17_9e_84_f3_b9_ca_c2_fc_63_25_51n;
+/** DER of a PKCS#8 Ed25519 private key, up to its 32-byte seed. */
+const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * 32 secret bytes for one key, from the seed and the key's label. node:crypto
+ * builds both key types from such bytes, so no key library is needed; these
+ * keys guard a local sandbox's public test data, never anything real.
+ */
+function secretBytes(seed: number, label: string): Buffer {
+	return createHmac('sha256', 'pagewalk sandbox CDP keys').update(`${seed}/${label}`).digest();
+}
+
+function p256Key(secret: Buffer): {privateKey: KeyObject; publicKey: KeyObject} {
+	const scalar = (BigInt(`0x${secret.toString('hex')}`) % (p256Order - 1n)) + 1n;
+	const d = Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex');
+	const ecdh = createECDH('prime256v1');
+	ecdh.setPrivateKey(d);
+	const point = ecdh.getPublicKey();
+	const privateKey = createPrivateKey({key: {kty: 'EC', crv: 'P-256', d: d.toString('base64url'), x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url')}, format: 'jwk'});
+	return {privateKey, publicKey: createPublicKey(privateKey)};
+}
+
+function ed25519Key(secret: Buffer): {privateKey: KeyObject; publicKey: KeyObject} {
+	const privateKey = createPrivateKey({key: Buffer.concat([ed25519Pkcs8Prefix, secret]), format: 'der', type: 'pkcs8'});
+	return {privateKey, publicKey: createPublicKey(privateKey)};
+}
+
 export function issueKeys(seed: number): {keys: SandboxKey[]; verifiable: IssuedKey[]} {
 	const keys: SandboxKey[] = [];
 	const verifiable: IssuedKey[] = [];
 	const organization = `sandbox-${seed.toString(16).padStart(8, '0')}`;
 	for (const viewer of viewers) {
-		const ec = generateKeyPairSync('ec', {namedCurve: 'P-256'});
+		const ec = p256Key(secretBytes(seed, `${viewer}/es256`));
 		const ecName = `organizations/${organization}/apiKeys/account-${viewer}-es256`;
-		keys.push({name: ecName, algorithm: 'ES256', viewer, keyFile: {name: ecName, privateKey: String(ec.privateKey.export({format: 'pem', type: 'sec1'}))}, path: undefined});
+		const sec1: KeyFile = {name: ecName, privateKey: String(ec.privateKey.export({format: 'pem', type: 'sec1'}))};
+		const pkcs8: KeyFile = {name: ecName, privateKey: String(ec.privateKey.export({format: 'pem', type: 'pkcs8'}))};
+		keys.push({name: ecName, algorithm: 'ES256', viewer, keyFile: sec1, path: undefined, files: [{form: 'sec1', keyFile: sec1, path: undefined}, {form: 'pkcs8', keyFile: pkcs8, path: undefined}]});
 		verifiable.push({name: ecName, algorithm: 'ES256', publicKey: ec.publicKey, viewer});
 
-		const ed = generateKeyPairSync('ed25519');
+		const ed = ed25519Key(secretBytes(seed, `${viewer}/ed25519`));
 		const edName = `${organization}-account-${viewer}-ed25519`;
-		keys.push({name: edName, algorithm: 'EdDSA', viewer, keyFile: {id: edName, privateKey: ed25519Base64(ed.privateKey)}, path: undefined});
+		const raw: KeyFile = {id: edName, privateKey: ed25519Base64(ed.privateKey)};
+		keys.push({name: edName, algorithm: 'EdDSA', viewer, keyFile: raw, path: undefined, files: [{form: 'base64', keyFile: raw, path: undefined}]});
 		verifiable.push({name: edName, algorithm: 'EdDSA', publicKey: ed.publicKey, viewer});
 	}
 
@@ -72,25 +117,63 @@ function removeAll(): void {
 	pending.clear();
 }
 
-/** Writes each key's file (0600) into a new private directory (0700); returns the directory's remover. */
-export function writeKeyFiles(keys: SandboxKey[]): () => void {
-	const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-keys-'));
-	chmodSync(directory, 0o700);
-	pending.add(directory);
+function fileName(key: SandboxKey, form: KeyForm): string {
+	return `${key.name.replaceAll(/[^\w.-]+/g, '_')}${form === 'pkcs8' ? '.pkcs8' : ''}.json`;
+}
+
+/**
+ * Writes each key's files (0600). Without `directory`, into a new private
+ * temporary directory (0700) removed by the returned function; with one, into
+ * that directory (made 0700 if missing; refused if it is a link or not a
+ * directory), kept after the sandbox stops, each file replaced whole.
+ */
+export function writeKeyFiles(keys: SandboxKey[], directory?: string): () => void {
+	if (directory !== undefined) {
+		keepKeyFiles(keys, directory);
+		return () => undefined;
+	}
+
+	const temporary = mkdtempSync(path.join(tmpdir(), 'pagewalk-keys-'));
+	chmodSync(temporary, 0o700);
+	pending.add(temporary);
 	if (!hooked) {
 		hooked = true;
 		process.once('exit', removeAll);
 	}
 
 	for (const key of keys) {
-		const file = path.join(directory, `${key.name.replaceAll(/[^\w.-]+/g, '_')}.json`);
-		// `wx`: never follow or reuse something already there; mode 0600 from the first byte.
-		writeFileSync(file, `${JSON.stringify(key.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
-		key.path = file;
+		for (const file of key.files) {
+			file.path = path.join(temporary, fileName(key, file.form));
+			// `wx`: never follow or reuse something already there; mode 0600 from the first byte.
+			writeFileSync(file.path, `${JSON.stringify(file.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
+		}
+
+		key.path = key.files[0]!.path;
 	}
 
 	return () => {
-		pending.delete(directory);
-		rmSync(directory, {recursive: true, force: true});
+		pending.delete(temporary);
+		rmSync(temporary, {recursive: true, force: true});
 	};
+}
+
+function keepKeyFiles(keys: SandboxKey[], directory: string): void {
+	mkdirSync(directory, {recursive: true, mode: 0o700});
+	const stat = lstatSync(directory);
+	if (!stat.isDirectory()) {
+		throw new Error(`the key directory ${directory} is not a directory (a link or a file is in its place); remove it or pick another state directory.`);
+	}
+
+	chmodSync(directory, 0o700);
+	for (const key of keys) {
+		for (const file of key.files) {
+			file.path = path.join(directory, fileName(key, file.form));
+			// A new file beside it, renamed over the old one: never written through a link left in its place.
+			const next = `${file.path}.${process.pid}.tmp`;
+			writeFileSync(next, `${JSON.stringify(file.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
+			renameSync(next, file.path);
+		}
+
+		key.path = key.files[0]!.path;
+	}
 }

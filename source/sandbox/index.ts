@@ -16,7 +16,7 @@ import {Lists, type SandboxStore} from './store.js';
 
 export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
 export type {Credentials} from './credentials.js';
-export type {KeyFile, SandboxKey} from './cdp-keys.js';
+export type {IssuedKeyFile, KeyFile, KeyForm, SandboxKey} from './cdp-keys.js';
 export {parseRateLimit, type RateLimit} from './rate-limit.js';
 export {scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
 
@@ -43,6 +43,8 @@ export type SandboxOptions = {
 	rateLimit?: RateLimit;
 	/** Write the CDP key files (0600, in a private temporary directory removed at close); default true. */
 	keyFiles?: boolean;
+	/** Write the key files into this directory instead, and keep them after close (serve's state directory). */
+	keyDirectory?: string;
 	/** The clock of JWT checks and the rate limit, in milliseconds since the epoch; for tests. Default Date.now. */
 	now?: () => number;
 };
@@ -84,7 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const now = options.now ?? Date.now;
 	const {keys, verifiable} = issueKeys(seed);
 	const auth = {keys: new JwtVerifier(verifiable, now), ...(options.rateLimit ? {rateLimiter: new RateLimiter(options.rateLimit, now)} : {})};
-	const removeKeyFiles = options.keyFiles === false ? () => undefined : writeKeyFiles(keys);
+	const removeKeyFiles = options.keyFiles === false ? () => undefined : writeKeyFiles(keys, options.keyDirectory);
 	let commerceUrl = '';
 
 	let account: Listener;

@@ -34,8 +34,43 @@ function reject(message: string, code = 'invalid_token'): {ok: false; problem: A
 
 /** A value for a message: quoted, bounded, so a hostile token cannot make a huge error. */
 function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
 	return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+}
+
+/**
+ * What a claim held, for the end of a refusal: "it has none" rather than
+ * `undefined` or `null`, so a reason never names a JavaScript value.
+ */
+function found(claim: string, value: unknown): string {
+	return value === undefined || value === null || value === '' ? `the JWT has no ${claim}` : `got ${shown(value)}`;
+}
+
+/**
+ * The requests a JWT is for. The account API's docs and the Python SDK sign
+ * `uri` (one string); the Node CDP SDK signs `uris` (an array of one or more).
+ * The real API takes both, so the sandbox does; a JWT carrying both is
+ * refused, since the two could disagree and no official client makes one.
+ */
+function signedUris(payload: Record<string, unknown>): {ok: true; claim: 'uri' | 'uris'; uris: string[]} | {ok: false; reason: string} {
+	const {uri, uris} = payload;
+	if (uri !== undefined && uris !== undefined) {
+		return {ok: false, reason: 'the JWT carries both uri and uris; sign one of them'};
+	}
+
+	if (uris !== undefined) {
+		if (!Array.isArray(uris) || uris.length === 0 || !uris.every((entry) => typeof entry === 'string')) {
+			return {ok: false, reason: `uris must be a list of one or more "METHOD host/path" strings; ${found('uris', uris)}`};
+		}
+
+		return {ok: true, claim: 'uris', uris};
+	}
+
+	if (typeof uri !== 'string' || uri === '') {
+		return {ok: false, reason: uri === undefined ? 'the JWT has neither uri nor uris' : `uri must be a "METHOD host/path" string; ${found('uri', uri)}`};
+	}
+
+	return {ok: true, claim: 'uri', uris: [uri]};
 }
 
 function decodePart(part: string): Record<string, unknown> | undefined {
@@ -79,7 +114,7 @@ export class JwtVerifier<K extends VerifiableKey> {
 
 		const {alg, kid, nonce} = header;
 		if (alg !== 'ES256' && alg !== 'EdDSA') {
-			return reject(`alg check failed: alg must be ES256 or EdDSA; got ${shown(alg)}.`);
+			return reject(`alg check failed: alg must be ES256 or EdDSA; ${found('alg', alg)}.`);
 		}
 
 		if (typeof kid !== 'string') {
@@ -112,14 +147,14 @@ export class JwtVerifier<K extends VerifiableKey> {
 		}
 
 		if (payload['sub'] !== kid) {
-			return reject(`sub check failed: sub must equal kid ${shown(kid)}; got ${shown(payload['sub'])}.`);
+			return reject(`sub check failed: sub must equal kid ${shown(kid)}; ${found('sub', payload['sub'])}.`);
 		}
 
 		if (payload['iss'] !== 'cdp') {
-			return reject(`iss check failed: iss must be "cdp"; got ${shown(payload['iss'])}.`);
+			return reject(`iss check failed: iss must be "cdp"; ${found('iss', payload['iss'])}.`);
 		}
 
-		const {nbf, exp, uri} = payload;
+		const {nbf, exp, iat} = payload;
 		if (typeof nbf !== 'number' || typeof exp !== 'number' || !Number.isFinite(nbf) || !Number.isFinite(exp)) {
 			return reject('nbf/exp check failed: nbf and exp must be numbers of seconds since the epoch.');
 		}
@@ -133,6 +168,15 @@ export class JwtVerifier<K extends VerifiableKey> {
 			return reject(`nbf check failed: the JWT is not yet valid for another ${Math.ceil(nbf - now)} s; check the clock.`);
 		}
 
+		// iat is optional (the Node CDP SDK sends it, the Python SDK does not); when present it must be a time not in the future.
+		if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) {
+			return reject('iat check failed: iat, when sent, must be a number of seconds since the epoch.');
+		}
+
+		if (typeof iat === 'number' && iat > now + leewaySeconds) {
+			return reject(`iat check failed: the JWT says it was issued ${Math.ceil(iat - now)} s from now; check the clock.`);
+		}
+
 		if (exp < now - leewaySeconds) {
 			return reject(`exp check failed: the JWT expired ${Math.floor(now - exp)} s ago; sign a fresh JWT for every request, and check the clock.`, 'expired_token');
 		}
@@ -142,12 +186,18 @@ export class JwtVerifier<K extends VerifiableKey> {
 			return reject('uri check failed: the request has no Host header to match the JWT\'s uri against.');
 		}
 
-		if (typeof uri === 'string' && uri.includes('?')) {
-			return reject(`uri check failed: uri must not carry the query string; sign ${shown(expected)}.`);
+		const signed = signedUris(payload);
+		if (!signed.ok) {
+			return reject(`uri check failed: ${signed.reason}; sign ${shown(expected)}.`);
 		}
 
-		if (uri !== expected) {
-			return reject(`uri check failed: the JWT is for ${shown(uri)}, but this request is ${shown(expected)}.`);
+		if (!signed.uris.includes(expected)) {
+			if (signed.uris.some((entry) => entry.includes('?'))) {
+				return reject(`uri check failed: ${signed.claim} must not carry the query string; sign ${shown(expected)}.`);
+			}
+
+			const signedFor = signed.uris.length === 1 ? shown(signed.uris[0]) : `${signed.uris.length} requests (${signed.uris.slice(0, 3).map(shown).join(', ')}${signed.uris.length > 3 ? ', …' : ''})`;
+			return reject(`uri check failed: the JWT is for ${signedFor}, but this request is ${shown(expected)}.`);
 		}
 
 		if (typeof nonce !== 'string' || nonce === '') {

@@ -79,7 +79,7 @@ export function prepareCli(): void {
 
 /** Starts the built CLI; the caller reads its streams and ends it by its pid. */
 export function spawnCli(argv: string[], env: Record<string, string | undefined>) {
-	return spawn(process.execPath, [cliPath, ...argv], {env: {PATH: process.env.PATH, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	return spawn(process.execPath, [cliPath, ...argv], {env: {PATH: process.env.PATH, PAGEWALK_STATE_DIR: process.env['PAGEWALK_STATE_DIR'], ...env}, stdio: ['ignore', 'pipe', 'pipe']});
 }
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<Result> {

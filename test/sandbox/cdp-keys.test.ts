@@ -3,8 +3,9 @@
  * types are accepted on every page; each broken JWT is a 401 naming the check
  * that failed; key files are private and go away; the rate limit answers 429.
  */
-import {generateKeyPairSync, sign} from 'node:crypto';
-import {existsSync, statSync} from 'node:fs';
+import {createPublicKey, generateKeyPairSync, sign} from 'node:crypto';
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {CdpKey, parseKeyFile, readKeyFile} from '../../source/core/cdp-key.js';
@@ -61,6 +62,52 @@ describe('issued keys', () => {
 			expect(parsed.name).toBe(key.name);
 			expect(parsed.algorithm).toBe(key.algorithm);
 			expect('name' in key.keyFile ? 'name' : 'id').toBe(key.algorithm === 'ES256' ? 'name' : 'id');
+		}
+	});
+
+	it('are derived from the seed: the same keys on every start with a seed, others with another seed', async () => {
+		const again = await startSandbox({records: 1, keyFiles: false});
+		const other = await startSandbox({records: 1, seed: 2, keyFiles: false});
+		try {
+			expect(again.keys.map((key) => key.keyFile)).toEqual(sandbox.keys.map((key) => key.keyFile));
+			expect(other.keys.map((key) => key.keyFile.privateKey)).not.toContain(sandbox.keys[0]!.keyFile.privateKey);
+			// A JWT signed with a key read from the first sandbox's file is good for the second one of the same seed.
+			const url = `${again.accountUrl}/v2/accounts?limit=1`;
+			expect((await signedGet(clientKey(sandbox.keys[0]!), url)).status).toBe(200);
+		} finally {
+			await Promise.all([again.close(), other.close()]);
+		}
+	});
+
+	it('each ES256 key also comes as PKCS#8, the same key, and says which file is which', () => {
+		for (const key of sandbox.keys) {
+			const forms = key.files.map((file) => file.form);
+			expect(forms).toEqual(key.algorithm === 'ES256' ? ['sec1', 'pkcs8'] : ['base64']);
+			expect(key.files[0]!.path).toBe(key.path);
+			for (const file of key.files) {
+				expect(readFileSync(file.path!, 'utf8')).toContain(file.form === 'sec1' ? 'BEGIN EC PRIVATE KEY' : file.form === 'pkcs8' ? 'BEGIN PRIVATE KEY' : '"id"');
+				const parsed = parseKeyFile(JSON.stringify(file.keyFile), 'sandbox');
+				expect(parsed.name).toBe(key.name);
+				expect(createPublicKey(parsed.reveal()).export({format: 'jwk'})).toEqual(createPublicKey(clientKey(key).reveal()).export({format: 'jwk'}));
+			}
+		}
+	});
+
+	it('kept in a directory the caller names (serve\'s state directory), replaced whole on the next start', async () => {
+		const directory = path.join(mkdtempSync(path.join(tmpdir(), 'pagewalk-keys-test-')), 'seed-1');
+		const first = await startSandbox({records: 1, keyDirectory: directory});
+		await first.close();
+		const paths = first.keys.flatMap((key) => key.files.map((file) => file.path!));
+		expect(paths).toHaveLength(6);
+		expect(paths.every((file) => path.dirname(file) === directory && (statSync(file).mode & 0o777) === 0o600)).toBe(true);
+		expect(statSync(directory).mode & 0o777).toBe(0o700);
+		const second = await startSandbox({records: 1, keyDirectory: directory});
+		try {
+			expect(second.keys.flatMap((key) => key.files.map((file) => file.path!))).toEqual(paths);
+			expect((await signedGet(readKeyFile(paths[0]!).key, `${second.accountUrl}/v2/accounts?limit=1`)).status).toBe(200);
+		} finally {
+			await second.close();
+			rmSync(path.dirname(directory), {recursive: true, force: true});
 		}
 	});
 
@@ -192,6 +239,53 @@ describe('each broken JWT is a 401 naming the check', () => {
 		const {header, payload} = claims(key(), url());
 		const error = await rejected(await send(forge(key(), header, {...payload, exp: payload.nbf + 300})));
 		expect(error.message).toBe('lifetime check failed: exp is 300 s after nbf; it must be after nbf and at most 120 s.');
+	});
+
+	it('uris (the Node CDP SDK\'s form) and iat are accepted; any uri of the list may match', async () => {
+		const {header, payload} = claims(key(), url());
+		const {uri, ...rest} = payload;
+		expect((await send(forge(key(), header, {...rest, uris: [uri], iat: payload.nbf}))).status).toBe(200);
+		const again = claims(key(), url());
+		expect((await send(forge(key(), again.header, {...rest, uris: ['GET other.example/v2/x', uri]}))).status).toBe(200);
+	});
+
+	it('uris refusals name what was wrong, never a JavaScript value', async () => {
+		const {host} = new URL(url());
+		const cases: Array<[Record<string, unknown>, string]> = [
+			[{uris: ['GET api.coinbase.com/v2/accounts']}, `uri check failed: the JWT is for "GET api.coinbase.com/v2/accounts", but this request is "GET ${host}/v2/accounts".`],
+			[{uris: ['GET a/1', 'GET b/2']}, `uri check failed: the JWT is for 2 requests ("GET a/1", "GET b/2"), but this request is "GET ${host}/v2/accounts".`],
+			[{uris: [`GET ${host}/v2/accounts?limit=5`]}, `uri check failed: uris must not carry the query string; sign "GET ${host}/v2/accounts".`],
+			[{uris: []}, `uri check failed: uris must be a list of one or more "METHOD host/path" strings; got "[]"; sign "GET ${host}/v2/accounts".`],
+			[{uris: null}, `uri check failed: uris must be a list of one or more "METHOD host/path" strings; the JWT has no uris; sign "GET ${host}/v2/accounts".`],
+			[{}, `uri check failed: the JWT has neither uri nor uris; sign "GET ${host}/v2/accounts".`],
+			[{uri: 5}, `uri check failed: uri must be a "METHOD host/path" string; got "5"; sign "GET ${host}/v2/accounts".`],
+			[{uri: `GET ${host}/v2/accounts`, uris: [`GET ${host}/v2/accounts`]}, `uri check failed: the JWT carries both uri and uris; sign one of them; sign "GET ${host}/v2/accounts".`],
+		];
+		for (const [claimsOfUri, message] of cases) {
+			const {header, payload} = claims(key(), url());
+			const {uri: _uri, ...rest} = payload;
+			// eslint-disable-next-line no-await-in-loop -- one request at a time, each with its own nonce
+			const error = await rejected(await send(forge(key(), header, {...rest, ...claimsOfUri})));
+			expect(error.message).toBe(message);
+			expect(error.message).not.toMatch(/undefined|null|NaN|\[object/);
+		}
+	});
+
+	it('missing sub, iss or alg are named as missing, not as undefined', async () => {
+		const {header, payload} = claims(key(), url());
+		const {sub: _sub, ...noSub} = payload;
+		expect((await rejected(await send(forge(key(), header, noSub)))).message).toBe(`sub check failed: sub must equal kid "${key().name}"; the JWT has no sub.`);
+		const {iss: _iss, ...noIss} = claims(key(), url()).payload;
+		expect((await rejected(await send(forge(key(), claims(key(), url()).header, noIss)))).message).toBe('iss check failed: iss must be "cdp"; the JWT has no iss.');
+		const {alg: _alg, ...noAlg} = claims(key(), url()).header;
+		expect((await rejected(await send(forge(key(), noAlg, payload)))).message).toBe('alg check failed: alg must be ES256 or EdDSA; the JWT has no alg.');
+	});
+
+	it('an iat in the future, or not a number, is refused', async () => {
+		const {header, payload} = claims(key(), url());
+		expect((await rejected(await send(forge(key(), header, {...payload, iat: payload.nbf + 600})))).message).toMatch(/^iat check failed: the JWT says it was issued (599|600|601) s from now; check the clock\.$/);
+		const other = claims(key(), url());
+		expect((await rejected(await send(forge(key(), other.header, {...other.payload, iat: 'now'})))).message).toBe('iat check failed: iat, when sent, must be a number of seconds since the epoch.');
 	});
 
 	it('alg that does not match the key, and a malformed token', async () => {

@@ -92,9 +92,9 @@ describe('pagewalk serve', () => {
 		expect(server.stderr()).toBe('');
 	});
 
-	it('--json gives each CDP key file\'s JSON and a private path to it, usable to sign, removed at exit', async () => {
-		const server = start(['--json', '--port', '0', '--records', '10']);
-		const info = JSON.parse(await server.firstLine) as {accountUrl: string; keys: Array<{name: string; algorithm: string; viewer: string; path: string; keyFile: unknown}>};
+	it('--json gives each CDP key file\'s JSON and a private path to it in the state directory, usable to sign, kept and the same on the next start with the seed', async () => {
+		const server = start(['--json', '--port', '0', '--records', '10', '--seed', '7']);
+		const info = JSON.parse(await server.firstLine) as {accountUrl: string; keys: Array<{name: string; algorithm: string; viewer: string; path: string; keyFile: unknown; files: Array<{form: string; path: string; keyFile: unknown}>}>};
 		expect(info.keys.map(({viewer, algorithm}) => `${viewer} ${algorithm}`).sort()).toEqual(['full ES256', 'full EdDSA', 'restricted ES256', 'restricted EdDSA']);
 		await Promise.all(info.keys.map(async key => {
 			expect(statSync(key.path).mode & 0o777).toBe(0o600);
@@ -106,9 +106,16 @@ describe('pagewalk serve', () => {
 			expect(response.status).toBe(200);
 		}));
 
+		expect(path.dirname(info.keys[0]!.path)).toBe(path.join(process.env['PAGEWALK_STATE_DIR']!, 'sandbox-keys', 'seed-7'));
+		expect(info.keys.flatMap((key) => key.files.map((file) => file.form)).sort()).toEqual(['base64', 'base64', 'pkcs8', 'pkcs8', 'sec1', 'sec1']);
 		server.child.kill('SIGTERM');
 		expect(await server.exited).toBe(0);
-		expect(existsSync(path.dirname(info.keys[0]!.path))).toBe(false);
+		expect(info.keys.every((key) => existsSync(key.path))).toBe(true);
+		const again = start(['--json', '--port', '0', '--records', '10', '--seed', '7']);
+		const second = JSON.parse(await again.firstLine) as typeof info;
+		expect(second.keys).toEqual(info.keys);
+		again.child.kill('SIGTERM');
+		expect(await again.exited).toBe(0);
 	});
 
 	it('--rate-limit N/h: past N requests per credential, 429 with Retry-After and the API\'s error body', async () => {
@@ -142,7 +149,9 @@ describe('pagewalk serve', () => {
 
 		expect(text).toContain('curl ');
 		const keyFiles = [...text.matchAll(/key file {2}(\S+\.json)/g)].map((match) => match[1]!);
-		expect(keyFiles).toHaveLength(4);
+		expect(keyFiles).toHaveLength(6);
+		expect(text).toContain('SEC1 PEM, as the key portal downloads it');
+		expect(text).toContain('PKCS#8 PEM, the same key as the Node CDP SDK (@coinbase/cdp-sdk) reads it');
 		expect(keyFiles.every((file) => existsSync(file))).toBe(true);
 		expect(text).toMatch(/full +ES256 +organizations\/sandbox-00000001\/apiKeys\/account-full-es256/);
 		expect(text).not.toContain('PRIVATE KEY');

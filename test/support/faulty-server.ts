@@ -236,9 +236,16 @@ const faults = {
 		for (let index = 0; index < 40 && !c.response.destroyed; index++) {
 			if (!c.response.write(chunk)) {
 				// eslint-disable-next-line no-await-in-loop -- waits for the reader to drain before the next megabyte
-				await new Promise(resolve => {
-					c.response.once('drain', resolve);
-					c.response.once('close', resolve);
+				await new Promise<void>(resolve => {
+					// Both listeners go once either fires: one left per megabyte added up on the response.
+					const done = () => {
+						c.response.off('drain', done);
+						c.response.off('close', done);
+						resolve();
+					};
+
+					c.response.once('drain', done);
+					c.response.once('close', done);
 				});
 			}
 		}

@@ -1,0 +1,62 @@
+/**
+ * `pagewalk token`: prints what authenticates one request with the
+ * credential in use, for the curl copy's `$JWT` and for scripts, as
+ * `gh auth token` does. A CDP key gives a JWT signed for that one request
+ * (method, host and path, as the account API checks it); a token or API key
+ * is printed as it is. The secret goes to stdout only: never to stderr, a
+ * log or an error message.
+ */
+import process from 'node:process';
+import type {Writable} from 'node:stream';
+import {commands} from '../core/flags.js';
+import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../core/jwt-sign.js';
+import {firstPageUrl} from '../core/options.js';
+import {parseCommandLine} from '../core/parse-flags.js';
+import {openConfig} from './demo.js';
+
+const help = `
+	Usage
+	  $ pagewalk token [endpoint] [options]
+
+	Prints what authenticates a GET of the endpoint (every list is a GET) with the credential in use:
+	for a CDP key, a JWT signed for that one request (valid ${jwtLifetimeSeconds / 60} minutes, one
+	request: sign a new one for the next); for an access token or a commerce API
+	key, the token itself. It goes to stdout and nowhere else.
+
+	Options
+	  --base-url, --commerce-url, --api, --profile, --key-file
+	                           as for pagewalk dump: which API, and which credential
+
+	Examples
+	  $ JWT=$(pagewalk token accounts --key-file cdp-key.json)
+	  $ curl -H "Authorization: Bearer $JWT" https://api.coinbase.com/v2/accounts
+	  $ pagewalk token /v2/accounts/ID/transactions --profile work
+`;
+
+export type TokenIo = {stdout: Writable & {isTTY?: boolean}; stderr: Writable; env: Record<string, string | undefined>};
+
+export async function runToken(argv: string[], io: TokenIo): Promise<number> {
+	const parsed = await parseCommandLine(argv, commands.token, help, io.stdout);
+	if (parsed === undefined) {
+		return 0;
+	}
+
+	const config = await openConfig({input: parsed.input, flags: parsed.flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	try {
+		const {credential} = config;
+		const url = firstPageUrl(config);
+		const secret = credential.kind === 'cdp-key' ? signRequestJwt(credential.key, {method: 'GET', url}) : credential.secret.reveal();
+		io.stdout.write(`${secret}\n`);
+		if (io.stdout.isTTY && credential.kind === 'cdp-key') {
+			io.stderr.write(`pagewalk: a JWT for "${requestUri('GET', url)}" with the CDP key from ${credential.from}, valid ${jwtLifetimeSeconds} s, for one request.\n`);
+		}
+
+		return 0;
+	} finally {
+		await config.close();
+	}
+}
+
+export async function run(argv: string[]): Promise<number> {
+	return runToken(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
+}

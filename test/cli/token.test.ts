@@ -1,0 +1,65 @@
+/**
+ * `pagewalk token` against the real sandbox: the JWT it prints for a CDP key
+ * is accepted for the request it names and no other; a token credential is
+ * printed as it is; the secret goes to stdout only.
+ */
+import {PassThrough} from 'node:stream';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {decodeJwtClaims} from '../../source/core/jwt-sign.js';
+import {runToken} from '../../source/commands/token.js';
+import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({records: 10});
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+
+async function token(argv: string[], env: Record<string, string | undefined> = {}) {
+	const stdout = new PassThrough();
+	const stderr = new PassThrough();
+	let out = '';
+	let err = '';
+	stdout.on('data', (chunk: Buffer) => {
+		out += chunk.toString();
+	});
+	stderr.on('data', (chunk: Buffer) => {
+		err += chunk.toString();
+	});
+	const code = await runToken(argv, {stdout, stderr, env: {HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent', ...env}});
+	return {code, stdout: out, stderr: err};
+}
+
+async function status(url: string, bearer: string): Promise<number> {
+	const response = await fetch(url, {headers: {authorization: `Bearer ${bearer}`}});
+	await response.text();
+	return response.status;
+}
+
+describe('pagewalk token', () => {
+	it.each(['ES256', 'EdDSA'] as const)('%s key file: a JWT for GET host/path, good for that request once, refused for another path', async (algorithm) => {
+		const key = sandbox.keys.find((candidate) => candidate.algorithm === algorithm && candidate.viewer === 'full')!;
+		const {code, stdout, stderr} = await token(['accounts', '--key-file', key.path!, '--base-url', sandbox.accountUrl]);
+		expect(code).toBe(0);
+		expect(stderr).toBe('');
+		const jwt = stdout.trim();
+		expect(stdout).toBe(`${jwt}\n`);
+		expect(decodeJwtClaims(jwt)?.payload['uri']).toBe(`GET ${new URL(sandbox.accountUrl).host}/v2/accounts`);
+		expect(await status(`${sandbox.accountUrl}/v2/accounts/x/transactions`, jwt)).toBe(401);
+		const fresh = (await token(['/v2/accounts', '--key-file', key.path!, '--base-url', sandbox.accountUrl])).stdout.trim();
+		expect(await status(`${sandbox.accountUrl}/v2/accounts?limit=2`, fresh)).toBe(200);
+	});
+
+	it('an access token from the environment is printed as it is', async () => {
+		const {code, stdout} = await token(['--base-url', sandbox.accountUrl], {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full});
+		expect(code).toBe(0);
+		expect(stdout).toBe(`${sandbox.credentials.account.full}\n`);
+	});
+
+	it('--help names the command and takes no --demo (its sandbox would be gone when the JWT is used)', async () => {
+		expect((await token(['--help'])).stdout).toContain('pagewalk token [endpoint]');
+		await expect(token(['--demo'])).rejects.toThrow(/--demo/);
+	});
+});
