@@ -63,7 +63,9 @@ export function fillSegments(page: Page, limit: number): Segment[] {
 
 /** A retry the client is waiting on: `429 rate_limit_exceeded, retry 1 in 2 s`. Server text: callers make it inert. */
 export function retryText(notice: RetryNotice): string {
-	return `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
+	return notice.pacing
+		? `${notice.reason}, next request in ${Math.ceil(notice.waitMs / 1000)} s`
+		: `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
 }
 
 /** The words of a notice the page stack recorded: one short line. */
@@ -211,6 +213,24 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 	}
 }
 
+/**
+ * The request budget the server says is left, when it says it
+ * (RateLimit-Remaining, or X-RateLimit-Remaining; see core/rate-budget.ts):
+ * `budget 97/100`, in warning tone once a tenth or less is left.
+ */
+export function budgetSegment(page: Page): Segment | undefined {
+	const headers = page.responseHeaders ?? {};
+	const remaining = headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining'];
+	if (remaining === undefined || !/^\d{1,12}$/.test(remaining)) {
+		return undefined;
+	}
+
+	const limit = headers['ratelimit-limit'] ?? headers['x-ratelimit-limit'];
+	const known = limit !== undefined && /^\d{1,12}$/.test(limit);
+	const low = known ? Number(remaining) * 10 <= Number(limit) : Number(remaining) === 0;
+	return {id: 'budget', text: `budget ${remaining}${known ? `/${limit}` : ''}`, tone: low ? 'warn' : 'dim'};
+}
+
 /** Commerce reports total and yielded; the account API does not, and that is not zero. */
 export function totalsSegment(page: Page): Segment {
 	const pagination = page.pagination;
@@ -247,6 +267,11 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
+	}
+
+	const budget = page ? budgetSegment(page) : undefined;
+	if (budget) {
+		location.push(budget);
 	}
 
 	const pageSegments: Segment[] = page ? fillSegments(page, limit) : [{id: 'fill', text: 'no page yet', tone: 'dim'}];

@@ -7,14 +7,15 @@
 import process from 'node:process';
 import {PagewalkError, UsageError} from '../core/errors.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../core/options.js';
+import {quoteValue} from '../core/parse-flags.js';
 import {profileEnvironment, selectProfile} from '../core/profiles.js';
-import {loadProfiles, readProfileCredential, type ProfileIo} from './profile-config.js';
+import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
 import type {ScenarioName} from '../core/contract.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */
 export type RunningDemo = DemoSandbox & {close(): Promise<void> | void};
 
-export type StartDemo = (options: {scenario: ScenarioName}) => Promise<RunningDemo>;
+export type StartDemo = (options: {scenario: ScenarioName; latency?: string}) => Promise<RunningDemo>;
 
 /** A walk configuration that may own a --demo sandbox. */
 export type OpenConfig = WalkConfig & {
@@ -25,10 +26,20 @@ export type OpenConfig = WalkConfig & {
 };
 
 /** Starts the sandbox on a free loopback port; loaded only when --demo asks for it. */
-export async function startDemoSandbox(options: {scenario: ScenarioName}): Promise<RunningDemo> {
-	const {startSandbox} = await import('../sandbox/index.js');
+export async function startDemoSandbox(options: {scenario: ScenarioName; latency?: string}): Promise<RunningDemo> {
+	const {parseLatency, startSandbox} = await import('../sandbox/index.js');
+	const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
+	if (latency && !latency.ok) {
+		throw new UsageError(latencyUsage(options.latency!));
+	}
+
 	// No key files on disk: the demo hands its keys to the config directly.
-	return startSandbox({port: 0, scenario: options.scenario, keyFiles: false}).catch(sandboxFailure);
+	return startSandbox({port: 0, scenario: options.scenario, keyFiles: false, ...(latency ? {latency: latency.value} : {})}).catch(sandboxFailure);
+}
+
+/** The one sentence for a --latency the sandbox cannot read, for serve and --demo. */
+export function latencyUsage(value: string): string {
+	return `--latency must be milliseconds up to 60000, optionally ± a jitter no larger than it and /ms per object asked for, such as 50, 80±20 or 80+-20/0.5, not ${quoteValue(value)}.`;
 }
 
 /**
@@ -73,7 +84,9 @@ async function withProfile(input: Omit<ResolveInput, 'demo'> & {env: Record<stri
 	const probeEnv = {...profileEnvironment(input.env, profile, undefined, undefined), COINBASE_ACCESS_TOKEN: placeholder, COINBASE_COMMERCE_API_KEY: placeholder};
 	const {api} = resolveConfig({...input, flags, env: probeEnv});
 	const credential = await readProfileCredential(config!, profile, api, input.env, io);
-	return {input: {...input, flags, env: profileEnvironment(input.env, profile, api, credential)}, profile: profile.name};
+	// The credential comes to the resolver named after its source in the profile; flags still win (--key-file).
+	const profileCredential = () => profileWalkCredential(profile, api, credential, input.readKeyFile);
+	return {input: {...input, flags, env: profileEnvironment(input.env, profile, undefined, undefined), profileCredential}, profile: profile.name};
 }
 
 /**
@@ -100,7 +113,7 @@ export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStd
 	}
 
 	const plan = demoPlan(resolveInput)!;
-	const sandbox = await startDemo({scenario: plan.scenario});
+	const sandbox = await startDemo({scenario: plan.scenario, ...(plan.latency === undefined ? {} : {latency: plan.latency})});
 	let closed = false;
 	const close = async () => {
 		if (!closed) {

@@ -10,7 +10,10 @@ import {defaults} from '../core/config-defaults.js';
 import {UsageError} from '../core/errors.js';
 import {parseBase} from '../core/links.js';
 import type {WalkConfig} from '../core/options.js';
-import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
+import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
+import {parseKeyParts} from '../core/cdp-key.js';
+import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../core/credentials.js';
+import {inert} from '../core/inert.js';
 import {unfitForHeader} from '../core/secret.js';
 import type {Api} from '../core/types.js';
 import type {SecondCredential} from '../audit/second-credential.js';
@@ -116,6 +119,51 @@ async function commandOutput(text: string, api: Api, place: string): Promise<Res
 	const {parseKeyParts} = await import('../core/cdp-key.js');
 	parseKeyParts({name, privateKey}, {name: `the key name in ${output}`, privateKey: `the private key in ${output}`});
 	return {kind: 'key-parts', name, privateKey};
+}
+
+/**
+ * How messages name the source of a profile's credential, as the user wrote
+ * it in the profile: its variable, key file or program, and the profile.
+ */
+export function profileSourceName(profile: Profile, source: CredentialSource): string {
+	const name = `profile '${inert(profile.name)}'`;
+	switch (source.kind) {
+		case 'env': {
+			return `${inert(source.name)} (named by ${name})`;
+		}
+
+		case 'key-file': {
+			return `the key file '${inert(source.path)}' of ${name}`;
+		}
+
+		case 'command': {
+			return `the command of ${name} (${inert(source.argv[0] ?? '')})`;
+		}
+	}
+}
+
+/**
+ * A profile's credential as the walk uses it, named after its source (see
+ * profileSourceName) in every message, the debug view and the curl copy.
+ */
+export function profileWalkCredential(profile: Profile, api: Api, read: ResolvedCredential, readKey?: ReadKeyFile): WalkResolvedCredential {
+	const source = profile.credentials[api]!;
+	const from = profileSourceName(profile, source);
+	switch (read.kind) {
+		case 'token': {
+			const credential = tokenCredential(api, read.value, from);
+			const fix = source.kind === 'command' ? `make ${from} print a valid ${api === 'account' ? 'access token' : 'API key'}` : undefined;
+			return {credential: fix === undefined ? credential : {...credential, fix}, warnings: []};
+		}
+
+		case 'key-file': {
+			return keyFileCredential(read.path, from, readKey);
+		}
+
+		case 'key-parts': {
+			return {credential: {kind: 'cdp-key', key: parseKeyParts({name: read.name, privateKey: read.privateKey}), from}, warnings: []};
+		}
+	}
 }
 
 /** Reads `api`'s credential from `profile`'s source; every problem is one sentence naming the profile and line. */

@@ -4,8 +4,8 @@ import {commands} from '../core/flags.js';
 import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
 import path from 'node:path';
 import {stateDirectory} from './column-store.js';
-import {sandboxFailure} from './demo.js';
-import {defaultRecords, defaultSeed, isScenario, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
+import {latencyUsage, sandboxFailure} from './demo.js';
+import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
 	Usage
@@ -23,7 +23,14 @@ const help = `
 	  --scenario NAME    a preset (default restricted):
 ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenarioSummaries[name]}`).join('\n')}
 	  --rate-limit N/h   per-credential limit of the account API (also N/m, N/s; default off):
-	                     over it, 429 with Retry-After and the API's error body
+	                     over it, 429 with Retry-After and the API's error body; every answer
+	                     says the budget left (RateLimit-Limit, -Remaining, -Reset: beyond the
+	                     real API, which documents none; see docs/rate-limits.md)
+	  --no-budget-headers
+	                     with --rate-limit: send only 429 and Retry-After, as the real API
+	  --latency MS[±J][/P]
+	                     hold each answer MS ms before its first byte (± J ms of jitter), plus
+	                     P ms (default 0.2) per object the page asks for, as a real link would
 	  --json             print the URLs, credentials and CDP key files as one JSON line
 	  --verbose          log one line per request to stderr
 
@@ -77,7 +84,21 @@ export async function run(argv: string[]): Promise<number> {
 			throw new UsageError(`--rate-limit must be a number of requests per hour, minute or second, such as 10000/h or 5/s, not ${quoteValue(flags.rateLimit)}.`);
 		}
 
-		rateLimit = parsedLimit.value;
+		rateLimit = {...parsedLimit.value, headers: flags.noBudgetHeaders !== true};
+	}
+
+	if (flags.noBudgetHeaders === true && rateLimit === undefined) {
+		throw new UsageError('--no-budget-headers applies with --rate-limit, which sets the budget.');
+	}
+
+	let latency;
+	if (flags.latency !== undefined) {
+		const parsedLatency = parseLatency(flags.latency);
+		if (!parsedLatency.ok) {
+			throw new UsageError(latencyUsage(flags.latency));
+		}
+
+		latency = parsedLatency.value;
 	}
 
 	const scenario = flags.scenario ?? 'restricted';
@@ -96,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
 		seed: resolvedSeed,
 		...(churn === undefined ? {} : {churn}),
 		...(rateLimit === undefined ? {} : {rateLimit}),
+		...(latency === undefined ? {} : {latency}),
 		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
 	}).catch(sandboxFailure);
 	// The handlers come before the first line: a script that reads it and stops the server at once must find them there.

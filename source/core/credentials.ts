@@ -29,13 +29,20 @@ import type {Api} from './types.js';
  * 'COINBASE_API_KEY_NAME/COINBASE_API_PRIVATE_KEY', 'COINBASE_ACCESS_TOKEN',
  * 'profile NAME', 'demo restricted', ...); it never holds a secret.
  */
-export type Credential =
+export type Credential = (
 	/** An OAuth access token of the account API, sent as `Authorization: Bearer …`. */
 	| {kind: 'bearer'; secret: Secret; from: string}
 	/** A CDP secret API key: a fresh JWT is signed for every request (core/jwt-sign.ts). */
 	| {kind: 'cdp-key'; key: CdpKey; from: string}
 	/** A commerce API key, sent as `X-CC-Api-Key`. */
-	| {kind: 'api-key'; secret: Secret; from: string};
+	| {kind: 'api-key'; secret: Secret; from: string}
+) & {
+	/**
+	 * What to do about a refused token when its source is not a variable to
+	 * set (a profile's command): "make … print a valid access token".
+	 */
+	fix?: string;
+};
 
 export type CredentialKind = Credential['kind'];
 
@@ -90,11 +97,11 @@ export function credentialAdvice(credential: Credential): string {
 		}
 
 		case 'bearer': {
-			return `set ${credential.from} to a valid access token`;
+			return credential.fix ?? `set ${credential.from} to a valid access token`;
 		}
 
 		case 'api-key': {
-			return `set ${credential.from} to a valid API key`;
+			return credential.fix ?? `set ${credential.from} to a valid API key`;
 		}
 	}
 }

@@ -44,6 +44,7 @@ export const walkFlags = {
 	demoCredential: {type: 'string'},
 	demoAuth: {type: 'string'},
 	scenario: {type: 'string'},
+	latency: {type: 'string'},
 	profile: {type: 'string'},
 	keyFile: {type: 'string'},
 } as const;
@@ -96,6 +97,8 @@ export const serveFlags = {
 	json: {type: 'boolean'},
 	verbose: {type: 'boolean'},
 	rateLimit: {type: 'string'},
+	noBudgetHeaders: {type: 'boolean'},
+	latency: {type: 'string'},
 } as const;
 
 /** `pagewalk token`: which API and which credential, as for a walk. */
@@ -146,6 +149,8 @@ export const walkFlagsHelp = `
 	  --scenario NAME          sandbox preset with --demo: restricted (default), churn, or one
 	                           that breaks a rule on page 2: duplicate, wrong-limit, unordered,
 	                           yielded-mismatch, missing-param (see pagewalk serve --help)
+	  --latency MS[±J]         with --demo: hold each sandbox answer MS ms (± J), as a real link
+	                           would (see pagewalk serve --help)
 
 	Limits
 	  --timeout SECONDS        connect, headers and body timeout, default 30

@@ -16,6 +16,7 @@ import {PagewalkError} from './errors.js';
 import {apiError, excerpt, leadingPagination, oneLine, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from './links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from './options.js';
+import {RateBudget} from './rate-budget.js';
 import {decideRetry, retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import {credentialAdvice, credentialHeader, describeCredential, type Credential} from './credentials.js';
 import {signRequest} from './jwt-sign.js';
@@ -245,6 +246,27 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 
 	const timeoutText = `${seconds(config.timeoutMs)} (--timeout)`;
 	const apiName = config.api === 'account' ? 'account API' : 'commerce API';
+	const budget = new RateBudget();
+
+	/**
+	 * Waits, before a request, while the server's stated budget is spent (see
+	 * rate-budget.ts): the caller is told the wait as it starts, as for a
+	 * retry; one longer than --max-wait ends the walk with that advice.
+	 */
+	async function waitForBudget(wait: number, signal: AbortSignal | undefined, onRetry: FetchOptions['onRetry']): Promise<void> {
+		const limit = budget.snapshot()?.limit;
+		const left = `0${limit === undefined ? '' : ` of ${limit}`} left`;
+		if (wait > config.maxWaitMs) {
+			throw new PagewalkError(`The ${apiName} says its request budget is spent (${left}) for ${seconds(wait)}, longer than --max-wait allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise --max-wait.`);
+		}
+
+		onRetry?.({attempt: 0, waitMs: wait, reason: `request budget spent (${left})`, pacing: true});
+		try {
+			await sleep(wait, undefined, {signal});
+		} catch {
+			throw signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+		}
+	}
 
 	function connectionError(error: unknown, kind: ConnectionErrorKind, attempt: number): PagewalkError {
 		switch (kind) {
@@ -470,6 +492,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 
 		try {
 			const received = await exchange.received;
+			budget.update(received.headers);
 			if (until) {
 				await until;
 				// Its bytes may have come before the walk was stopped: stopped is stopped.
@@ -497,6 +520,14 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		let retries = 0;
 		for (;;) {
 			signal?.throwIfAborted();
+			// Only a spent budget waits: otherwise the request leaves in this very turn (a read-ahead counts on it).
+			const wait = budget.waitMs();
+			if (wait > 0) {
+				// eslint-disable-next-line no-await-in-loop -- each attempt is paced by the budget the answer before it stated
+				await waitForBudget(wait, signal, onRetry);
+			}
+
+			budget.spend();
 			let raw: Raw | undefined;
 			let caught: unknown;
 			try {

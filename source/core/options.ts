@@ -83,7 +83,7 @@ export type DemoSandbox = {
 export type DemoAuth = 'key' | 'token';
 
 /** What --demo asks for: which preset to start, and which of its credentials to use. */
-export type DemoPlan = {scenario: ScenarioName; credential: 'full' | 'restricted'; auth: DemoAuth};
+export type DemoPlan = {scenario: ScenarioName; credential: 'full' | 'restricted'; auth: DemoAuth; /** --latency as given; the sandbox reads it. */ latency?: string};
 
 export type ResolveInput = {
 	/** Positional arguments: at most one endpoint. */
@@ -144,6 +144,11 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 
 	if (scenarioRaw !== undefined && !demo) {
 		throw new UsageError('--scenario only applies with --demo (or to pagewalk serve).');
+	}
+
+	const latencyRaw = text(flags.latency);
+	if (latencyRaw !== undefined && !demo) {
+		throw new UsageError('--latency only applies with --demo (or to pagewalk serve): it slows the sandbox, not a real server.');
 	}
 
 	if (demo && (text(flags.baseUrl) !== undefined || text(flags.commerceUrl) !== undefined)) {
@@ -227,6 +232,7 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 				scenario: (scenarioRaw ?? 'restricted') as ScenarioName,
 				credential: (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted',
 				auth: (demoAuthRaw ?? (target.api === 'account' ? 'key' : 'token')) as DemoAuth,
+				...(latencyRaw === undefined ? {} : {latency: latencyRaw}),
 			}
 		: null;
 	return {

@@ -107,6 +107,8 @@ export type RetryNotice = {
 	waitMs: number;
 	/** Why: "429 rate_limit_exceeded", "503", "connection reset", ... */
 	reason: string;
+	/** Set when no request failed: the server's stated budget is spent and the walk waits for it (core/rate-budget.ts). */
+	pacing?: true;
 };
 
 /** Why a walk stopped. Only `end` means the list was read to its end. */

@@ -39,7 +39,9 @@ export class Progress {
 	}
 
 	retry(notice: RetryNotice): void {
-		this.#waiting = `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})`;
+		this.#waiting = notice.pacing
+			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
+			: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})`;
 		this.#draw(true);
 	}
 

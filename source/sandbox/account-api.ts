@@ -13,7 +13,7 @@ import type {IssuedKey} from './cdp-keys.js';
 import {looksLikeJwt, type JwtVerifier} from './jwt-verify.js';
 import type {Viewer} from './ordered-index.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
-import type {RateLimiter} from './rate-limit.js';
+import {budgetHeaders, type RateLimiter} from './rate-limit.js';
 import type {AccountListName, Collection, Lists} from './store.js';
 import type {Envelope, Fault} from './scenarios.js';
 import {selectWindow, type Link, type Window} from './window.js';
@@ -92,18 +92,29 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 			return failure(caller);
 		}
 
-		const {viewer} = caller;
 		const allowed = auth.rateLimiter?.take(caller.credential);
-		if (allowed && !allowed.ok) {
-			return json(429, {errors: [rateLimitError]}, {'retry-after': String(allowed.retryAfterSeconds)});
+		if (!allowed) {
+			return listAnswer(request, path, parameters.value, caller.viewer);
 		}
 
+		const budget = auth.rateLimiter!.statesBudget ? budgetHeaders(allowed.budget) : {};
+		if (!allowed.ok) {
+			return json(429, {errors: [rateLimitError]}, {'retry-after': String(allowed.retryAfterSeconds), ...budget});
+		}
+
+		const answer = listAnswer(request, path, parameters.value, caller.viewer);
+		return {...answer, headers: {...answer.headers, ...budget}};
+	};
+
+	/** The page (or the refusal) for an authenticated caller. */
+	function listAnswer(request: SandboxRequest, path: string, parameters: Map<string, string>, viewer: Viewer): SandboxResponse {
+		const accountListMatch = accountListPath.exec(path);
 		const version = checkVersion('CB-VERSION', request.headers['cb-version']);
 		if (!version.ok) {
 			return failure(version.problem);
 		}
 
-		const page = pageQuery(parameters.value);
+		const page = pageQuery(parameters);
 		if (!page.ok) {
 			return failure(page.problem);
 		}
@@ -125,7 +136,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 
 		const envelope = renderAccountEnvelope(result.window, path, version.value === 'missing');
 		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection}) : envelope);
-	};
+	}
 }
 
 function decodeSegment(segment: string): string | undefined {

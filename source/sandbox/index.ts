@@ -9,6 +9,7 @@ import {commerceApi} from './commerce-api.js';
 import {credentialsFor, type Credentials} from './credentials.js';
 import {json} from './http-types.js';
 import {JwtVerifier} from './jwt-verify.js';
+import {delayFor, type Latency} from './latency.js';
 import {RateLimiter, type RateLimit} from './rate-limit.js';
 import {churnPerSecond, faultFor, type ScenarioName} from './scenarios.js';
 import {listen, type Listener} from './server.js';
@@ -18,6 +19,7 @@ export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} f
 export type {Credentials} from './credentials.js';
 export type {IssuedKeyFile, KeyFile, KeyForm, SandboxKey} from './cdp-keys.js';
 export {parseRateLimit, type RateLimit} from './rate-limit.js';
+export {parseLatency, type Latency} from './latency.js';
 export {scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
 
 export type SandboxOptions = {
@@ -45,6 +47,8 @@ export type SandboxOptions = {
 	keyFiles?: boolean;
 	/** Write the key files into this directory instead, and keep them after close (serve's state directory). */
 	keyDirectory?: string;
+	/** Hold each answer as a real link would (serve --latency); off by default. */
+	latency?: Latency;
 	/** The clock of JWT checks and the rate limit, in milliseconds since the epoch; for tests. Default Date.now. */
 	now?: () => number;
 };
@@ -88,6 +92,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const auth = {keys: new JwtVerifier(verifiable, now), ...(options.rateLimit ? {rateLimiter: new RateLimiter(options.rateLimit, now)} : {})};
 	const removeKeyFiles = options.keyFiles === false ? () => undefined : writeKeyFiles(keys, options.keyDirectory);
 	let commerceUrl = '';
+	const {latency} = options;
+	const delayMs = latency === undefined ? undefined : (url: string) => delayFor(latency, url);
 
 	let account: Listener;
 	try {
@@ -98,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			handler: accountApi(lists, credentials, fault, auth),
 			failure: (status, code, message) => json(status, {errors: [{id: code, message}]}),
 			verbose: options.verbose,
+			delayMs,
 		});
 	} catch (error: unknown) {
 		removeKeyFiles();
@@ -113,6 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			handler: commerceApi(lists, credentials, () => commerceUrl, fault),
 			failure: (status, code, message) => json(status, {error: {type: code, message}}),
 			verbose: options.verbose,
+			delayMs,
 		});
 	} catch (error: unknown) {
 		await account.close();

@@ -12,9 +12,29 @@ export type RateLimit = {
 	count: number;
 	/** The window, in milliseconds. */
 	perMs: number;
+	/**
+	 * Whether answers state the budget left (RateLimit-* headers; default
+	 * true). The real API documents none, so false is the strictly faithful
+	 * server: only 429 and Retry-After.
+	 */
+	headers?: boolean;
 };
 
-export type RateDecision = {ok: true} | {ok: false; retryAfterSeconds: number};
+/** What is left of a credential's window after a request: the figures of the budget headers. */
+export type RateBudget = {limit: number; remaining: number; resetSeconds: number};
+
+export type RateDecision = ({ok: true} | {ok: false; retryAfterSeconds: number}) & {budget: RateBudget};
+
+/**
+ * The budget as response headers. The real API documents none (see
+ * docs/rate-limits.md): the sandbox sends the IETF draft's three fields
+ * (draft-ietf-httpapi-ratelimit-headers: RateLimit-Limit, RateLimit-Remaining,
+ * RateLimit-Reset in seconds), the form most APIs that send any use, so a
+ * client's pacing can be tried; a client must still work without them.
+ */
+export function budgetHeaders({limit, remaining, resetSeconds}: RateBudget): Record<string, string> {
+	return {'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(resetSeconds)};
+}
 
 export class RateLimiter {
 	readonly #limit: RateLimit;
@@ -31,6 +51,11 @@ export class RateLimiter {
 		this.#now = now;
 	}
 
+	/** Whether answers carry the budget headers. */
+	get statesBudget(): boolean {
+		return this.#limit.headers !== false;
+	}
+
 	/** Counts one request of `credential`, or says how long until it may ask again. */
 	take(credential: string): RateDecision {
 		const now = this.#now();
@@ -40,12 +65,13 @@ export class RateLimiter {
 			this.#windows.set(credential, window);
 		}
 
+		const resetSeconds = Math.max(1, Math.ceil((window.start + this.#limit.perMs - now) / 1000));
 		if (window.used >= this.#limit.count) {
-			return {ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.#limit.perMs - now) / 1000))};
+			return {ok: false, retryAfterSeconds: resetSeconds, budget: {limit: this.#limit.count, remaining: 0, resetSeconds}};
 		}
 
 		window.used++;
-		return {ok: true};
+		return {ok: true, budget: {limit: this.#limit.count, remaining: this.#limit.count - window.used, resetSeconds}};
 	}
 }
 

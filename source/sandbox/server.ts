@@ -32,6 +32,8 @@ type ListenOptions = {
 	/** Renders a failure outside the handler (a bug, malformed HTTP) in the API's error shape. */
 	failure: (status: number, code: string, message: string) => SandboxResponse;
 	verbose?: ((line: string) => void) | undefined;
+	/** How long to hold each answer before its first byte (the --latency model); none when absent. */
+	delayMs?: ((url: string) => number) | undefined;
 };
 
 /** Drops credentials from a request target before it is logged. */
@@ -63,12 +65,28 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 			answer = options.failure(500, 'internal_server_error', `The sandbox failed on this request (${error instanceof Error ? error.message : String(error)}); please report it.`);
 		}
 
-		response.writeHead(answer.status, {...answer.headers, 'content-length': Buffer.byteLength(answer.body)});
-		response.end(answer.body);
-		if (verbose) {
-			verbose(`${name} ${request.method ?? '?'} ${redactTarget(request.url ?? '')} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`);
+		const send = () => {
+			response.writeHead(answer.status, {...answer.headers, 'content-length': Buffer.byteLength(answer.body)});
+			response.end(answer.body);
+			if (verbose) {
+				verbose(`${name} ${request.method ?? '?'} ${redactTarget(request.url ?? '')} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`);
+			}
+		};
+
+		const delay = options.delayMs?.(request.url ?? '/') ?? 0;
+		if (delay <= 0) {
+			send();
+			return;
 		}
+
+		const timer = setTimeout(() => {
+			held.delete(timer);
+			send();
+		}, delay);
+		held.add(timer);
 	});
+	// Answers held for --latency; dropped at close, with their connections.
+	const held = new Set<NodeJS.Timeout>();
 	server.keepAliveTimeout = 30_000;
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
 		// Malformed HTTP: answer 400 in JSON when the socket can still take it.
@@ -105,6 +123,11 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 		url: formatOrigin(options.host, port),
 		close: async () =>
 			new Promise<void>((resolve) => {
+				for (const timer of held) {
+					clearTimeout(timer);
+				}
+
+				held.clear();
 				server.close(() => {
 					resolve();
 				});

@@ -31,6 +31,10 @@
  * screen model why the browse command leaves it off: the run stops at a key
  * whose frame never appears, and prints the screen with rows one line off.
  *
+ * BENCH_LATENCY=MS runs the same keys against a sandbox that holds every
+ * answer MS ms (as `serve --latency MS`): the page change goes to a page
+ * already prefetched, so its figure should match the local one.
+ *
  * BENCH_AGAINST=DIR also mounts the browser of another checkout (with its
  * node_modules, e.g. made by scripts/bench-keys-compare.sh) in the same
  * process, and alternates keys between the two, so both are measured under
@@ -309,7 +313,10 @@ const commitOf = (dir: string) => {
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const {startSandbox} = await import('../../source/sandbox/index.js');
-const sandbox = await startSandbox({port: 0, records: 1000});
+// BENCH_LATENCY=MS holds every answer as a real link would (serve --latency): a page change to a
+// prefetched page must then cost what it costs locally, since its page is already here.
+const latencyMs = Number(process.env['BENCH_LATENCY'] ?? 0);
+const sandbox = await startSandbox({port: 0, records: 1000, ...(latencyMs > 0 ? {latency: {ms: latencyMs, jitterMs: 0, perObjectMs: 0.2}} : {})});
 const incrementalOverride = process.env['BENCH_INCREMENTAL'] === undefined ? undefined : process.env['BENCH_INCREMENTAL'] === '1';
 const against = process.env['BENCH_AGAINST'];
 const loaded = [
@@ -499,7 +506,7 @@ const cell = (samples: Sample[], figure: (sample: Sample) => number) => {
 
 const describe = (side: Side) => `${side.label}: maxFps ${side.options.maxFps ?? 30}, incremental ${side.options.incrementalRendering === true ? 'on' : 'off'}`;
 console.log(`bench:keys at ${size.columns}x${size.rows}, 100-row page, React ${process.env['NODE_ENV']}; ${rounds} keys per figure after ${warmUp} warm-up${sides.length > 1 ? ', keys alternating between browsers' : ''}`);
-console.log(`load average ${loadAtStart} at the start, ${loadAtEnd} at the end (2 cores)`);
+console.log(`load average ${loadAtStart} at the start, ${loadAtEnd} at the end (2 cores)${latencyMs > 0 ? `; sandbox answers held ${latencyMs} ms (BENCH_LATENCY)` : ''}`);
 for (const side of sides) {
 	console.log(`  ${describe(side)}`);
 }

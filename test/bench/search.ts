@@ -15,7 +15,10 @@
  * Target: the search's page rate within 1.2x of dump's (dump pages/s divided
  * by search pages/s <= 1.2).
  *
- * Options: --records N (default 100000), --limit N (default 100), --runs N (default 3).
+ * Options: --records N (default 100000), --limit N (default 100), --runs N (default 3),
+ * --latency LIST (default 0,50): the whole bench once per value, against
+ * `serve --latency MS` (0: at loopback speed), one after the other;
+ * --latency-records N (default 10000) objects for the runs with latency.
  */
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
@@ -54,8 +57,23 @@ const {values} = parseArgs({
 		records: {type: 'string', default: '100000'},
 		limit: {type: 'string', default: '100'},
 		runs: {type: 'string', default: '3'},
+		latency: {type: 'string', default: '0,50'},
+		'latency-records': {type: 'string', default: '10000'},
 	},
 });
+
+// One child per latency, so each runs in a fresh process: the local figures and those over a real link's pace, one after the other.
+const latencies = values.latency.split(',').map(Number);
+if (latencies.length > 1) {
+	let status = 0;
+	for (const ms of latencies) {
+		const args = ['--records', ms > 0 ? values['latency-records'] : values.records, '--limit', values.limit, '--runs', values.runs, '--latency', String(ms)];
+		const result = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {stdio: 'inherit', env: process.env});
+		status ||= result.status ?? 1;
+	}
+
+	process.exit(status);
+}
 const records = Number(values.records);
 const limit = Number(values.limit);
 const runs = Number(values.runs);
@@ -68,7 +86,8 @@ if (!existsSync(cli)) {
 	process.exit(1);
 }
 
-const serve = async () => serveSandbox(cli, records);
+const latency = latencies[0]!;
+const serve = async () => serveSandbox(cli, records, latency > 0 ? ['--latency', String(latency)] : []);
 
 const served = await serve();
 const env = {PAGEWALK_BASE_URL: served.accountUrl, COINBASE_ACCESS_TOKEN: served.credentials.account.full, NO_COLOR: '1'};
@@ -236,7 +255,7 @@ async function searchLoop(filter: string): Promise<{ms: number; fetched: number;
 }
 
 const target = await lastId();
-process.stdout.write(`Search across ${pages.toLocaleString('en-US')} pages (${records.toLocaleString('en-US')} accounts, limit ${limit}) from pagewalk serve, against dump --all of the same list; ${runs} runs each, alternated (medians).\n`);
+process.stdout.write(`Search across ${pages.toLocaleString('en-US')} pages (${records.toLocaleString('en-US')} accounts, limit ${limit}) from pagewalk serve${latency > 0 ? ` --latency ${latency}` : ''}, against dump --all of the same list; ${runs} runs each, alternated (medians).\n`);
 // Warm-ups: the server's structures, the disk cache, this process's JIT.
 await dumpCli();
 await dumpInProcess();

@@ -23,9 +23,9 @@ process.on('exit', () => {
 	}
 });
 
-/** Starts the sandbox with `records` objects per list and resolves with its `--json` line. */
-export async function serveSandbox(cli: string, records: number): Promise<Served> {
-	const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', String(records)], {stdio: ['ignore', 'pipe', 'ignore']});
+/** Starts the sandbox with `records` objects per list (and `extra` serve flags, such as --latency) and resolves with its `--json` line. */
+export async function serveSandbox(cli: string, records: number, extra: string[] = []): Promise<Served> {
+	const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', String(records), ...extra], {stdio: ['ignore', 'pipe', 'ignore']});
 	running.add(child);
 	const line = await new Promise<string>((resolve, reject) => {
 		let text = '';

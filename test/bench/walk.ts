@@ -20,7 +20,11 @@
  * Options: --records N (default 100000), --runs N (default 3),
  * --curl-runs N (default 1; each takes tens of seconds), --big N (default
  * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
- * --keys-only (only the key-file against bearer comparison).
+ * --keys-only (only the key-file against bearer comparison),
+ * --latency MS (default 50; 0 skips): the dump against the floor once more
+ * over a real link's pace (`serve --latency MS`), --latency-records N
+ * objects (default 20000), --latency-runs N (default 3), reported beside
+ * the local figures.
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -42,6 +46,9 @@ const {values} = parseArgs({
 		big: {type: 'string', default: '1000000'},
 		'key-runs': {type: 'string', default: '5'},
 		'keys-only': {type: 'boolean', default: false},
+		latency: {type: 'string', default: '50'},
+		'latency-records': {type: 'string', default: '20000'},
+		'latency-runs': {type: 'string', default: '3'},
 	},
 });
 const keyRuns = Number(values['key-runs']);
@@ -258,6 +265,37 @@ if (curlMs.length > 0) {
 	process.stdout.write(`  curl + jq loop        ${seconds(curlMedian)}  -> dump is ${(curlMedian / dumpMedian).toFixed(1)}x faster (target >= 3x)\n`);
 } else {
 	process.stdout.write('  curl + jq loop        skipped (needs /usr/bin/curl and /usr/bin/jq, or --curl-runs 0)\n');
+}
+
+/** The dump against the floor over a real link's pace: the same alternation, fewer objects (each page waits). */
+async function atLatency(ms: string, count: number, times: number): Promise<void> {
+	const slow = await serveSandbox(cli, count, ['--latency', ms]);
+	const slowEnv = envFor(slow);
+	const dumps: number[] = [];
+	const floors: number[] = [];
+	const builds = new Map(others.map(dist => [dist, [] as number[]]));
+	for (let index = 0; index < times; index++) {
+		dumps.push((await run(process.execPath, dumpArgs, slowEnv)).ms);
+		floors.push((await run(process.execPath, [floorScript, 'write'], slowEnv)).ms);
+		for (const [dist, argv] of otherArgs) {
+			builds.get(dist)!.push((await run(process.execPath, argv, slowEnv)).ms);
+		}
+	}
+
+	await stopSandbox(slow);
+	const pages = Math.ceil(count / 100);
+	process.stdout.write(`At --latency ${ms} (${count.toLocaleString('en-US')} objects, ${pages} pages of 100, ${times} runs, medians):
+`);
+	process.stdout.write(`  pagewalk dump --all   ${seconds(median(dumps))}  -> ${(median(dumps) / median(floors)).toFixed(2)}x the floor (${seconds(median(floors))}, sequential)
+`);
+	for (const [dist, list] of builds) {
+		process.stdout.write(`  ${dist} dump   ${seconds(median(list))}  -> ${(median(list) / median(floors)).toFixed(2)}x the floor
+`);
+	}
+}
+
+if (Number(values.latency) > 0) {
+	await atLatency(values.latency, Number(values['latency-records']), Number(values['latency-runs']));
 }
 
 if (keyRuns > 0) {

@@ -138,6 +138,34 @@ describe('pagewalk serve', () => {
 		expect(await server.exited).toBe(0);
 	});
 
+	it('--rate-limit: every answer states the budget left (RateLimit-*), unless --no-budget-headers', async () => {
+		const ask = async (args: string[]) => {
+			const server = start(['--json', '--port', '0', '--records', '10', '--rate-limit', '5/h', ...args]);
+			const info = JSON.parse(await server.firstLine) as {accountUrl: string; credentials: {account: {full: string}}};
+			const response = await fetch(`${info.accountUrl}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
+			await response.text();
+			server.child.kill('SIGTERM');
+			expect(await server.exited).toBe(0);
+			return ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map(name => response.headers.get(name));
+		};
+
+		const [limit, remaining, reset] = await ask([]);
+		expect([limit, remaining]).toEqual(['5', '4']);
+		expect(Number(reset)).toBeGreaterThan(3500);
+		expect(await ask(['--no-budget-headers'])).toEqual([null, null, null]);
+	});
+
+	it('--latency MS holds each answer at least MS before its first byte', async () => {
+		const server = start(['--json', '--port', '0', '--records', '10', '--latency', '150']);
+		const info = JSON.parse(await server.firstLine) as {accountUrl: string; credentials: {account: {full: string}}};
+		const started = performance.now();
+		const response = await fetch(`${info.accountUrl}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
+		await response.text();
+		expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
 	it('prints both URLs, the four credentials and a curl line; --verbose logs requests without tokens', async () => {
 		const server = start(['--port', '0', '--verbose']);
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
@@ -170,6 +198,8 @@ describe('pagewalk serve', () => {
 		[['--bogus'], /--bogus/],
 		[['--rate-limit', '5/fortnight'], /^pagewalk: --rate-limit must be a number of requests per hour, minute or second, such as 10000\/h or 5\/s, not '5\/fortnight'\.\n$/],
 		[['extra'], /^pagewalk: pagewalk serve takes flags only, not the argument 'extra'; see pagewalk serve --help\.\n$/],
+		[['--latency', 'fast'], /^pagewalk: --latency must be milliseconds up to 60000, optionally ± a jitter no larger than it and \/ms per object asked for, such as 50, 80±20 or 80\+-20\/0\.5, not 'fast'\.\n$/],
+		[['--no-budget-headers'], /^pagewalk: --no-budget-headers applies with --rate-limit, which sets the budget\.\n$/],
 	])('bad flags %j: one sentence, exit 2', async (args, mention) => {
 		const {code, stderr} = await run(args);
 		expect(code).toBe(2);
@@ -180,7 +210,7 @@ describe('pagewalk serve', () => {
 	it('--help lists every option and exits 0', async () => {
 		const server = start(['--help']);
 		const output = (await server.waitFor(/pagewalk serve --json/)).join('\n');
-		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--rate-limit', '--json', '--verbose']) {
+		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--rate-limit', '--no-budget-headers', '--latency', '--json', '--verbose']) {
 			expect(output).toContain(flag);
 		}
 

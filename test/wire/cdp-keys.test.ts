@@ -137,7 +137,8 @@ describe('several-page walks signed per request', () => {
 	});
 
 	test('429 from the per-key rate limit: the client waits Retry-After and asks again with a fresh JWT', async () => {
-		const limited = await startSandbox({records: 30, keyFiles: true, rateLimit: {count: 2, perMs: 1000}});
+		// No budget headers (as the real API): the client meets the 429 itself.
+		const limited = await startSandbox({records: 30, keyFiles: true, rateLimit: {count: 2, perMs: 1000, headers: false}});
 		try {
 			const key = limited.keys.find(candidate => candidate.algorithm === 'ES256' && candidate.viewer === 'full')!;
 			const config = resolveConfig({input: ['accounts'], flags: {baseUrl: limited.accountUrl, limit: '10', keyFile: key.path!}, env: {}});

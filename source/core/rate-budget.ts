@@ -1,0 +1,86 @@
+/**
+ * The request budget a server says it has left, read from its answers, so a
+ * walk paces itself instead of running into 429. The real APIs document no
+ * budget headers (docs/rate-limits.md); where a server sends them, these are
+ * read: the IETF draft's `RateLimit-Remaining` / `RateLimit-Reset` (seconds
+ * from now) and the common `X-RateLimit-Remaining` / `X-RateLimit-Reset`
+ * (seconds from now, or a time in epoch seconds when it is that large).
+ * Without them nothing changes: the walk honours 429 and Retry-After as before.
+ *
+ * One budget per client: every request of a walk (read-ahead, the browser's
+ * prefetch and search) spends from it, so a request sent before the answer to
+ * the one before it arrives is counted too.
+ */
+
+export type BudgetSnapshot = {limit: number | undefined; remaining: number; resetAt: number};
+
+type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+function first(headers: Headers, name: string): string | undefined {
+	const value = headers[name];
+	return Array.isArray(value) ? (value as readonly string[])[0] : (value as string | undefined);
+}
+
+function wholeNumber(text: string | undefined): number | undefined {
+	return text !== undefined && /^\s*\d{1,12}\s*$/.test(text) ? Number(text) : undefined;
+}
+
+/** A reset value as a time: a small number is seconds from now, a large one a time in epoch seconds. */
+function resetTime(seconds: number, now: number): number {
+	return seconds > 1_000_000_000 ? seconds * 1000 : now + (seconds * 1000);
+}
+
+export class RateBudget {
+	#known: BudgetSnapshot | undefined;
+	/** Requests sent since the last answer that said the budget: each spends one. */
+	#unanswered = 0;
+	readonly #now: () => number;
+
+	constructor(now: () => number = Date.now) {
+		this.#now = now;
+	}
+
+	/** Reads the budget an answer states, if it states one. */
+	update(headers: Headers): void {
+		const remaining = wholeNumber(first(headers, 'ratelimit-remaining') ?? first(headers, 'x-ratelimit-remaining'));
+		const reset = wholeNumber(first(headers, 'ratelimit-reset') ?? first(headers, 'x-ratelimit-reset'));
+		if (remaining === undefined || reset === undefined) {
+			return;
+		}
+
+		const limit = wholeNumber(first(headers, 'ratelimit-limit') ?? first(headers, 'x-ratelimit-limit'));
+		this.#known = {limit, remaining, resetAt: resetTime(reset, this.#now())};
+		this.#unanswered = Math.max(0, this.#unanswered - 1);
+	}
+
+	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown. */
+	waitMs(): number {
+		const known = this.#known;
+		if (known === undefined) {
+			return 0;
+		}
+
+		const now = this.#now();
+		if (now >= known.resetAt) {
+			// A new window: the budget is what it was at its start, unknown until the next answer.
+			this.#known = undefined;
+			this.#unanswered = 0;
+			return 0;
+		}
+
+		return known.remaining - this.#unanswered > 0 ? 0 : known.resetAt - now;
+	}
+
+	/** Counts a request as sent. */
+	spend(): void {
+		if (this.#known !== undefined) {
+			this.#unanswered += 1;
+		}
+	}
+
+	/** What the server last said, less what was sent since; undefined when it never said. */
+	snapshot(): BudgetSnapshot | undefined {
+		const known = this.#known;
+		return known === undefined ? undefined : {...known, remaining: Math.max(0, known.remaining - this.#unanswered)};
+	}
+}
