@@ -2,9 +2,11 @@ import process from 'node:process';
 import {UsageError} from '../core/errors.js';
 import {commands} from '../core/flags.js';
 import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
+import {networkInterfaces} from 'node:os';
 import path from 'node:path';
 import {stateDirectory} from './column-store.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
+import {formatOrigin, wildcardHosts} from '../sandbox/server.js';
 import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
 
 const help = `
@@ -131,7 +133,11 @@ export async function run(argv: string[]): Promise<number> {
 		process.on('SIGINT', stop);
 		process.on('SIGTERM', stop);
 	});
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox, resolvedSeed));
+	if (!loopbackHost(host)) {
+		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from --seed); bind 127.0.0.1 (the default) unless that is what you want.\n`);
+	}
+
+	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox, resolvedSeed, host));
 	await stopped;
 	await sandbox.close();
 	return 0;
@@ -155,13 +161,29 @@ function keyLines(keys: Sandbox['keys']): string {
 	].join('\n')).join('\n');
 }
 
-function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number): string {
+function loopbackHost(host: string): boolean {
+	return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** For a server bound to every interface: this machine's other addresses, as URLs a client elsewhere can use. */
+function otherUrls(host: string, url: string): string[] {
+	if (!wildcardHosts.has(host)) {
+		return [];
+	}
+
+	const {port} = new URL(url);
+	return Object.values(networkInterfaces()).flat().filter(entry => entry !== undefined && !entry.internal && (entry.family === 'IPv4' || host.includes(':'))).map(entry => formatOrigin(entry!.address, Number(port)));
+}
+
+function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number, host: string): string {
 	const today = new Date().toISOString().slice(0, 10);
+	const elsewhere = otherUrls(host, accountUrl);
+	const reach = elsewhere.length === 0 ? '' : `  from other machines: account API ${elsewhere.join(', ')}; commerce API ${otherUrls(host, commerceUrl).join(', ')}\n`;
 	return `pagewalk sandbox is serving both list APIs.
 
   account API   ${accountUrl}   lists: /v2/accounts, /v2/accounts/:id/transactions, /v2/accounts/:id/addresses
   commerce API  ${commerceUrl}   lists: /checkouts, /charges
-
+${reach}
 Credentials (the restricted ones see part of each list, so pages come back short):
   account   full        ${credentials.account.full}
   account   restricted  ${credentials.account.restricted}

@@ -41,6 +41,9 @@ export function redactTarget(url: string): string {
 	return url.replaceAll(/(access(?:_|%5f)token=)[^&#]*/gi, '$1[redacted]');
 }
 
+/** Hosts that bind every interface: no client connects to them by that name. */
+export const wildcardHosts: ReadonlySet<string> = new Set(['0.0.0.0', '::', '[::]', '::0']);
+
 export function formatOrigin(host: string, port: number): string {
 	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
@@ -120,7 +123,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 
 	const {port} = server.address() as AddressInfo;
 	return {
-		url: formatOrigin(options.host, port),
+		// Bound to every interface: the URL a client on this machine can connect to is loopback's.
+		url: formatOrigin(wildcardHosts.has(options.host) ? (options.host.includes(':') ? '::1' : '127.0.0.1') : options.host, port),
 		close: async () =>
 			new Promise<void>((resolve) => {
 				for (const timer of held) {

@@ -155,6 +155,20 @@ describe('pagewalk serve', () => {
 		expect(await ask(['--no-budget-headers'])).toEqual([null, null, null]);
 	});
 
+	it('--host 0.0.0.0: says on stderr that other machines can reach it with public credentials, and prints URLs a client can connect to', async () => {
+		const server = start(['--host', '0.0.0.0', '--port', '0']);
+		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
+		expect(text).not.toContain('0.0.0.0');
+		const account = /account API +(http:\/\/127\.0\.0\.1:\d+)/.exec(text)![1]!;
+		const token = /sandbox-account-full-[\da-f]+/.exec(text)![0];
+		const response = await fetch(`${account}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${token}`}});
+		await response.text();
+		expect(response.status).toBe(200);
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(server.stderr()).toBe('pagewalk: the sandbox listens on 0.0.0.0, so other machines can reach it, and its credentials and keys are public (printed here, derived from --seed); bind 127.0.0.1 (the default) unless that is what you want.\n');
+	});
+
 	it('--latency MS holds each answer at least MS before its first byte', async () => {
 		const server = start(['--json', '--port', '0', '--records', '10', '--latency', '150']);
 		const info = JSON.parse(await server.firstLine) as {accountUrl: string; credentials: {account: {full: string}}};
