@@ -16,6 +16,12 @@ const subcommands: Record<string, () => Promise<Command>> = {
 };
 
 async function main(argv: string[]): Promise<number> {
+	// `pagewalk help [command]` is `--help`, as in git and gh: no list is called "help".
+	if (argv[0] === 'help') {
+		const command = argv[1];
+		return main(command !== undefined && command in subcommands ? [command, '--help'] : ['--help']);
+	}
+
 	const [first, ...rest] = argv;
 	const load = first === undefined ? undefined : subcommands[first];
 	if (load) {

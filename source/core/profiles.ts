@@ -11,6 +11,7 @@ import process from 'node:process';
 import {UsageError} from './errors.js';
 import {inert} from './inert.js';
 import {JsonSyntaxError, parseJsonWithLines, type JsonNode} from './json-lines.js';
+import {editDistance} from './parse-flags.js';
 import type {Api} from './types.js';
 
 /** Where one API's credential comes from; `line` is where the file says so, for errors. */
@@ -338,7 +339,10 @@ export function unknownProfile(config: ProfileConfig | undefined, name: string, 
 	}
 
 	const known = config.profiles.map((profile) => profile.name);
-	return `${how} ${quoteName(name)} is not a profile in ${quotePath(config.file)}; ${known.length === 0 ? 'it defines none' : `it defines ${known.join(', ')}`}.`;
+	// A slip of a letter or two gets the name meant, as a flag's typo does.
+	const meant = known.map(candidate => ({candidate, distance: editDistance(name, candidate)})).filter(({distance}) => distance <= Math.max(1, Math.floor(name.length / 3))).sort((a, b) => a.distance - b.distance)[0]?.candidate;
+	const hint = meant === undefined ? '' : ` (did you mean ${quoteName(meant)}?)`;
+	return `${how} ${quoteName(name)} is not a profile in ${quotePath(config.file)}${hint}; ${known.length === 0 ? 'it defines none' : `it defines ${known.join(', ')}`}.`;
 }
 
 /** How a profile and the line of one of its parts are named in a sentence. */

@@ -11,7 +11,8 @@ import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
 
 export type Column = {path: string; width: number; align?: 'right'};
 /** `hidden`: columns of the page not shown (scrolled past or not fitting). */
-export type TableLayout = {columns: Column[]; hidden: number};
+/** The columns that fit, and how many (and which) did not. */
+export type TableLayout = {columns: Column[]; hidden: number; hiddenPaths: string[]};
 /** Flattened cells of one object: path → inert display text. */
 export type Cells = ReadonlyMap<string, string>;
 
@@ -170,7 +171,8 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		const width = widthOf(column, low);
 		return column.align === 'right' ? {path: column.path, width, align: 'right'} : {path: column.path, width};
 	});
-	return {columns, hidden: paths.length - columns.length};
+	const shown = new Set(columns.map(column => column.path));
+	return {columns, hidden: paths.length - columns.length, hiddenPaths: paths.filter(path => !shown.has(path))};
 }
 
 /** The cells of one row (or the header, given each column's path), cut, padded and joined. */

@@ -2,6 +2,7 @@ import {inert, inertLine} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
 import {columnsOf} from '../core/flatten.js';
 import {exactCells} from './exact-cells.js';
+import {FieldCheck} from './field-check.js';
 import type {Writer, WriterOptions} from './writer.js';
 
 /**
@@ -31,6 +32,7 @@ export function csvWriter(options: WriterOptions): Writer {
 	const show = options.tty ? inert : (value: string) => value;
 	const guard = options.formulaGuard === false ? undefined : guardFormula;
 	const cellOptions = {string: guard};
+	const fields = new FieldCheck(options.fields);
 	return {
 		page(objects: ListObject[], texts?: readonly string[]) {
 			if (objects.length === 0) {
@@ -38,6 +40,7 @@ export function csvWriter(options: WriterOptions): Writer {
 			}
 
 			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions));
+			fields.observe(rows);
 			let text = '';
 			if (columns === undefined) {
 				columns = options.fields ? [...options.fields] : columnsOf(rows);
@@ -61,13 +64,13 @@ export function csvWriter(options: WriterOptions): Writer {
 		end: () => '',
 		notes() {
 			if (dropped.size === 0) {
-				return [];
+				return fields.notes();
 			}
 
 			const names = [...dropped];
 			// Field names are the server's keys: inert and cut on stderr, like any server text.
 			const shown = names.slice(0, 5).map(name => inertLine(name, 40));
-			return [`${names.length} ${names.length === 1 ? 'field' : 'fields'} first seen after the CSV header was written ${names.length === 1 ? 'was' : 'were'} left out (${shown.join(', ')}${names.length > 5 ? ', …' : ''}); use --format ndjson to keep every field.`];
+			return [`${names.length} ${names.length === 1 ? 'field' : 'fields'} first seen after the CSV header was written ${names.length === 1 ? 'was' : 'were'} left out (${shown.join(', ')}${names.length > 5 ? ', …' : ''}); use --format ndjson to keep every field.`, ...fields.notes()];
 		},
 	};
 }

@@ -1,6 +1,7 @@
-import {inert} from '../core/inert.js';
+import {inert, inertLine} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
 import {exactCells} from './exact-cells.js';
+import {FieldCheck} from './field-check.js';
 import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../core/table-layout.js';
 import {windowLength} from '../core/text-width.js';
 import type {Writer, WriterOptions} from './writer.js';
@@ -31,7 +32,8 @@ function shownCells(cells: Map<string, string>): Map<string, string> {
  */
 export function tableWriter(options: WriterOptions): Writer {
 	let columns: Column[] | undefined;
-	let hidden = 0;
+	let hidden: string[] = [];
+	const fields = new FieldCheck(options.fields);
 	const bold = (text: string) => (options.color ? `\u001B[1m${text}\u001B[22m` : text);
 	return {
 		page(objects: ListObject[], texts?: readonly string[]) {
@@ -41,13 +43,14 @@ export function tableWriter(options: WriterOptions): Writer {
 
 			// Values as sent (the exact texts, as in csv), then made inert.
 			const rows = objects.map((object, index) => shownCells(exactCells(texts?.[index] ?? JSON.stringify(object))));
+			fields.observe(rows);
 			let text = '';
 			if (columns === undefined) {
 				const available = options.tty && options.columns !== undefined ? options.columns : Number.POSITIVE_INFINITY;
 				// --columns: exactly those, in that order; else the reading order (core/column-order.ts).
 				const layout = layoutColumns(rows, available, undefined, options.fields ? {paths: options.fields} : {});
 				columns = layout.columns;
-				hidden = layout.hidden;
+				hidden = layout.hiddenPaths;
 				text += `${bold(formatHeaderCells(columns).trimEnd())}\n`;
 			}
 
@@ -59,9 +62,11 @@ export function tableWriter(options: WriterOptions): Writer {
 		},
 		end: () => '',
 		notes() {
-			const result = hidden === 0 ? [] : [`${hidden} ${hidden === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden === 1 ? 'was' : 'were'} left out; use --format csv or ndjson to see every field.`];
-			hidden = 0;
-			return result;
+			// Column names are the server's keys: inert and cut, the first few named.
+			const named = hidden.slice(0, 5).map(path => inertLine(path, 40)).join(', ') + (hidden.length > 5 ? ', …' : '');
+			const result = hidden.length === 0 ? [] : [`${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden.length === 1 ? 'was' : 'were'} left out (${named}); use --format csv or ndjson to see every field.`];
+			hidden = [];
+			return [...result, ...fields.notes()];
 		},
 	};
 }

@@ -31,6 +31,15 @@ describe('the built entry, stdout piped', () => {
 		}
 	});
 
+	it('pagewalk help is the top-level help, and help COMMAND that command\'s', async () => {
+		const top = await pagewalk('help');
+		expect(top.code).toBe(0);
+		expect(top.stdout).toBe((await pagewalk('--help')).stdout);
+		const dump = await pagewalk('help', 'dump');
+		expect(dump.code).toBe(0);
+		expect(dump.stdout).toBe((await pagewalk('dump', '--help')).stdout);
+	});
+
 	it('--version prints the package version', async () => {
 		const {code, stdout} = await pagewalk('--version');
 		expect(code).toBe(0);

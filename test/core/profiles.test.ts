@@ -174,6 +174,11 @@ describe('which profile is in use', () => {
 		expect(() => selectProfile(undefined, 'prod', {}, '/h/.config/pagewalk/config.json')).toThrow(/there is none at '\/h\/\.config\/pagewalk\/config\.json'/);
 	});
 
+	test('a typo of a profile name gets the name meant, as a flag\'s typo does', () => {
+		expect(() => selectProfile(config, 'wrok', {})).toThrow(new UsageError(`--profile 'wrok' is not a profile in '${file}' (did you mean 'work'?); it defines work, staging.`));
+		expect(() => selectProfile(config, 'stagin', {})).toThrow(/\(did you mean 'staging'\?\)/);
+	});
+
 	test('a profile replaces the base and credential variables of the shell, and sets its own', () => {
 		const [work, staging] = config.profiles;
 		const shell = {PAGEWALK_BASE_URL: 'https://shell.example', COINBASE_ACCESS_TOKEN: 'shell-token', COINBASE_API_PRIVATE_KEY: 'shell-key', STAGING_TOKEN: 's', PATH: '/bin'};

@@ -63,7 +63,7 @@ describe('writers', () => {
 		// On a terminal the columns that do not fit go from the right, as in the browser.
 		const narrow = createWriter('table', {tty: true, color: false, columns: 50});
 		expect(narrow.page([{id, description: 'd'.repeat(60), n: 7}]).split('\n')[1]).toBe(`${id}  ${'d'.repeat(11)}…`);
-		expect(narrow.notes()).toEqual(['1 column did not fit the terminal width and was left out; use --format csv or ndjson to see every field.']);
+		expect(narrow.notes()).toEqual(['1 column did not fit the terminal width and was left out (n); use --format csv or ndjson to see every field.']);
 	});
 
 	test('table: a megabyte cell of wide text is cut to its column, never split', () => {
@@ -78,7 +78,21 @@ describe('writers', () => {
 		const writer = createWriter('table', {tty: true, color: false, columns: 20});
 		const text = writer.page([{id: 'abcdef', name: 'some name', other: 'more'}]);
 		expect(text.split('\n')[0]).toBe('id      name');
-		expect(writer.notes()).toEqual(['1 column did not fit the terminal width and was left out; use --format csv or ndjson to see every field.']);
+		expect(writer.notes()).toEqual(['1 column did not fit the terminal width and was left out (other); use --format csv or ndjson to see every field.']);
+	});
+
+	test.each(['csv', 'table'] as const)('%s: a --columns name no object had is named at the end, with the closest one seen', (format) => {
+		const writer = createWriter(format, {tty: false, color: false, fields: ['id', 'nme', 'zzzzzzzz']});
+		writer.page([{id: 'a', name: 'first'}]);
+		writer.page([{id: 'b', name: 'second', late: 1}]);
+		expect(writer.notes()).toEqual([
+			'--columns names \'nme\', which no object had, so its column is empty (did you mean \'name\'?).',
+			'--columns names \'zzzzzzzz\', which no object had, so its column is empty.',
+		]);
+		const later = createWriter(format, {tty: false, color: false, fields: ['id', 'late']});
+		later.page([{id: 'a'}]);
+		later.page([{id: 'b', late: 1}]);
+		expect(later.notes()).toEqual([]);
 	});
 
 	test('ndjson and json write the exact texts when given, the values otherwise', () => {
