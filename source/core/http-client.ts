@@ -257,7 +257,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		const limit = budget.snapshot()?.limit;
 		const left = `0${limit === undefined ? '' : ` of ${limit}`} left`;
 		if (wait > config.maxWaitMs) {
-			throw new PagewalkError(`The ${apiName} says its request budget is spent (${left}) for ${seconds(wait)}, longer than --max-wait allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise --max-wait.`);
+			const until = wait < 120_000 ? `${Math.ceil(wait / 1000)} s` : `${Math.ceil(wait / 60_000)} min`;
+			throw new PagewalkError(`The ${apiName} says its request budget is spent (${left}) for ${until}, longer than --max-wait allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise --max-wait.`);
 		}
 
 		onRetry?.({attempt: 0, waitMs: wait, reason: `request budget spent (${left})`, pacing: true});

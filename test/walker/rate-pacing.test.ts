@@ -60,6 +60,6 @@ describe('a walk under the sandbox\'s rate limit', () => {
 		const {code, stdout, stderr} = await dumpInProcess(['accounts', '--all', '--limit', '5', '--base-url', sandbox.accountUrl, '--max-wait', '5'], env);
 		expect(code).toBe(1);
 		expect(stdout.trim().split('\n')).toHaveLength(10);
-		expect(stderr).toMatch(/The account API says its request budget is spent \(0 of 2 left\) for \d+ (s|min)[^;]*, longer than --max-wait allows \(5 s\); run again once it has passed, or raise --max-wait\./);
+		expect(stderr).toMatch(/The account API says its request budget is spent \(0 of 2 left\) for 60 min, longer than --max-wait allows \(5 s\); run again once it has passed, or raise --max-wait\./);
 	});
 });
