@@ -138,10 +138,11 @@ function seconds(ms: number): string {
 
 const marks: Record<CheckResult['status'], string> = {passed: '✓', failed: '✗', skipped: '–', noted: '!'};
 
-function renderCheck(check: CheckResult, api: Api): string[] {
+function renderCheck(check: CheckResult, api: Api, pages: number): string[] {
 	const head = `    ${marks[check.status]} ${check.title} (${check.rule})`;
 	if (check.status === 'skipped') {
-		const why = check.id === 'order' ? 'no created_at to compare' : api === 'commerce' ? 'nothing to check' : 'commerce API only';
+		// The first reason that holds: a walk that read no page checked nothing, whatever the API.
+		const why = pages === 0 ? 'no page was read' : check.id === 'order' ? 'no created_at to compare' : api === 'commerce' ? 'nothing to check' : 'commerce API only';
 		return [`${head}: skipped, ${why}`];
 	}
 
@@ -224,7 +225,7 @@ function renderWalk(walk: WalkReport, api: Api): string[] {
 
 	lines.push(`  end: ${inert(walk.end.detail)}`, '  checks:');
 	for (const check of walk.checks) {
-		lines.push(...renderCheck(check, api));
+		lines.push(...renderCheck(check, api, walk.pages));
 	}
 
 	return lines;

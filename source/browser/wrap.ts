@@ -12,15 +12,41 @@ import {cutWithWidth} from '../core/text-width.js';
 
 const printableAscii = /^[\u0020-\u007E]*$/;
 
-/** The head of `text` that fits in `width` cells (at least one character, so wrapping always moves on). */
+/**
+ * The head of `text` that fits in `width` cells (at least one character, so
+ * wrapping always moves on). A cut inside a word moves back to the start of
+ * that word when the row holds an earlier space, so prose (help, messages)
+ * wraps between words; a word longer than the row is still broken.
+ */
 function chunk(text: string, width: number): string {
 	const {text: head} = cutWithWidth(text, width, {ellipsis: ''});
-	if (head !== '' || text === '') {
-		return head;
+	if (head === '' && text !== '') {
+		// A cluster wider than the pane (a CJK letter in one cell): drawn alone.
+		return String.fromCodePoint(text.codePointAt(0)!);
 	}
 
-	// A cluster wider than the pane (a CJK letter in one cell): drawn alone.
-	return String.fromCodePoint(text.codePointAt(0)!);
+	if (head.length < text.length && !head.endsWith(' ')) {
+		const space = head.lastIndexOf(' ');
+		// Only a word that fits on a row of its own moves down: a longer one (a URL, a regex) is broken anyway, so it starts here.
+		const wordEnd = text.indexOf(' ', space + 1);
+		const wordLength = (wordEnd === -1 ? text.length : wordEnd) - (space + 1);
+		if (space > 0 && wordLength <= width) {
+			return head.slice(0, space + 1);
+		}
+	}
+
+	return head;
+}
+
+/** One wrapped row off the front of `text`, and what is left: every character is on some row, none twice. */
+function nextRow(text: string, width: number): {row: string; rest: string} {
+	const row = chunk(text, width);
+	return {row, rest: text.slice(row.length)};
+}
+
+/** A line the fixed-width fast path can cut: printable ASCII (a cell a character) with no space to wrap at. */
+function plainRun(text: string): boolean {
+	return printableAscii.test(text) && !text.includes(' ');
 }
 
 /** Rows one line takes at `width` cells; an empty line still takes one, as the pane draws it. */
@@ -30,14 +56,14 @@ export function lineRows(line: string, width: number): number {
 	}
 
 	// One cell per code unit only for printable ASCII: ten CJK letters take twenty cells.
-	if (printableAscii.test(line)) {
+	if (plainRun(line)) {
 		return Math.ceil(line.length / width);
 	}
 
 	let rows = 0;
 	let rest = line;
 	while (rest !== '') {
-		rest = rest.slice(chunk(rest, width).length);
+		rest = nextRow(rest, width).rest;
 		rows++;
 	}
 
@@ -74,7 +100,7 @@ function rowsOfLine(line: string, width: number, skip: number, take: number): st
 		return [line];
 	}
 
-	if (printableAscii.test(line.length > (skip + take) * width ? line.slice(0, (skip + take) * width) : line)) {
+	if (plainRun(line.length > (skip + take) * width ? line.slice(0, (skip + take) * width) : line)) {
 		for (let i = skip; i < skip + take && i * width < line.length; i++) {
 			result.push(line.slice(i * width, (i + 1) * width));
 		}
@@ -83,13 +109,13 @@ function rowsOfLine(line: string, width: number, skip: number, take: number): st
 	}
 
 	for (let i = 0; i < skip && rest !== ''; i++) {
-		rest = rest.slice(chunk(rest, width).length);
+		rest = nextRow(rest, width).rest;
 	}
 
 	while (result.length < take && rest !== '') {
-		const head = chunk(rest, width);
-		result.push(head);
-		rest = rest.slice(head.length);
+		const next = nextRow(rest, width);
+		result.push(next.row);
+		rest = next.rest;
 	}
 
 	return result.length === 0 ? [''] : result;

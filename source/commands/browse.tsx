@@ -65,14 +65,15 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 const help = `
 	Usage
 	  $ pagewalk [endpoint] [options]   browse a list endpoint page by page
-	  $ pagewalk dump [endpoint]        write pages as JSON or NDJSON
+	  $ pagewalk dump [endpoint]        write the objects as NDJSON, JSON, CSV or a table
 	  $ pagewalk audit [endpoint]       walk a list and check the contract
 	  $ pagewalk serve                  run the local sandbox of both APIs
 	  $ pagewalk profiles               list the config file's profiles (secrets left out)
 	  $ pagewalk token [endpoint]       print a JWT (or the token) for one request, for curl
 
 	In a terminal, opens the browser (press ? inside for the keys). When stdout
-	is not a terminal, writes the first page as JSON instead, like 'dump'.
+	is not a terminal, writes the first page as NDJSON instead (one object a
+	line; --format picks json, csv or table), like 'dump'.
 ${walkFlagsHelp}
 	Compare
 	  --compare-env NAME       c shows which ids of the page on screen the credential in

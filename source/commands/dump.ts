@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
-import {UsageError} from '../core/errors.js';
+import {PagewalkError, UsageError} from '../core/errors.js';
 import {createClient} from '../core/http-client.js';
 import {inert, inertLine} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
@@ -225,7 +225,9 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	if (failure !== undefined) {
 		const {message} = describeError(failure);
 		say(message);
-		say(resume('failure') ?? 'no objects were written; run the same command again to retry.');
+		// Asking again helps only where the failure may pass (a dead server, a timeout); a 401 or 404 needs its own fix, which the message names.
+		const retryable = !(failure instanceof PagewalkError) || failure.retryable;
+		say(resume('failure') ?? (retryable ? 'no objects were written; run the same command again to retry.' : 'no objects were written.'));
 		return 1;
 	}
 

@@ -62,7 +62,7 @@ describe('table layout', () => {
 
 	it('gives every column its natural width when it fits', () => {
 		const rows = rowsOf([{id: 'abc', name: 'x'}]);
-		expect(layoutColumns(rows, 80)).toEqual({columns: [{path: 'id', width: 3}, {path: 'name', width: 4}], hidden: 0});
+		expect(layoutColumns(rows, 80)).toEqual({columns: [{path: 'id', width: 3}, {path: 'name', width: 4}], hidden: 0, hiddenPaths: []});
 	});
 
 	it('narrows the widest columns first and hides what cannot fit, never wider than the terminal', () => {

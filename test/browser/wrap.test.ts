@@ -13,6 +13,18 @@ describe('wrapping text panes', () => {
 		}
 	});
 
+	it('wraps prose between words, breaking only a word longer than the row', () => {
+		const help = 'toggle order asc/desc (new walk) and read the page again';
+		const rows = wrappedWindow([help], 12, 0, 20).rows;
+		expect(rows).toEqual(['toggle ', 'order ', 'asc/desc ', '(new walk) ', 'and read ', 'the page ', 'again']);
+		expect(rows.join('')).toBe(help);
+		expect(lineRows(help, 12)).toBe(rows.length);
+		expect(wrappedWindow([help], 12, 3, 2).rows).toEqual(['(new walk) ', 'and read ']);
+		// A word longer than a row is broken where the row ends, not moved down first.
+		expect(wrappedWindow(['a xxxxxxxxxxxxxxxxxxxxxxxx b'], 10, 0, 5).rows).toEqual(['a xxxxxxxx', 'xxxxxxxxxx', 'xxxxxx b']);
+		expect(wrappedWindow(['日本語 のテキスト です'], 10, 0, 5).rows).toEqual(['日本語 ', 'のテキスト', ' です']);
+	});
+
 	it('scrolls by wrapped rows, from the middle of a line, and names the lines shown', () => {
 		const lines = ['first', 'b'.repeat(30), 'last'];
 		expect(wrappedWindow(lines, 10, 2, 3)).toEqual({rows: ['b'.repeat(10), 'b'.repeat(10), 'last'], firstLine: 2, lastLine: 3});

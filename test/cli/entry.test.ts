@@ -40,6 +40,18 @@ describe('the built entry, stdout piped', () => {
 		expect(dump.stdout).toBe((await pagewalk('dump', '--help')).stdout);
 	});
 
+	it('what --help says a pipe gets is what it gets: the first page as NDJSON', async () => {
+		const help = (await pagewalk('--help')).stdout;
+		expect(help).toContain('writes the first page as NDJSON instead');
+		const piped = await pagewalk('accounts', '--demo', '--limit', '3');
+		expect(piped.code).toBe(0);
+		const lines = piped.stdout.trimEnd().split('\n');
+		expect(lines).toHaveLength(3);
+		for (const line of lines) {
+			expect(JSON.parse(line)).toHaveProperty('id');
+		}
+	});
+
 	it('--version prints the package version', async () => {
 		const {code, stdout} = await pagewalk('--version');
 		expect(code).toBe(0);

@@ -162,7 +162,9 @@ describe('faulty server', () => {
 
 			expect(lines(result.stdout)).toHaveLength(expected.objects);
 			if (expected.code === 1 && expected.objects === 0) {
-				expect(result.stderr).toMatch(/no objects were written; run the same command again to retry\./);
+				// Retry advice only where asking again may help: never after a refusal only a fix can change.
+				expect(result.stderr).toMatch(/no objects were written(; run the same command again to retry)?\.\n$/);
+				expect(/ 40[134] /.test(result.stderr) && /run the same command again/.test(result.stderr)).toBe(false);
 			}
 		});
 	}
