@@ -136,7 +136,9 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		const pages = walk(client, config, {
 			signal: controller.signal,
 			readAhead: true,
-			maxPages: options.all ? config.maxPages : 1,
+			// Without --all, the first page; but a count asked for is a count delivered (as gh's --limit):
+			// --max-items walks as many pages as it takes, short pages included.
+			maxPages: options.all || config.maxItems !== null ? config.maxPages : 1,
 			onRetry(notice) {
 				progress.retry(notice);
 			},

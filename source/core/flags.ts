@@ -157,7 +157,8 @@ export const walkFlagsHelp = `
 	  --retries N              retries on 429, 502, 503, 504 and resets, default 3
 	  --max-wait SECONDS       longest wait honoured for Retry-After, default 60
 	  --max-pages N            stop after N pages (reported, never silent)
-	  --max-items N            stop after N objects (reported, never silent)
+	  --max-items N            stop after N objects (reported, never silent); dump walks as many
+	                           pages as it takes to write N, with or without --all
 
 	Credentials (account API: one of these; two set in the environment is an error)
 	  --key-file PATH             CDP API key file (JSON with name or id, and privateKey), signed

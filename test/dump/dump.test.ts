@@ -102,6 +102,19 @@ describe('dump formats', () => {
 		expect(result.stderr).toBe(`pagewalk: stopped after 25 objects (--max-items); more pages follow; continue with --starting-after=${ids[24] as string}.\n`);
 	});
 
+	test('--max-items without --all walks as many pages as it takes, short pages included (the restricted credential)', async () => {
+		const restricted = {...env, COINBASE_ACCESS_TOKEN: sandbox.credentials.account.restricted};
+		const first = ndjson((await dumpInProcess(['accounts', '--limit', '25'], restricted)).stdout);
+		expect(first.length).toBeLessThan(25);
+		const result = await dumpInProcess(['accounts', '--limit', '25', '--max-items', '30'], restricted);
+		expect(result.code).toBe(0);
+		expect(ndjson(result.stdout)).toHaveLength(30);
+		expect(result.stderr).toMatch(/^pagewalk: stopped after 30 objects \(--max-items\); more pages follow/);
+		// A list shorter than the count: all of it, and the end said as the end.
+		const everything = await dumpInProcess(['accounts', '--limit', '100', '--max-items', '100000'], env);
+		expect(ndjson(everything.stdout)).toHaveLength(120);
+	});
+
 	test('--max-pages says so', async () => {
 		const result = await dumpInProcess(['accounts', '--all', '--limit', '10', '--max-pages', '2'], env);
 		expect(ndjson(result.stdout)).toHaveLength(20);
