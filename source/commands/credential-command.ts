@@ -6,6 +6,7 @@
  *
  * Bounded: it is stopped (SIGKILL) after `timeoutMs`, and its output is cut
  * off past `maxBytes` (a credential is short; megabytes mean the wrong command).
+ * It is done when it exits, even if a process it left behind holds its stdout.
  *
  * Its stderr is read and dropped, never shown: a secret tool that fails may
  * print part of the secret, a vault path or a session hint there, and the
@@ -78,7 +79,12 @@ export async function runCredentialCommand(argv: readonly string[], options: Com
 		child.on('error', (error: NodeJS.ErrnoException) => {
 			finish(fail(error.code === 'ENOENT' ? 'could not be started: no such program on PATH' : error.code === 'EACCES' ? 'could not be started: not executable' : `could not be started (${error.code ?? 'unknown error'})`));
 		});
-		child.on('close', (code, signal) => {
+		let grace: NodeJS.Timeout | undefined;
+		const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+			clearTimeout(grace);
+			// Stop waiting on pipes a child it left running may hold open; what it printed has been read.
+			child.stdout!.destroy();
+			child.stderr!.destroy();
 			if (code !== 0) {
 				finish(fail(signal ? `was ended by ${signal}` : `exited with status ${code}`));
 				return;
@@ -86,9 +92,32 @@ export async function runCredentialCommand(argv: readonly string[], options: Com
 
 			const text = Buffer.concat(chunks).toString('utf8').trim();
 			finish(text === '' ? fail('printed nothing') : undefined, text);
+		};
+
+		// 'close' waits for the pipes to close too, and a background process the
+		// command started (an agent, a cache) may keep its stdout open long
+		// after it exited: git and aws read a credential helper's output once
+		// it has exited, and so does this. What it wrote before exiting is
+		// already in the pipe: read to its end, or for a moment when a child
+		// left behind keeps it open.
+		child.on('exit', (code, signal) => {
+			if (child.stdout!.readableEnded) {
+				exited(code, signal);
+				return;
+			}
+
+			child.stdout!.once('end', () => {
+				exited(code, signal);
+			});
+			grace = setTimeout(() => {
+				exited(code, signal);
+			}, exitGraceMs);
 		});
 	});
 }
+
+/** How long output still in the pipe is read after the command exited, when its stdout stays open. */
+const exitGraceMs = 200;
 
 function formatSeconds(ms: number): string {
 	return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} seconds` : `${ms} ms`;

@@ -19,6 +19,7 @@ import {describeEnd, walk} from '../core/walker.js';
 import {createWriter, formats, type Format} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
+import {WalkFindings} from '../output/walk-findings.js';
 
 const help = `
 	Usage
@@ -38,10 +39,18 @@ const help = `
 	                           yet is kept as an empty column (it may appear on a later page)
 	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
 	                           (by default they get a leading ' so a spreadsheet shows text)
+
+	Contract findings
+	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
+	  commerce counts, order, ids repeated within the last 20 pages): the first finding of each
+	  kind goes to stderr, and a count of each at the end. pagewalk audit checks a whole walk.
+	  --quiet                  no findings on stderr
+	  --fail-on-findings       exit 1 when there were findings, even if the walk succeeded
 ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
-	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID)
+	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID);
+	     or, with --fail-on-findings, a page broke a contract rule
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  130, 143, 129
 	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the document is closed, what
@@ -87,7 +96,19 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
  */
-export async function dump(config: WalkConfig, options: {all: boolean; format: Format; formulaGuard?: boolean; signal?: AbortSignal; columns?: string[] | undefined}, io: DumpIo): Promise<number> {
+export type DumpOptions = {
+	all: boolean;
+	format: Format;
+	formulaGuard?: boolean;
+	signal?: AbortSignal;
+	columns?: string[] | undefined;
+	/** --quiet: no contract findings on stderr. */
+	quiet?: boolean;
+	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
+	failOnFindings?: boolean;
+};
+
+export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -132,6 +153,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 	let end: WalkEnd | undefined;
 	let failure: unknown;
 	let morePages = false;
+	const findings = new WalkFindings();
 	try {
 		const pages = walk(client, config, {
 			signal: controller.signal,
@@ -164,6 +186,12 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 					say(`the server warns: ${inertLine(warning, 300)}`);
 				} else {
 					unshownWarnings++;
+				}
+			}
+
+			for (const line of findings.add(page)) {
+				if (options.quiet !== true) {
+					say(`contract: ${inertLine(line, 300)}`);
 				}
 			}
 
@@ -211,6 +239,11 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		say(note);
 	}
 
+	const summary = findings.summary();
+	if (summary !== undefined && options.quiet !== true) {
+		say(summary);
+	}
+
 	if (unshownWarnings > 0) {
 		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
 		say(`at least ${number.format(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
@@ -250,7 +283,7 @@ export async function dump(config: WalkConfig, options: {all: boolean; format: F
 		io.stderr.write(`${progress.summary()}\n`);
 	}
 
-	return 0;
+	return options.failOnFindings === true && findings.total > 0 ? 1 : 0;
 }
 
 /**
@@ -278,7 +311,9 @@ async function dumpParsed(
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns}, io);
+		const quiet = 'quiet' in flags && flags.quiet === true;
+		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings}, io);
 	} finally {
 		await config.close();
 	}

@@ -71,6 +71,8 @@ export const dumpFlags = {
 	// Spelled as the switch it is: the parser has no `--no-` negation, and a
 	// switch is only ever true.
 	noCsvGuard: {type: 'boolean'},
+	quiet: {type: 'boolean'},
+	failOnFindings: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {

@@ -16,7 +16,7 @@ describe('shared table layout', () => {
 
 	it('without a width limit keeps every column at its natural width, capped', () => {
 		const layout = layoutColumns([cells({id: 'a', description: 'd'.repeat(100), n: '7'})], Number.POSITIVE_INFINITY);
-		expect(layout).toEqual({columns: [{path: 'id', width: 2}, {path: 'description', width: maximumWidth}, {path: 'n', width: 1, align: 'right'}], hidden: 0});
+		expect(layout).toEqual({columns: [{path: 'id', width: 2}, {path: 'description', width: maximumWidth}, {path: 'n', width: 1, align: 'right'}], hidden: 0, hiddenPaths: []});
 	});
 
 	it('measures and cuts a megabyte cell as it does its first 10,000 characters', () => {

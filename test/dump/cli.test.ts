@@ -93,7 +93,7 @@ describe('pagewalk dump (built CLI)', () => {
 	});
 
 	test('a failure mid-walk: exit 1, what was read is kept, and how to resume', async () => {
-		const result = await runCli(['dump', 'checkouts', '--all', `--commerce-url=${faulty.base('fail-midway')}`, '--retries', '0'], canaryEnv);
+		const result = await runCli(['dump', 'checkouts', '--all', `--commerce-url=${faulty.base('fail-midway')}`, '--retries', '0', '--quiet'], canaryEnv);
 		expect(result.code).toBe(1);
 		expect(result.stdout.trimEnd().split('\n')).toHaveLength(6);
 		expect(result.stderr).toBe([
@@ -150,7 +150,7 @@ describe('pagewalk dump (built CLI)', () => {
 	});
 
 	test('Ctrl-C mid-walk: exit 130, the JSON array closed, and how to resume', async () => {
-		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--all', '--format', 'json', `--base-url=${faulty.base('hang-after-first')}`, '--timeout', '30'], {
+		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--all', '--format', 'json', `--base-url=${faulty.base('hang-after-first')}`, '--timeout', '30', '--quiet'], {
 			env: {PATH: process.env.PATH, ...canaryEnv},
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

@@ -1,0 +1,97 @@
+import {checkOrder, checkPage, checkRepeatedIds, sentParameters, type Finding, type OrderCarry} from '../core/contract.js';
+import {findingMessage} from '../core/contract-text.js';
+import type {Page} from '../core/types.js';
+
+/**
+ * The contract's per-page checks over a dump, as the browser runs them on
+ * every page it shows (and with the same words: core/contract-text.ts):
+ * over the limit, what pagination reports against what was sent, next_uri's
+ * parameters, commerce counts, the order (across page boundaries too) and
+ * repeated ids. Work and memory are bounded as the dump's are: repeats are
+ * looked for among the last `windowPages` pages' ids, as the browser looks
+ * among the pages it keeps; `audit` checks a whole walk.
+ *
+ * The first finding of each kind is told at once (one line); the rest are
+ * counted, and summary() says how many of each there were.
+ */
+export class WalkFindings {
+	readonly #windowPages: number;
+	/** Ids of the last pages, oldest first, each with its page number; `#where` finds one in O(1). */
+	readonly #recent: Array<{number: number; ids: string[]}> = [];
+	readonly #where = new Map<string, number>();
+	readonly #counts = new Map<Finding['check'], number>();
+	#carry: OrderCarry | null = null;
+	#pages = 0;
+
+	constructor(windowPages = 20) {
+		this.#windowPages = windowPages;
+	}
+
+	/** Checks the next page of the walk; returns one sentence for each kind of finding not seen before. */
+	add(page: Page): string[] {
+		this.#pages += 1;
+		const number = this.#pages;
+		const sent = sentParameters(page.requestUrl);
+		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.#carry);
+		this.#carry = order.carry;
+		const findings = [
+			...checkRepeatedIds(page.objects, id => this.#earlier(id)),
+			...order.findings,
+			...checkPage(page),
+		];
+		this.#remember(number, page);
+		const told: string[] = [];
+		for (const finding of findings) {
+			const count = this.#counts.get(finding.check) ?? 0;
+			this.#counts.set(finding.check, count + 1);
+			if (count === 0) {
+				told.push(`page ${number}: ${findingMessage(finding, number)}`);
+			}
+		}
+
+		return told;
+	}
+
+	/** How many findings there were. */
+	get total(): number {
+		let sum = 0;
+		for (const count of this.#counts.values()) {
+			sum += count;
+		}
+
+		return sum;
+	}
+
+	/** One line counting the findings by kind, or undefined when there were none. */
+	summary(): string | undefined {
+		if (this.#counts.size === 0) {
+			return undefined;
+		}
+
+		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
+		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; pagewalk audit reports the whole walk).`;
+	}
+
+	#earlier(id: string): number | undefined {
+		return this.#where.get(id);
+	}
+
+	#remember(number: number, page: Page): void {
+		const ids = page.objects.map(object => object.id);
+		for (const id of ids) {
+			if (!this.#where.has(id)) {
+				this.#where.set(id, number);
+			}
+		}
+
+		this.#recent.push({number, ids});
+		if (this.#recent.length > this.#windowPages) {
+			const gone = this.#recent.shift()!;
+			for (const id of gone.ids) {
+				if (this.#where.get(id) === gone.number) {
+					this.#where.delete(id);
+				}
+			}
+		}
+	}
+}
