@@ -103,7 +103,8 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// clear the whole terminal on every redraw.
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
 	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0}), size.columns) : null;
+	const related = state.walks.parents.length > 0;
+	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const bodyRows = bodyHeight - 1;
 
@@ -239,6 +240,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		columnSpan: columnSpan(layout, state.view.offset),
 		search: searching?.progress ?? null,
 		note: state.note,
+		related,
 	});
 
 	let prompt: string | undefined;

@@ -38,7 +38,8 @@ export type Pending = {requestId: number; url: string; kind: RequestKind; retryi
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
 /** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
-export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; jump?: true};
+/** A failed load: the error's message, and its `problem` (the message without its advice) where a caller may advise better. */
+export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; problem?: string; jump?: true};
 
 /**
  * What the last action did, as data: the status model words it (the
@@ -81,7 +82,7 @@ export type StackAction =
 	| {type: 'move-to'; position: 'top' | 'bottom'}
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
-	| {type: 'failed'; requestId: number; message: string; retryable?: boolean}
+	| {type: 'failed'; requestId: number; message: string; retryable?: boolean; problem?: string}
 	| {type: 'retrying'; requestId: number; retry: RetryNotice}
 	// Jump to a cursor: a new walk from the walk's first URL with this cursor (same order and limit).
 	| {type: 'jump'; cursor: JumpCursor; id: string}
@@ -188,8 +189,9 @@ export function fillMark(page: Page, index: number): FillMark {
 }
 
 /** What a failed page load shows, and whether retrying it can help. */
-export function loadFailure(error: unknown): {message: string; retryable: boolean} {
-	return {message: error instanceof Error ? error.message : String(error), retryable: !(error instanceof PagewalkError) || error.retryable};
+export function loadFailure(error: unknown): {message: string; retryable: boolean; problem?: string} {
+	const problem = error instanceof PagewalkError ? error.problem : undefined;
+	return {message: error instanceof Error ? error.message : String(error), retryable: !(error instanceof PagewalkError) || error.retryable, ...(problem === undefined ? {} : {problem})};
 }
 
 export function top(state: PageStackState): Entry | undefined {
@@ -445,7 +447,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				...state,
 				pending: null,
 				queue: [],
-				error: {message: action.message, url, kind, retryable: action.retryable ?? true, ...(state.pending.jump ? {jump: true as const} : {})},
+				error: {message: action.message, url, kind, retryable: action.retryable ?? true, ...(action.problem === undefined ? {} : {problem: action.problem}), ...(state.pending.jump ? {jump: true as const} : {})},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}

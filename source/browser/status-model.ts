@@ -7,7 +7,7 @@ import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
 import type {Note} from './effects.js';
 import {formatMs} from './format.js';
-import {top, type Notice, type PageStackState} from './page-stack.js';
+import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 
 /**
@@ -44,7 +44,26 @@ export type StatusInput = {
 	search?: SearchProgress | null;
 	/** What a copy or a save just did: the message until the next key, unless the page failed. */
 	note?: Note | null;
+	/** The walk is a related list opened from an object (a breadcrumb above it). */
+	related?: boolean;
 };
+
+/**
+ * An error's words, with advice that fits where it happened: a `:` jump's
+ * refusal is about the id typed, and a related list's 404 about a list this
+ * server does not serve, not about flags the user never gave.
+ */
+export function errorText(error: LoadError, related: boolean): string {
+	if (error.jump) {
+		return `jump failed, the page stays (: tries another id): ${inert(error.problem ?? error.message)}`;
+	}
+
+	if (related && error.problem !== undefined && error.kind === 'reset' && /\(404 /.test(error.problem)) {
+		return `error: ${inert(error.problem)}; this server does not serve that list for this object (Esc goes back)`;
+	}
+
+	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(error.message)}`;
+}
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
 export function fillSegments(page: Page, limit: number): Segment[] {
@@ -313,12 +332,10 @@ export function statusModel(input: StatusInput): StatusModel {
 		message = {id: 'note', text: inert(input.note.text), tone: input.note.tone};
 	} else if (input.search) {
 		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
-	} else if (state.error?.jump) {
-		// The jump's page did not come: the walk on screen is untouched.
-		message = {id: 'error', text: `jump failed, the page stays (: tries another id): ${inert(state.error.message)}`, tone: 'bad'};
 	} else if (state.error) {
-		// r is offered only where asking again can help; otherwise the message's own fix stands alone.
-		message = {id: 'error', text: `${state.error.retryable ? 'error, r retries' : 'error'}: ${inert(state.error.message)}`, tone: 'bad'};
+		// A jump's page did not come: the walk on screen is untouched. r is
+		// offered only where asking again can help; otherwise the message's own fix stands alone.
+		message = {id: 'error', text: errorText(state.error, input.related === true), tone: 'bad'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {

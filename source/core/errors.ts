@@ -11,12 +11,20 @@ export class PagewalkError extends Error {
 	 * change of flags or credential fixes (the browser then offers no retry).
 	 */
 	readonly retryable: boolean;
+	/**
+	 * What happened, without the advice that ends the message ("The account
+	 * API has no such list (404 …)"), where a caller that knows more of the
+	 * cause gives its own: a `:` jump's refused id, a related list the server
+	 * does not serve.
+	 */
+	readonly problem: string | undefined;
 
-	constructor(message: string, options: {exitCode?: number; cause?: unknown; retryable?: boolean} = {}) {
+	constructor(message: string, options: {exitCode?: number; cause?: unknown; retryable?: boolean; problem?: string} = {}) {
 		super(message, {cause: options.cause});
 		this.name = 'PagewalkError';
 		this.exitCode = options.exitCode ?? 1;
 		this.retryable = options.retryable ?? true;
+		this.problem = options.problem;
 	}
 }
 

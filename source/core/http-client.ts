@@ -365,7 +365,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		}
 
 		if (status === 404) {
-			return new PagewalkError(`The ${apiName} has no such list (${said}); check the endpoint path and the base URL.`, {retryable: false});
+			const problem = `The ${apiName} has no such list (${said})`;
+			return new PagewalkError(`${problem}; check the endpoint path and the base URL.`, {retryable: false, problem});
 		}
 
 		if (status === 429) {
@@ -377,7 +378,8 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			return new PagewalkError(`The ${apiName} failed (${said})${retried}; try again later.`);
 		}
 
-		return new PagewalkError(`The ${apiName} rejected the request (${said}); check the endpoint and the query flags.`, {retryable: false});
+		const problem = `The ${apiName} rejected the request (${said})`;
+		return new PagewalkError(`${problem}; check the endpoint and the query flags.`, {retryable: false, problem});
 	}
 
 	function connectionFailed(error: unknown, attempt: number): Failed {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {initialState, pageStackReducer} from '../../source/browser/page-stack.js';
-import {joinSegments, limitText, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {errorText, joinSegments, limitText, statusModel, walkStart} from '../../source/browser/status-model.js';
 import {makePage, url} from './pages.js';
 
 function withPage(page: Parameters<typeof makePage>[0], startUrl = url()) {
@@ -90,5 +90,20 @@ describe('status line model', () => {
 		state = pageStackReducer(state, {type: 'next'});
 		expect(state.pending).toBeNull();
 		expect(statusModel({...input, state}).message?.text).toBe('stopped at --max-pages 1: → follows next_uri no further (the list goes on)');
+	});
+});
+
+describe('error advice that fits where it happened', () => {
+	const problem = 'The account API has no such list (404 not_found: There is no /v2/accounts/a1/deposits)';
+	const failure = {message: `${problem}; check the endpoint path and the base URL.`, url: 'http://h/v2/accounts/a1/deposits', kind: 'reset' as const, retryable: false, problem};
+
+	it('a related list the server does not serve: not "check the endpoint path", which the user never typed', () => {
+		expect(errorText(failure, true)).toBe(`error: ${problem}; this server does not serve that list for this object (Esc goes back)`);
+		expect(errorText(failure, false)).toBe(`error: ${problem}; check the endpoint path and the base URL.`);
+	});
+
+	it('a refused jump: the id typed, without the endpoint and query advice', () => {
+		const refused = {message: 'The account API rejected the request (400 validation_error: bad id); check the endpoint and the query flags.', url: 'u', kind: 'reset' as const, retryable: false, problem: 'The account API rejected the request (400 validation_error: bad id)', jump: true as const};
+		expect(errorText(refused, false)).toBe('jump failed, the page stays (: tries another id): The account API rejected the request (400 validation_error: bad id)');
 	});
 });
