@@ -13,6 +13,7 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	dump: async () => import('./commands/dump.js'),
 	profiles: async () => import('./commands/profiles.js'),
 	token: async () => import('./commands/token.js'),
+	completion: async () => import('./commands/completion.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -70,6 +70,8 @@ const help = `
 	  $ pagewalk serve                  run the local sandbox of both APIs
 	  $ pagewalk profiles               list the config file's profiles (secrets left out)
 	  $ pagewalk token [endpoint]       print a JWT (or the token) for one request, for curl
+	  $ pagewalk completion bash|zsh|fish
+	                                    print a shell completion script (docs/completion.md)
 
 	In a terminal, opens the browser (press ? inside for the keys). When stdout
 	is not a terminal, writes the first page as NDJSON instead (one object a

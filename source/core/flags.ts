@@ -112,6 +112,11 @@ export const tokenFlags = {
 	keyFile: walkFlags.keyFile,
 } as const;
 
+/** `pagewalk completion bash|zsh|fish`; --profiles is what the scripts ask on Tab. */
+export const completionFlags = {
+	profiles: {type: 'boolean'},
+} as const;
+
 /** Every command, so an unknown flag can be told apart from one that belongs to another command. */
 export const commands = {
 	browse: {name: 'pagewalk', flags: browseFlags, takesArguments: true},
@@ -120,6 +125,7 @@ export const commands = {
 	serve: {name: 'pagewalk serve', flags: serveFlags, takesArguments: false},
 	profiles: {name: 'pagewalk profiles', flags: profilesFlags, takesArguments: false},
 	token: {name: 'pagewalk token', flags: tokenFlags, takesArguments: true},
+	completion: {name: 'pagewalk completion', flags: completionFlags, takesArguments: true},
 } as const satisfies Record<string, CommandFlags>;
 
 export const walkFlagsHelp = `
