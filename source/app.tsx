@@ -226,7 +226,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);
-	const allRows = page ? rowsOf(page.objects) : [];
+	const allRows = page ? rowsOf(page.objects, page.objectTexts) : [];
 	// Columns come from the whole page, so filtering does not reshuffle them.
 	const layout = pageLayout(allRows, size.columns, {choice: state.view.choice, offset: state.view.offset});
 	const model = statusModel({

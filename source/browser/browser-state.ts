@@ -1,4 +1,5 @@
 import type {ColumnChoice} from '../core/column-order.js';
+import {prettyLines} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
 import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, type CompareRow} from '../core/page-compare.js';
@@ -116,7 +117,7 @@ export function initialBrowserState(options: {
 
 export function shownRows(stack: PageStackState): Row[] {
 	const page = top(stack)?.page;
-	return page ? visibleRows(page.objects, stack.filter) : [];
+	return page ? visibleRows(page.objects, stack.filter, page.objectTexts) : [];
 }
 
 export function selectedRow(stack: PageStackState): Row | undefined {
@@ -165,10 +166,15 @@ function compareLines(state: BrowserState): string[] {
 // An object never changes once loaded: its pretty JSON is built once, and the
 // same lines array lets the pane remember how many rows each line wraps to.
 const detailCache = new WeakMap<object, string[]>();
-function detailLines(object: Record<string, unknown>): string[] {
+const requoted = (token: string): string => JSON.stringify(JSON.parse(token) as string);
+/** The object's own text pretty-printed (never re-serialized: numbers stay as sent), else its JSON. */
+function detailLines(object: Record<string, unknown>, text?: string): string[] {
 	let lines = detailCache.get(object);
 	if (!lines) {
-		lines = jsonLines(object);
+		// Strings as JSON.stringify writes them, then made inert, as every drawn text is: an
+		// unsafe character shows as the same visible mark wherever it is drawn.
+		// Nested past the flattened depth: the parsed object's note, as before.
+		lines = (text === undefined ? undefined : prettyLines(text, {string: requoted, deeper: 'refuse'})?.map(line => inert(line))) ?? jsonLines(object);
 		detailCache.set(object, lines);
 	}
 
@@ -177,10 +183,10 @@ function detailLines(object: Record<string, unknown>): string[] {
 
 // With related lists, the same lines for the same choice (a handful per object).
 const relatedCache = new WeakMap<object, Map<string, string[]>>();
-function detailWithRelated(state: BrowserState, object: Record<string, unknown>, chosen: number): string[] {
+function detailWithRelated(state: BrowserState, object: Record<string, unknown>, chosen: number, text?: string): string[] {
 	const lists = relatedOf(state.walks, object);
 	if (lists.length === 0) {
-		return detailLines(object);
+		return detailLines(object, text);
 	}
 
 	const depth = state.walks.parents.length;
@@ -194,7 +200,7 @@ function detailWithRelated(state: BrowserState, object: Record<string, unknown>,
 	let lines = byChoice.get(key);
 	if (!lines) {
 		// No blank line after it: the pane's wrapping counts an empty line as no row.
-		lines = [relatedLine(lists, chosen, depth), ...detailLines(object)];
+		lines = [relatedLine(lists, chosen, depth), ...detailLines(object, text)];
 		byChoice.set(key, lines);
 	}
 
@@ -212,7 +218,7 @@ function applyView(state: BrowserState, change: ViewChange): View {
 	switch (change.type) {
 		case 'scroll-columns': {
 			const page = top(state.stack)?.page;
-			const scrollable = page ? pageColumns(rowsOf(page.objects), view.choice).length - 1 : 0;
+			const scrollable = page ? pageColumns(rowsOf(page.objects, page.objectTexts), view.choice).length - 1 : 0;
 			const offset = clampOffset(view.offset + change.delta, scrollable);
 			return offset === view.offset ? view : {...view, offset};
 		}
@@ -237,7 +243,7 @@ export function overlayLines(state: BrowserState): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
-			return row ? detailWithRelated(state, row.object, state.screen.related ?? 0) : ['no object selected'];
+			return row ? detailWithRelated(state, row.object, state.screen.related ?? 0, row.text) : ['no object selected'];
 		}
 
 		case 'debug': {
@@ -394,7 +400,7 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		related: state.screen.kind === 'detail' ? relatedOf(state.walks, selectedRow(state.stack)?.object).length : 0,
 		columnItems() {
 			const page = top(state.stack)?.page;
-			return page ? pickerItems(rowsOf(page.objects), state.view.choice) : [];
+			return page ? pickerItems(rowsOf(page.objects, page.objectTexts), state.view.choice) : [];
 		},
 	});
 	if (routed.quit) {

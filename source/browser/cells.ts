@@ -1,4 +1,5 @@
 import {columnsOf, flatten as flattenObject, maxFlattenDepth, stringifyOrNote, tooDeepNote} from '../core/flatten.js';
+import {exactCells} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
 import {isUnsafeCodePoint} from '../core/unsafe-chars.js';
 
@@ -36,6 +37,21 @@ export function flatten(object: Record<string, unknown>): FlatRow {
 	return flattenObject(object, shown);
 }
 
+/**
+ * One object as table cells from its exact text (Page.objectTexts), the cells
+ * dump writes: numbers as the server wrote them (`9007199254740993`, `1.10`),
+ * a key `a.b` apart from a nested a → b (`["a.b"]` against `a.b`), a repeated
+ * key kept (`key#2`); then keys and values made inert, as every cell is.
+ */
+export function exactRow(text: string): FlatRow {
+	const row: FlatRow = new Map();
+	for (const [path, value] of exactCells(text, {nullText: 'null'})) {
+		row.set(inert(path), inert(value));
+	}
+
+	return row;
+}
+
 /** `id` first, then every path in order of first appearance across the page. */
 export const deriveColumns = (rows: readonly FlatRow[]): string[] => columnsOf(rows);
 
@@ -57,17 +73,26 @@ export function filterRows<T extends {cells: FlatRow}>(rows: readonly T[], query
 	});
 }
 
-export type Row = {index: number; object: Record<string, unknown>; cells: FlatRow};
+/** A row: the object, its exact text when the page has it (what detail and copy show), and its cells. */
+export type Row = {index: number; object: Record<string, unknown>; text?: string; cells: FlatRow};
 
 // Flattening a page is the costly part of drawing it; a page object never
 // changes once loaded, so its rows are computed once and shared by the reducer
 // (which counts filtered rows) and the table.
 const cache = new WeakMap<readonly object[], Row[]>();
 
-export function rowsOf(objects: ReadonlyArray<Record<string, unknown>>): Row[] {
+/**
+ * The rows of a page: from its objects' exact texts when it has them (a page
+ * read from a response always does), else from the parsed objects. Display
+ * never reads a parsed number where the server's own text is at hand.
+ */
+export function rowsOf(objects: ReadonlyArray<Record<string, unknown>>, texts?: readonly string[]): Row[] {
 	let rows = cache.get(objects);
 	if (!rows) {
-		rows = objects.map((object, index) => ({index, object, cells: flatten(object)}));
+		rows = objects.map((object, index) => {
+			const text = texts?.[index];
+			return text === undefined ? {index, object, cells: flatten(object)} : {index, object, text, cells: exactRow(text)};
+		});
 		cache.set(objects, rows);
 	}
 
@@ -77,8 +102,8 @@ export function rowsOf(objects: ReadonlyArray<Record<string, unknown>>): Row[] {
 /** The rows of a page the filter lets through, cached per filter text. */
 const filtered = new WeakMap<Row[], {query: string; rows: Row[]}>();
 
-export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, query: string): Row[] {
-	const rows = rowsOf(objects);
+export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, query: string, texts?: readonly string[]): Row[] {
+	const rows = rowsOf(objects, texts);
 	if (query.trim() === '') {
 		return rows;
 	}

@@ -235,7 +235,7 @@ function clamp(value: number, low: number, high: number): number {
 }
 
 function visibleCount(state: PageStackState, entry: Entry): number {
-	return entry.page ? visibleRows(entry.page.objects, state.filter).length : 0;
+	return entry.page ? visibleRows(entry.page.objects, state.filter, entry.page.objectTexts).length : 0;
 }
 
 /** The entry of a page landing on top of `below`, checked against the contract as it arrives. */
@@ -409,7 +409,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 
 			const notice = entry.page ? describeChange(entry.page, page) : null;
 			const refreshed = checkedEntry(state.entries.slice(0, -1), entry.url, page, entry.selected);
-			const count = visibleRows(page.objects, state.filter).length;
+			const count = visibleRows(page.objects, state.filter, page.objectTexts).length;
 			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
 			// The old next page may be gone: prefetch again from the new one.
 			return {...replaceTop(base, refreshed), notice, prefetch: null};

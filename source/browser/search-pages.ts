@@ -88,7 +88,7 @@ export type SearchOptions = {
  * (visibleRows), asked only when the quick scan says the page may match.
  */
 export function pageMatches(page: Page, filter: string): boolean {
-	return mayMatch(page.objects, filter, page.objectTexts) && visibleRows(page.objects, filter).length > 0;
+	return mayMatch(page.objects, filter, page.objectTexts) && visibleRows(page.objects, filter, page.objectTexts).length > 0;
 }
 
 class Stop {

@@ -1,6 +1,6 @@
 import {inert, inertLine} from '../core/inert.js';
 import type {ListObject} from '../core/types.js';
-import {exactCells} from './exact-cells.js';
+import {exactCells} from '../core/exact-cells.js';
 import {FieldCheck} from './field-check.js';
 import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../core/table-layout.js';
 import {windowLength} from '../core/text-width.js';

@@ -16,11 +16,11 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-describe('the README on the sandbox', () => {
+describe('docs/sandbox.md on the sandbox', () => {
 	it('quotes the demo\'s first page sizes (desc, limit 25, restricted) as the sandbox serves them', async () => {
-		const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replaceAll(/\s+/g, ' ');
+		const readme = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8').replaceAll(/\s+/g, ' ');
 		const quoted = /Default demo pages in `desc` at limit 25 hold ([\d, *]+), … objects/.exec(readme);
-		expect(quoted, 'the README no longer quotes the demo page sizes; update this test with it').not.toBeNull();
+		expect(quoted, 'docs/sandbox.md no longer quotes the demo page sizes; update this test with it').not.toBeNull();
 		const claimed = quoted![1]!.replaceAll('*', '').split(',').map(size => Number(size.trim())).filter(size => !Number.isNaN(size));
 		const sizes: number[] = [];
 		let url: string | null = `${sandbox.accountUrl}/v2/accounts?limit=25`;

@@ -75,6 +75,8 @@ export type SessionOptions = {
 	serverOptions?: Array<[string, string]>;
 	/** The program to run instead of the built CLI under node (an installed `pagewalk` bin). */
 	program?: string;
+	/** Walk the sandbox of --demo (default) or, with false, only what `args` say (a server of the test's own). */
+	demo?: boolean;
 };
 
 /** One private tmux server (its own socket) and the session it runs. */
@@ -122,7 +124,7 @@ export class TmuxServer {
 		const env = {...process.env};
 		delete env['CI'];
 		const args = options.args ? ` ${options.args}` : '';
-		const command = `printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`} --demo${args}; echo "AFTER rc=$?"; sleep 600`;
+		const command = `printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`}${options.demo === false ? '' : ' --demo'}${args}; echo "AFTER rc=$?"; sleep 600`;
 		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
 		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...setup], {
 			env: {...env, TERM: 'xterm-256color'},

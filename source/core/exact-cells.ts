@@ -1,4 +1,4 @@
-import {maxFlattenDepth} from '../core/flatten.js';
+import {maxFlattenDepth} from './flatten.js';
 
 /**
  * Flattens one object's exact JSON text (see core/json-spans.ts) into
@@ -23,6 +23,8 @@ export type CellOptions = {
 	string?: (text: string) => string;
 	/** Object levels flattened into paths; deeper objects are one cell. */
 	maxDepth?: number;
+	/** How null is shown: empty by default (csv), `null` in the browser. */
+	nullText?: string;
 };
 
 const bare = /^[^.[\]#]+$/;
@@ -142,7 +144,7 @@ export function exactCells(text: string, options: CellOptions = {}): Map<string,
 			const decoded = decode(token);
 			cell = options.string ? options.string(decoded) : decoded;
 		} else {
-			cell = token === 'null' ? '' : token;
+			cell = token === 'null' ? options.nullText ?? '' : token;
 		}
 
 		if (cells.has(path)) {
@@ -155,4 +157,72 @@ export function exactCells(text: string, options: CellOptions = {}): Map<string,
 	}
 
 	return cells;
+}
+
+/**
+ * An object's exact text, pretty-printed as JSON.stringify(value, null, 2)
+ * would lay it out, but from the text itself: every token as the server wrote
+ * it (`9007199254740993`, `1.10`), keys in their order, duplicates kept. Past
+ * `maxDepth` levels the rest stays on its line (or, with `deeper: 'refuse'`,
+ * undefined is returned at once), so a deeply nested object costs linear work
+ * and output, not an ever deeper indent per level.
+ */
+export function prettyLines(text: string, options: {maxDepth?: number; string?: (token: string) => string; deeper?: 'inline' | 'refuse'} = {}): string[] | undefined {
+	const maxDepth = options.maxDepth ?? maxFlattenDepth;
+	const lines: string[] = [];
+	const pad = (depth: number) => '  '.repeat(Math.min(depth, maxDepth));
+	let line = '';
+	let depth = 0;
+	let at = 0;
+	while (at < text.length) {
+		const code = text.charCodeAt(at);
+		if (code === 0x22) {
+			const end = stringEnd(text, at);
+			line += options.string ? options.string(text.slice(at, end)) : text.slice(at, end);
+			at = end;
+		} else if (code === 0x7B || code === 0x5B) {
+			const close = code === 0x7B ? 0x7D : 0x5D;
+			if (text.charCodeAt(at + 1) === close) {
+				line += text.slice(at, at + 2);
+				at += 2;
+				continue;
+			}
+
+			line += text[at];
+			depth++;
+			if (depth > maxDepth && options.deeper === 'refuse') {
+				return undefined;
+			}
+
+			if (depth <= maxDepth) {
+				lines.push(line);
+				line = pad(depth);
+			}
+
+			at++;
+		} else if (code === 0x7D || code === 0x5D) {
+			depth--;
+			if (depth < maxDepth) {
+				lines.push(line);
+				line = pad(depth);
+			}
+
+			line += text[at];
+			at++;
+		} else if (code === 0x2C) {
+			line += ',';
+			if (depth <= maxDepth) {
+				lines.push(line);
+				line = pad(depth);
+			}
+
+			at++;
+		} else {
+			line += code === 0x3A ? ': ' : text[at];
+			at++;
+		}
+	}
+
+	lines.push(line);
+	return lines;
 }
