@@ -57,6 +57,21 @@ export const rules: Rule[] = [
 		forbid: ['browser', 'components', 'commands', 'audit', 'sandbox', 'app', 'cli'],
 		why: 'writers turn objects into text and know nothing of the screen, the audit or the sandbox',
 	},
+	{
+		layer: 'audit',
+		forbid: ['browser', 'components', 'commands', 'sandbox', 'output', 'app', 'cli'],
+		why: 'the audit is a report over a walk: pure checks and words on top of the core, run by its command',
+	},
+	{
+		layer: 'commands',
+		forbid: ['cli'],
+		why: 'a command is an entry the CLI dispatches to, never the other way',
+	},
+	{
+		layer: 'app',
+		forbid: ['commands', 'sandbox', 'audit', 'cli'],
+		why: 'the app root lays out the browser\'s components; what it loads and talks to is given to it',
+	},
 ];
 
 function withoutExtension(file: string): string {
