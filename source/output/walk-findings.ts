@@ -16,9 +16,12 @@ import type {Page} from '../core/types.js';
  */
 export class WalkFindings {
 	readonly #windowPages: number;
-	/** Ids of the last pages, oldest first, each with its page number; `#where` finds one in O(1). */
-	readonly #recent: Array<{number: number; ids: string[]}> = [];
-	readonly #where = new Map<string, number>();
+	/**
+	 * Ids of the last pages, oldest first, one Set a page: a page gone from
+	 * the window is dropped whole, and an id's hash is computed once, so a
+	 * page costs a Set of its ids and a lookup in each kept one.
+	 */
+	readonly #recent: Array<{number: number; ids: Set<string>}> = [];
 	readonly #counts = new Map<Finding['check'], number>();
 	#carry: OrderCarry | null = null;
 	#pages = 0;
@@ -73,25 +76,24 @@ export class WalkFindings {
 	}
 
 	#earlier(id: string): number | undefined {
-		return this.#where.get(id);
+		for (const {number, ids} of this.#recent) {
+			if (ids.has(id)) {
+				return number;
+			}
+		}
+
+		return undefined;
 	}
 
 	#remember(number: number, page: Page): void {
-		const ids = page.objects.map(object => object.id);
-		for (const id of ids) {
-			if (!this.#where.has(id)) {
-				this.#where.set(id, number);
-			}
+		const ids = new Set<string>();
+		for (const object of page.objects) {
+			ids.add(object.id);
 		}
 
 		this.#recent.push({number, ids});
 		if (this.#recent.length > this.#windowPages) {
-			const gone = this.#recent.shift()!;
-			for (const id of gone.ids) {
-				if (this.#where.get(id) === gone.number) {
-					this.#where.delete(id);
-				}
-			}
+			this.#recent.shift();
 		}
 	}
 }
