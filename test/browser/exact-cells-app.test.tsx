@@ -3,36 +3,22 @@
  * integer, a trailing zero), and a key "a.b" apart from a nested a → b, in
  * the table and in the detail view. A server of its own sends the raw body.
  */
-import http from 'node:http';
-import type {AddressInfo} from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {exactPage} from '../support/exact-object.js';
+import {startExactServer} from '../support/exact-object.js';
 import {keys, renderApp} from './support/render-app.js';
 
-const body = exactPage;
-
-let server: http.Server;
+let server: Awaited<ReturnType<typeof startExactServer>>;
 let origin: string;
 const open: Array<{close(): Promise<void>}> = [];
 
 beforeAll(async () => {
-	server = http.createServer((request, response) => {
-		request.resume();
-		response.writeHead(200, {'content-type': 'application/json'});
-		response.end(body);
-	});
-	await new Promise<void>(resolve => {
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	server = await startExactServer();
+	origin = server.origin;
 });
 
 afterAll(async () => {
 	await Promise.all(open.map(async app => app.close()));
-	server.closeAllConnections();
-	await new Promise(resolve => {
-		server.close(resolve);
-	});
+	await server.close();
 });
 
 describe('exact values in the browser', () => {

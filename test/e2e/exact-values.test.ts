@@ -2,36 +2,23 @@
  * In a real terminal (tmux): the browser's table and detail view show the
  * numbers as the server wrote them and both a.b values, as dump does.
  */
-import http from 'node:http';
-import type {AddressInfo} from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {exactPage} from '../support/exact-object.js';
+import {startExactServer} from '../support/exact-object.js';
 import {requireTmux, TmuxServer} from './support/tmux.js';
 
-const body = exactPage;
-let server: http.Server;
+let server: Awaited<ReturnType<typeof startExactServer>>;
 let origin: string;
 const tmux = new TmuxServer('exact', {columns: 140, rows: 24});
 
 beforeAll(async () => {
 	requireTmux();
-	server = http.createServer((request, response) => {
-		request.resume();
-		response.writeHead(200, {'content-type': 'application/json'});
-		response.end(body);
-	});
-	await new Promise<void>(resolve => {
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	server = await startExactServer();
+	origin = server.origin;
 });
 
 afterAll(async () => {
 	tmux.kill();
-	server.closeAllConnections();
-	await new Promise(resolve => {
-		server.close(resolve);
-	});
+	await server.close();
 });
 
 describe('exact values in tmux', () => {
