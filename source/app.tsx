@@ -7,7 +7,7 @@ import {breadcrumb} from './browser/related-walks.js';
 import {splitKeys} from './browser/key-chunks.js';
 import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
 import {statusModel} from './browser/status-model.js';
-import {pageLayout, type TableLayout} from './browser/table-layout.js';
+import {missingColumns, pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
 import {clampOffset} from './core/table-layout.js';
 import type {Bounds, Settings} from './browser/page-stack.js';
@@ -241,6 +241,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		search: searching?.progress ?? null,
 		note: state.note,
 		related,
+		missingColumns: missingColumns(allRows, state.view.choice),
 	});
 
 	let prompt: string | undefined;

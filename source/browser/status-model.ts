@@ -46,6 +46,8 @@ export type StatusInput = {
 	note?: Note | null;
 	/** The walk is a related list opened from an object (a breadcrumb above it). */
 	related?: boolean;
+	/** Columns the choice names that no row of the page has, with the closest one it has. */
+	missingColumns?: ReadonlyArray<{path: string; closest?: string}>;
 };
 
 /**
@@ -303,6 +305,13 @@ export function statusModel(input: StatusInput): StatusModel {
 	// user just typed matters more than what the API does not report.
 	if (input.filter !== '') {
 		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
+	}
+
+	// A column asked for (--columns) that this page does not have: said, not silently left out.
+	const [missing] = input.missingColumns ?? [];
+	if (missing) {
+		const more = input.missingColumns!.length > 1 ? ` (+${input.missingColumns!.length - 1})` : '';
+		pageSegments.push({id: 'missing-column', text: `no column '${inert(missing.path)}' here${missing.closest === undefined ? '' : `, did you mean '${inert(missing.closest)}'?`}${more}`, tone: 'warn'});
 	}
 
 	// The commerce API's total and yielded are data the status line promises:

@@ -1,3 +1,4 @@
+import {editDistance} from '../core/parse-flags.js';
 import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
 import type {Row} from './cells.js';
@@ -197,4 +198,37 @@ export function windowStart(total: number, height: number, selected: number, pre
 	}
 
 	return Math.max(0, Math.min(start, total - height));
+}
+
+/**
+ * Columns the choice names (--columns, or a remembered choice) that no row of
+ * the page has: a typo is shown, not silently dropped, with the closest
+ * column the page does have. At most a few are reported.
+ */
+export function missingColumns(rows: readonly Row[], choice?: ColumnChoice): Array<{path: string; closest?: string}> {
+	if (!choice || rows.length === 0) {
+		return [];
+	}
+
+	const present = new Set<string>();
+	for (const row of rows) {
+		for (const path of row.cells.keys()) {
+			present.add(path);
+		}
+	}
+
+	const missing = choice.order.filter(path => !present.has(path)).slice(0, 3);
+	return missing.map(path => {
+		let closest: string | undefined;
+		let best = Math.max(2, Math.floor(path.length / 3)) + 1;
+		for (const candidate of present) {
+			const distance = editDistance(path, candidate);
+			if (distance < best) {
+				best = distance;
+				closest = candidate;
+			}
+		}
+
+		return closest === undefined ? {path} : {path, closest};
+	});
 }

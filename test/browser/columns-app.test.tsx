@@ -122,3 +122,12 @@ describe('wrapping in text panes', () => {
 		await app.waitFor(f => !f.includes('wrap off'));
 	});
 });
+
+describe('--columns naming a column the page does not have', () => {
+	it('is said in the status line with the closest column, not silently dropped', async () => {
+		const app = await fixture.browse({size: {columns: 200, rows: 16}, columns: {initial: {order: ['id', 'nme']}}});
+		const frame = await app.waitFor(text => text.includes('page 1 '));
+		expect(frame).toContain('no column \'nme\' here, did you mean \'name\'?');
+	});
+});
+
