@@ -13,7 +13,7 @@
  * old file as it was.
  */
 import {randomBytes} from 'node:crypto';
-import {open, rename, unlink, type FileHandle} from 'node:fs/promises';
+import {open, rename, stat, unlink, type FileHandle} from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import {curlAuthOf, curlCommand} from '../core/curl-command.js';
@@ -71,6 +71,12 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 		return {kind: 'failed', message: target.error};
 	}
 
+	// What is there now: a folder is said at once (never "overwrite?"), and a file replaced keeps its mode and owner.
+	const existing = await stat(target.path).catch(() => undefined);
+	if (existing?.isDirectory()) {
+		return {kind: 'failed', message: saveErrorSentence(Object.assign(new Error('is a folder'), {code: 'EISDIR'}), name)};
+	}
+
 	const file = options.overwrite ? path.join(path.dirname(target.path), `.${path.basename(target.path)}.pagewalk-${randomBytes(4).toString('hex')}.tmp`) : target.path;
 	let handle: FileHandle;
 	try {
@@ -87,6 +93,11 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 		let counts;
 		try {
 			counts = await writeAll(handle, pages);
+			if (options.overwrite && existing) {
+				// The new file takes the old one's place: not its permissions loosened to the umask's.
+				await handle.chmod(existing.mode & 0o7777);
+				await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+			}
 		} finally {
 			await handle.close();
 		}

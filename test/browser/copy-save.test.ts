@@ -1,4 +1,4 @@
-import {chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -86,6 +86,25 @@ describe('savePages', () => {
 				chmodSync(folder, 0o700);
 			}
 		}
+	});
+
+	it('a folder as the name is said at once, never asked about as a file to overwrite', async () => {
+		mkdirSync(path.join(folder, 'afolder'), {recursive: true});
+		const result = await savePages('afolder', pages(page(['a'])), {overwrite: false, cwd: folder});
+		expect(result).toMatchObject({kind: 'failed'});
+		expect((result as {message: string}).message).toMatch(/it is a folder; type a file name\./);
+	});
+
+	it('a file replaced keeps its mode (0600 stays 0600); a new file follows the umask', async () => {
+		const file = path.join(folder, 'private.ndjson');
+		writeFileSync(file, 'old\n', {mode: 0o600});
+		chmodSync(file, 0o600);
+		expect(await savePages(file, pages(page(['z'])), {overwrite: true, cwd: folder})).toEqual({kind: 'written', objects: 1, pages: 1});
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		const fresh = path.join(folder, 'fresh.ndjson');
+		await savePages(fresh, pages(page(['y'])), {overwrite: false, cwd: folder});
+		const umask = process.umask();
+		expect(statSync(fresh).mode & 0o777).toBe(0o666 & ~umask);
 	});
 
 	it('a page that cannot be had stops the write: what was written is removed, an old file kept', async () => {
