@@ -334,6 +334,26 @@ function enqueue(state: PageStackState, action: StackAction): PageStackState {
 }
 
 /**
+ * ← while → is still under way takes back the last → (and the row moves
+ * meant for the page it brings): `lllh` in one read ends where three → and
+ * one ← lead, without loading a page only to leave it. With no → waiting, ←
+ * stops the page that loads: the user changed their mind. Anything else
+ * waiting (a new order, a refresh) keeps ← in line after it.
+ */
+function takeBackForward(state: PageStackState): PageStackState | undefined {
+	let index = state.queue.length - 1;
+	while (index >= 0 && (state.queue[index]!.type === 'move' || state.queue[index]!.type === 'move-to')) {
+		index--;
+	}
+
+	if (index >= 0) {
+		return state.queue[index]!.type === 'next' ? {...state, queue: state.queue.slice(0, index)} : undefined;
+	}
+
+	return state.pending?.kind === 'push' ? {...state, pending: null, queue: [], notice: {kind: 'stopped-loading'}} : undefined;
+}
+
+/**
  * Whether two loads of a page hold the same objects: by their exact texts
  * when both have them (cheaper, and safe for objects nested too deep for
  * JSON.stringify), else by serializing; a page too deep to serialize counts
@@ -509,9 +529,9 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		case 'previous': {
 			const current = state;
 			if (current.pending) {
-				if (current.pending.kind === 'push') {
-					// ← while → loads: the user changed their mind; stay here.
-					return {...current, pending: null, queue: [], notice: {kind: 'stopped-loading'}};
+				const takenBack = takeBackForward(current);
+				if (takenBack) {
+					return takenBack;
 				}
 
 				// Loading the first page, a new walk, a page back or a refresh:

@@ -75,6 +75,19 @@ describe('every key of a chunk counts', () => {
 	});
 });
 
+describe('← in a chunk of → counts as one step back', () => {
+	// Each case from the first page: the page every key of the chunk leads to.
+	for (const [chunk, page] of [['lllh', 3], ['llllh', 4], ['lllhh', 2], ['lhll', 3]] as const) {
+		it(`${chunk} in one read ends on page ${page}`, async () => {
+			const app = await browse({limit: 5});
+			await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
+			await app.press(chunk);
+			const frame = await app.waitFor(f => f.includes(`page ${page} `) && !/loading (the )?(next )?page/.test(f), 10_000);
+			expect(frame).toContain(`page ${page} `);
+		});
+	}
+});
+
 describe('q and Esc close overlays', () => {
 	it('q closes help, detail, debug and compare, each back to the table with the walk intact', async () => {
 		const app = await browse();

@@ -231,6 +231,27 @@ describe('page stack', () => {
 		expect(notice(state)).toBe('stopped loading the next page');
 	});
 
+	it('← while → keys wait takes back the last of them, with the row moves meant for its page', () => {
+		let state = answer(start(), p1);
+		// → → j ← in one read, p2 still on its way: one → is left, and it lands on p2.
+		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'move', delta: 1}, {type: 'previous'});
+		expect(state.pending).toMatchObject({url: url('c'), kind: 'push'});
+		expect(state.queue).toEqual([]);
+		state = answer(state, p2);
+		expect(state.entries.map(entry => entry.url)).toEqual([url(), url('c')]);
+		expect(state.notice).toBeNull();
+		// → → ← ← : back where it started, the load stopped.
+		state = answer(start(), p1);
+		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'previous'}, {type: 'previous'});
+		expect(state.pending).toBeNull();
+		expect(state.entries).toHaveLength(1);
+		expect(notice(state)).toBe('stopped loading the next page');
+		// A new order waiting after → keeps ← in line behind it.
+		state = answer(start(), p1);
+		state = apply(state, {type: 'next'}, {type: 'refresh'}, {type: 'previous'});
+		expect(state.queue.map(action => action.type)).toEqual(['refresh', 'previous']);
+	});
+
 	it('← while the first page or a new walk loads waits for it instead of cancelling it', () => {
 		let state = reduce(start(), {type: 'previous'});
 		expect(state.pending).toMatchObject({kind: 'reset', url: url()});

@@ -87,10 +87,17 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		text = await server.waitForScreen(t => t.includes('row 4/'));
 		const rowLines = text.split('\n').slice(1);
 		expect(rowLines.findIndex(line => line.startsWith('›'))).toBe(3);
+		// Three → and one ← in one write, while pages load: page 3, which a ← that
+		// dropped the keys waiting ahead of it never reaches.
+		await server.keys('-l', 'lllh');
+		text = await server.waitForScreen(t => t.includes('page 3 ·') && !t.includes('loading'));
+		await server.keys('-l', 'lllhh');
+		// The last ← stops page 5 loading: the walk stays on page 4.
+		text = await server.waitForScreen(t => t.includes('page 4 ·') && t.includes('stopped loading the next page'));
 		await server.keys('?');
 		await server.waitForScreen(t => t.startsWith('keys'));
 		await server.keys('q');
-		text = await server.waitForScreen(t => t.startsWith('  id ') && t.includes('row 4/'));
+		text = await server.waitForScreen(t => t.startsWith('  id') && t.includes('page 4 ·'));
 		expect(text).not.toContain('AFTER rc=');
 		await server.keys('q');
 		text = await server.waitForScreen(t => t.includes('AFTER rc='));
