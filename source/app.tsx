@@ -3,6 +3,7 @@ import {useEffect, useReducer, useRef, useState} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
+import {pickerHint} from './browser/keymap.js';
 import {breadcrumb} from './browser/related-walks.js';
 import {splitKeys} from './browser/key-chunks.js';
 import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
@@ -261,7 +262,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	if (screen.kind === 'columns') {
 		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
 		const scroll = Math.max(0, screen.cursor - (bodyHeight - 2));
-		body = <TextPane title="columns: Space shows/hides · J K move · Enter applies · Esc cancels" lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
+		body = <TextPane title={`columns: ${pickerHint()}`} lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
 	} else if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare') {
 		const titles = {
 			help: 'keys',

@@ -398,6 +398,7 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		filter: state.stack.filter,
 		hasSelection: selectedRow(state.stack) !== undefined,
 		related: state.screen.kind === 'detail' ? relatedOf(state.walks, selectedRow(state.stack)?.object).length : 0,
+		nested: state.walks.parents.length > 0,
 		columnItems() {
 			const page = top(state.stack)?.page;
 			return page ? pickerItems(rowsOf(page.objects, page.objectTexts), state.view.choice) : [];
@@ -478,16 +479,18 @@ function startSearch(state: BrowserState, direction: SearchDirection): BrowserSt
 }
 
 /**
- * Keys while a search runs: Esc stops it on the page reached, quit quits;
- * any other key is dropped (the search is about to move the page under it).
+ * Keys while a search runs: Esc, q and Ctrl-C stop it on the page reached
+ * (Ctrl-C as in less), Q quits; any other key is dropped (the search is
+ * about to move the page under it).
  */
 function searchingKey(state: BrowserState, running: RunningSearch, name: string): BrowserState {
 	const command = commandFor('table', name);
+	const stops = command === 'close' || command === 'back' || command === 'interrupt';
 	if (command === 'quit') {
 		return {...state, quit: true};
 	}
 
-	if (command === 'close' && !running.cancelling) {
+	if (stops && !running.cancelling) {
 		return {...state, search: {...state.search, running: {...running, cancelling: true}}};
 	}
 

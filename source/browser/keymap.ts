@@ -43,7 +43,9 @@ export type Command =
 	| 'filter'
 	| 'help'
 	| 'close'
+	| 'back'
 	| 'quit'
+	| 'interrupt'
 	| 'prompt-apply'
 	| 'prompt-cancel'
 	| 'prompt-delete'
@@ -142,8 +144,21 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	filter: {keys: ['/'], description: 'filter the rows of the page', readme: 'filter the rows of the page (`Esc` clears)'},
 	help: {keys: ['?'], description: 'this help', readme: 'help, generated from the same keymap that handles input'},
-	close: {keys: ['escape', {key: 'q', modes: ['overlay']}], description: 'close the overlay, or clear the filter'},
-	quit: {keys: [{key: 'q', modes: ['table']}, {key: 'ctrl+c', modes}], description: 'quit (from the table)', readme: 'quit from the table, restoring the terminal (in an overlay, `q` closes it)'},
+	// Back and quit as in less and VisiData: Esc and q go back one level, q
+	// quits only where there is nothing left to go back from, Q quits from
+	// anywhere, and Ctrl-C first stops a search that runs.
+	close: {
+		keys: ['escape'],
+		description: 'back one level: close the overlay, clear the filter, leave a related list',
+		readme: 'back one level: close the overlay, clear the filter, then leave a related list for the list it was opened from; stops a search',
+	},
+	back: {
+		keys: ['q'],
+		description: 'back one level as Esc; on the first list with no filter, quit',
+		readme: 'back one level as `Esc` does; on the list pagewalk opened with, no filter applied, quit (as VisiData\'s `q`)',
+	},
+	quit: {keys: ['Q'], description: 'quit from anywhere', readme: 'quit from anywhere, restoring the terminal'},
+	interrupt: {keys: ['ctrl+c'], description: 'stop a search that runs, else quit (even while typing)', modes, readme: 'stop a search that runs (as in less), else quit, even while typing'},
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
@@ -302,6 +317,33 @@ export function keyLabel(key: KeyName): string {
 /** The keys of a command as the help shows them (spare spellings left out). */
 export function shownKeys(command: Command): string[] {
 	return keymap[command].keys.filter(binding => typeof binding === 'string' || !binding.hidden).map(binding => keyLabel(bindingKey(binding)));
+}
+
+/**
+ * A hint line from the record: each item's commands by their first shown key,
+ * then its word (`? help · ← → pages`), so a hint never names a key that
+ * does something else.
+ */
+export function hintLine(items: ReadonlyArray<readonly [Command | readonly Command[], string]>): string {
+	return items.map(([named, word]) => {
+		const keys = (typeof named === 'string' ? [named] : named).map(command => shownKeys(command)[0]!);
+		return `${keys.join(' ')} ${word}`;
+	}).join(' · ');
+}
+
+/** The status line's hint when nothing else is to say. */
+export function tableHint(): string {
+	return hintLine([['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']]);
+}
+
+/** A pane's title ends with how it closes. */
+export function paneHint(): string {
+	return `${shownKeys('back')[0]!} or ${shownKeys('close')[0]!} closes`;
+}
+
+/** The column picker's title: its keys. */
+export function pickerHint(): string {
+	return hintLine([['picker-toggle', 'shows/hides'], [['picker-move-down', 'picker-move-up'], 'move'], ['picker-apply', 'applies'], ['picker-cancel', 'cancels']]);
 }
 
 /** Commands that apply on the table or in an overlay (detail included): the lines of the help. */

@@ -55,6 +55,8 @@ export type KeyContext = {
 	columnItems?: () => ColumnItem[];
 	/** How many related lists the selected object has (the detail view offers them); none when not given. */
 	related?: number;
+	/** Whether the walk on screen is a related list (Esc and q go back to its parent). */
+	nested?: boolean;
 };
 
 /** A move between walks: open a related list of the selected object as a new walk, or return to the one it came from. */
@@ -109,8 +111,13 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 	// The detail view of an object without related lists keeps the overlay's keys (← → page, Enter closes).
 	const related = context.related ?? 0;
 	const command = commandFor(screen.kind === 'detail' && related === 0 ? 'overlay' : modeOf(screen), name);
-	if (command === 'quit') {
+	if (command === 'quit' || command === 'interrupt') {
 		return {quit: true};
+	}
+
+	// q is Esc, except on the first list with nothing to go back from.
+	if (command === 'back' && screen.kind === 'table') {
+		return context.filter === '' && context.nested !== true ? {quit: true} : routeKey(screen, 'escape', '', context);
 	}
 
 	if (screen.kind === 'filter') {
@@ -168,7 +175,8 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 	if (screen.kind !== 'table') {
 		switch (command) {
-			case 'close': {
+			case 'close':
+			case 'back': {
 				return {screen: {kind: 'table'}};
 			}
 
@@ -334,8 +342,18 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			return {screen: {kind: 'filter', draft: context.filter, before: context.filter}};
 		}
 
+		// Back one level: the filter first, then out of a related list.
 		case 'close': {
-			return context.filter === '' ? {} : {stack: [{type: 'set-filter', filter: ''}]};
+			if (context.filter !== '') {
+				return {stack: [{type: 'set-filter', filter: ''}]};
+			}
+
+			return context.nested === true ? {walk: {type: 'parent'}} : {};
+		}
+
+		// Handled above: q on the table is Esc or quit.
+		case 'back': {
+			return {};
 		}
 
 		case 'scroll-left': {

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {Fragment, memo, type ReactNode} from 'react';
 import type {Segment, StatusModel, Tone} from '../browser/status-model.js';
+import {tableHint} from '../browser/keymap.js';
 import {wrapLines} from '../browser/wrap-lines.js';
 import {styled, useColour} from './colour.js';
 
@@ -94,7 +95,7 @@ export function StatusArea({model, prompt, fill, note, banner}: Props) {
 	} else {
 		message = (
 			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
-				? help · ←→ pages · Enter detail · d debug · q quit
+				{tableHint()}
 			</Text>
 		);
 	}

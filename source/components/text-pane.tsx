@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {cutToWidth} from '../core/text-width.js';
 import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
 import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
+import {paneHint} from '../browser/keymap.js';
 import {styled, useColour} from './colour.js';
 
 type Props = {
@@ -65,7 +66,7 @@ export function TextPane({title, lines, scroll, height, width, wrap = true, colu
 				{title}
 				{position}
 				{mode}
-				{' · q or Esc closes'}
+				{` · ${paneHint()}`}
 			</Text>
 			{rows.map((line, index) => (
 				// eslint-disable-next-line react/no-array-index-key -- rows have no identity beyond their position in the pane

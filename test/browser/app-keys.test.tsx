@@ -107,6 +107,18 @@ describe('q and Esc close overlays', () => {
 		}
 	});
 
+	it('q with a filter applied clears it instead of quitting, and the browser goes on answering keys', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'Wallet', keys.enter);
+		await app.waitFor(f => f.includes('filter "Wallet"'));
+		await app.press('q');
+		await app.waitFor(f => !f.includes('filter "Wallet"'));
+		await app.press('j');
+		const frame = await app.waitFor(f => selectedIndex(f) === 1);
+		expect(frame).toContain('row 2/');
+	});
+
 	it('n and p show the next and previous object without leaving the detail view', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));

@@ -13,16 +13,28 @@ describe('keymap', () => {
 			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
 			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'first',
 			o: 'toggle-order', '+': 'limit-up', '=': 'limit-up', '-': 'limit-down', _: 'limit-down', L: 'limit-type', r: 'refresh',
-			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', 'ctrl+c': 'quit',
+			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', q: 'back', Q: 'quit', 'ctrl+c': 'interrupt',
 		})) {
 			expect(commandFor('table', key), key).toBe(command);
 			expect(commandFor('overlay', key), key).toBe(command);
 		}
 	});
 
-	it('q quits from the table only; in an overlay it closes it, as in less', () => {
-		expect(commandFor('table', 'q')).toBe('quit');
-		expect(commandFor('overlay', 'q')).toBe('close');
+	it('q goes back one level as Esc does, and quits only from the first list with no filter (VisiData); Q quits from anywhere', () => {
+		expect(commandFor('table', 'q')).toBe('back');
+		expect(commandFor('overlay', 'q')).toBe('back');
+		expect(commandFor('overlay', 'Q')).toBe('quit');
+		expect(routeKey(table, 'q', 'q', context)).toEqual({quit: true});
+		expect(routeKey(table, 'q', 'q', {...context, filter: 'BTC'})).toEqual({stack: [{type: 'set-filter', filter: ''}]});
+		expect(routeKey(table, 'escape', '', {...context, filter: 'BTC'})).toEqual({stack: [{type: 'set-filter', filter: ''}]});
+		expect(routeKey(table, 'q', 'q', {...context, nested: true})).toEqual({walk: {type: 'parent'}});
+		expect(routeKey(table, 'escape', '', {...context, nested: true})).toEqual({walk: {type: 'parent'}});
+		// A filter inside a related list goes first.
+		expect(routeKey(table, 'escape', '', {...context, nested: true, filter: 'x'})).toEqual({stack: [{type: 'set-filter', filter: ''}]});
+		// Esc on the first list has nothing to go back from, and never quits.
+		expect(routeKey(table, 'escape', '', context)).toEqual({});
+		expect(routeKey(table, 'Q', 'Q', {...context, nested: true, filter: 'x'})).toEqual({quit: true});
+		expect(routeKey({kind: 'help', scroll: 0}, 'q', 'q', context)).toEqual({screen: table});
 		expect(commandFor('overlay', 'n')).toBe('detail-next');
 		expect(commandFor('overlay', 'p')).toBe('detail-previous');
 		expect(commandFor('table', 'n')).toBe('search-next');
@@ -32,7 +44,7 @@ describe('keymap', () => {
 		expect(commandFor('prompt', 'return')).toBe('prompt-apply');
 		expect(commandFor('prompt', 'escape')).toBe('prompt-cancel');
 		expect(commandFor('prompt', 'backspace')).toBe('prompt-delete');
-		expect(commandFor('prompt', 'ctrl+c')).toBe('quit');
+		expect(commandFor('prompt', 'ctrl+c')).toBe('interrupt');
 		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(4);
 		for (const key of ['q', 'j', '/', '?', 'L', '0']) {
 			expect(commandFor('prompt', key), key).toBeUndefined();
@@ -106,8 +118,9 @@ describe('keymap', () => {
 		expect(lines.at(-2)).toBe('columns    in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
 		expect(lines[0]).toBe('↑ k        previous row (scrolls detail and debug)');
 		expect(lines).toContain('o          toggle order asc/desc (new walk)');
-		expect(lines).toContain('q Ctrl-C   quit (from the table)');
-		expect(lines).toContain('Esc q      close the overlay, or clear the filter');
+		expect(lines).toContain('Q          quit from anywhere');
+		expect(lines).toContain('q          back one level as Esc; on the first list with no filter, quit');
+		expect(lines).toContain('Esc        back one level: close the overlay, clear the filter, leave a related list');
 		expect(lines).toContain('Backspace  back from a related list to the list it was opened from, as it was');
 		expect(lines.at(-1)).toBe('typing     in /, L, :, w and W: Enter applies, Esc cancels, Backspace deletes');
 	});

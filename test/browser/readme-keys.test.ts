@@ -19,7 +19,7 @@ describe('README key table', () => {
 	it('has a row per command and the typing row', () => {
 		const rows = keyTable().split('\n').slice(2);
 		expect(rows).toHaveLength(browsingCommands().length + 2);
-		expect(rows).toContain('| `q` `Ctrl-C` | quit from the table, restoring the terminal (in an overlay, `q` closes it) |');
+		expect(rows).toContain('| `Q` | quit from anywhere, restoring the terminal |');
 		expect(rows).toContain(`| \`↑\` \`k\` | ${keymap.up.description} |`);
 		expect(rows.at(-1)).toBe('| typing | in `/`, `L`, `:`, `w` and `W`: `Enter` applies, `Esc` cancels, `Backspace` deletes |');
 	});

@@ -74,6 +74,31 @@ describe('related lists in the browser', () => {
 		expect(frame).toContain(`"id": "${String(target['id'])}"`);
 	});
 
+	it('Esc and q go back from a related list as Backspace does, a filter in it first; neither quits', async () => {
+		const app = await browse('full');
+		await app.waitFor(f => f.includes('page 1 ') && f.includes('more pages follow'));
+		for (const back of [keys.escape, 'q']) {
+			// eslint-disable-next-line no-await-in-loop -- one way back after the other, in order
+			await app.press(keys.enter, keys.enter);
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			await app.waitFor(f => f.includes(' › transactions') && f.includes('page 1 ') && !f.includes('loading'));
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			await app.press('/', '0', keys.enter);
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			await app.waitFor(f => f.includes('filter "0"'));
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			await app.press(back);
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			let frame = await app.waitFor(f => !f.includes('filter "0"'));
+			expect(location(frame)).toContain(' › transactions');
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			await app.press(back);
+			// eslint-disable-next-line no-await-in-loop -- each step waits for the one before
+			frame = await app.waitFor(f => location(f)?.startsWith('account /v2/accounts · page 1 '));
+			expect(frame).toContain('row 1/');
+		}
+	});
+
 	it('→ in the detail chooses addresses; they open with their own breadcrumb', async () => {
 		const accounts = (await getJson('/v2/accounts?limit=25&order=desc', 'full')).data;
 		const index = accounts.findIndex(account => (sandbox().store.addressIds(account.id)?.length ?? 0) > 0);

@@ -56,7 +56,7 @@ describe('starting a search', () => {
 });
 
 describe('while a search runs', () => {
-	it('Esc asks it to stop, q quits, other keys are dropped', () => {
+	it('Esc, q and Ctrl-C (as in less) ask it to stop, Q quits, other keys are dropped', () => {
 		const running = browserReducer(onPage1('e'), key('n'));
 		expect(browserReducer(running, key('j'))).toBe(running);
 		expect(browserReducer(running, key('/'))).toBe(running);
@@ -64,7 +64,11 @@ describe('while a search runs', () => {
 		expect(stopping.search.running?.cancelling).toBe(true);
 		// Esc did not clear the filter: it stopped the search.
 		expect(stopping.stack.filter).toBe('e');
-		expect(browserReducer(running, key('q')).quit).toBe(true);
+		expect(browserReducer(running, key('q')).search.running?.cancelling).toBe(true);
+		const interrupted = browserReducer(running, key('c', {ctrl: true}));
+		expect(interrupted.search.running?.cancelling).toBe(true);
+		expect(interrupted.quit).toBe(false);
+		expect(browserReducer(running, key('Q')).quit).toBe(true);
 	});
 
 	it('progress and the outcome count only for the running search; the outcome lands once', () => {
