@@ -333,6 +333,18 @@ function enqueue(state: PageStackState, action: StackAction): PageStackState {
 	return {...state, queue: [...state.queue, action]};
 }
 
+/** Where the selection goes when the filter changes: onto the same object, else the first row after where it was. */
+function keptSelection(page: Page, before: string, after: string, selected: number): number {
+	const old = visibleRows(page.objects, before, page.objectTexts)[selected];
+	if (old === undefined) {
+		return 0;
+	}
+
+	const rows = visibleRows(page.objects, after, page.objectTexts);
+	const at = rows.findIndex(row => row.index >= old.index);
+	return at === -1 ? Math.max(0, rows.length - 1) : at;
+}
+
 /**
  * ← while → is still under way takes back the last → (and the row moves
  * meant for the page it brings): `lllh` in one read ends where three → and
@@ -643,7 +655,16 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		}
 
 		case 'set-filter': {
-			const entries = state.entries.map(entry => (entry.selected === 0 ? entry : {...entry, selected: 0}));
+			// The page on screen keeps its place: the object selected stays
+			// selected when the filter changes (or the first row after it, when
+			// the filter hides it). Pages below start at their first row.
+			const entries = state.entries.map((entry, index) => {
+				if (index === state.entries.length - 1 && entry.page) {
+					return {...entry, selected: keptSelection(entry.page, state.filter, action.filter, entry.selected)};
+				}
+
+				return entry.selected === 0 ? entry : {...entry, selected: 0};
+			});
 			return {...state, filter: action.filter, entries};
 		}
 

@@ -119,6 +119,18 @@ describe('q and Esc close overlays', () => {
 		expect(frame).toContain('row 2/');
 	});
 
+	it('clearing a filter keeps the selected object selected, not the first row', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'Wallet', keys.enter, 'j');
+		let frame = await app.waitFor(f => f.includes('filter "Wallet"') && selectedIndex(f) === 1);
+		const chosen = frame.split('\n').find(line => line.startsWith('›'))!;
+		await app.press(keys.escape);
+		frame = await app.waitFor(f => !f.includes('filter "Wallet"'));
+		// The first row of the page is not it: Wallet's second match is further down.
+		expect(frame.split('\n').find(line => line.startsWith('›'))).toBe(chosen);
+	});
+
 	it('n and p show the next and previous object without leaving the detail view', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));

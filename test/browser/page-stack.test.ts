@@ -342,6 +342,19 @@ describe('page stack', () => {
 		expect(top(state)?.selected).toBe(0);
 	});
 
+	it('a new filter keeps the selected object selected, or the first row after it', () => {
+		let state = answer(start(), p1);
+		state = apply(state, {type: 'move', delta: 2});
+		expect(top(state)?.selected).toBe(2);
+		state = reduce(state, {type: 'set-filter', filter: 'object c'});
+		expect(top(state)?.selected).toBe(0);
+		state = reduce(state, {type: 'set-filter', filter: ''});
+		expect(top(state)?.selected).toBe(2);
+		// Hidden by the new filter: the first row after it, else the last.
+		state = reduce(state, {type: 'set-filter', filter: 'object a'});
+		expect(top(state)?.selected).toBe(0);
+	});
+
 	it('firstPageUrl drops cursors and sets order and limit', () => {
 		expect(firstPageUrl('http://x.test/v2/accounts?starting_after=a&limit=3', {order: 'asc', limit: 10})).toBe(
 			'http://x.test/v2/accounts?limit=10&order=asc',

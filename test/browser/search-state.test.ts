@@ -15,7 +15,7 @@ const settings = {order: 'desc' as const, limit: 3};
 const p1 = {url: url(), ids: ['a', 'b', 'c'], next: url('c')};
 const p2 = {url: url('c'), ids: ['d', 'e', 'f'], next: url('f')};
 
-function key(input: string, flags: {escape?: boolean} = {}): BrowserAction {
+function key(input: string, flags: {escape?: boolean; ctrl?: boolean} = {}): BrowserAction {
 	return {type: 'key', input, key: flags, bodyRows: 10};
 }
 
