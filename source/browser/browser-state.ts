@@ -47,6 +47,8 @@ export type BrowserState = {
 	nextEffect: number;
 	/** What the last copy or write did, on the status line until the next key. */
 	note: Note | null;
+	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
+	copied: boolean;
 	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
 	search: SearchState;
 };
@@ -112,7 +114,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, note: null, search: {running: null, count: 0}};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, copied: false, note: null, search: {running: null, count: 0}};
 }
 
 export function shownRows(stack: PageStackState): Row[] {
@@ -267,7 +269,9 @@ export function overlayLines(state: BrowserState): string[] {
 
 /** The state with `effect` queued for the app. */
 function withEffect(state: BrowserState, effect: Effect extends infer E ? (E extends Effect ? Omit<E, 'id'> : never) : never): BrowserState {
-	return {...state, effects: [...state.effects, {...effect, id: state.nextEffect} as Effect], nextEffect: state.nextEffect + 1};
+	const first = effect.kind === 'copy' && !state.copied;
+	const queued = first ? {...effect, caveat: true} : effect;
+	return {...state, effects: [...state.effects, {...queued, id: state.nextEffect} as Effect], nextEffect: state.nextEffect + 1, copied: state.copied || effect.kind === 'copy'};
 }
 
 /** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
@@ -318,7 +322,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 /** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
 export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
 	const write = osc52(text);
-	return {sequence: write.ok ? write.sequence : null, note: {text: copyNote(effect.words, effect.label, write), tone: write.ok ? 'good' : 'warn'}};
+	return {sequence: write.ok ? write.sequence : null, note: {text: copyNote(effect.words, effect.label, write, effect.caveat === true), tone: write.ok ? 'good' : 'warn'}};
 }
 
 /** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
@@ -408,9 +412,14 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		return {...state, quit: true};
 	}
 
-	// A key clears the last copy's or write's note; a request may set a new one.
+	// A key clears the last note (a copy's, a write's, what the last key did,
+	// how a search ended): what it does may say something new.
 	if (state.note !== null) {
 		state = {...state, note: null};
+	}
+
+	if (state.stack.notice !== null) {
+		state = {...state, stack: {...state.stack, notice: null}};
 	}
 
 	if (routed.walk) {

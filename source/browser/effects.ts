@@ -21,9 +21,10 @@ export type Effect =
 	/**
 	 * `text` (id, JSON) or, for curl, the request `url` the command's curlFor
 	 * turns into text; the note says `words` and `label` (server text, the id,
-	 * drawn inert): `copied JSON of 7c1…`.
+	 * drawn inert): `copied JSON of 7c1…`; `caveat` on the first copy only
+	 * (the OSC 52 caveat is said once, not on every copy).
 	 */
-	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string}
+	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string; caveat?: boolean}
 	| {id: number; kind: 'save'; job: SaveJob};
 
 /** The status line's note: what was copied or written, or the one sentence of a failure. */

@@ -82,8 +82,10 @@ export function StatusArea({model, prompt, fill, note, banner}: Props) {
 				))}
 			</Box>
 		) : (
+			// A copy's or a write's note goes first; why the page is short stays beside it.
 			<Text {...styled(colour, {color: colors[model.message.tone]})} wrap="truncate-end">
 				{model.message.text}
+				{note && model.message.id === 'note' ? <Text {...styled(colour, {color: 'yellow'})}>{` · ${note}`}</Text> : null}
 			</Text>
 		);
 	} else if (note) {

@@ -37,11 +37,11 @@ function kilobytes(bytes: number): string {
  * The status line's note after a copy: what was copied (`label`, server text
  * made inert and cut short here), or the one sentence when it was too big.
  */
-export function copyNote(what: string, label: string, write: ClipboardWrite): string {
+export function copyNote(what: string, label: string, write: ClipboardWrite, caveat = true): string {
 	const shown = label === '' ? '' : ` ${cutToWidth(inert(label), 16)}`;
 	if (!write.ok) {
 		return `${what}${shown} is ${kilobytes(write.bytes)}, more than the ${kilobytes(maxClipboardBytes)} pagewalk copies through the terminal; w writes the page to a file instead.`;
 	}
 
-	return `copied ${what}${shown} (${osc52Note})`;
+	return caveat ? `copied ${what}${shown} (${osc52Note})` : `copied ${what}${shown}`;
 }

@@ -66,11 +66,23 @@ describe('copy: y Y u through OSC 52', () => {
 		expect(frame).toContain(`copied id ${first.id.slice(0, 15)}… (needs a terminal that allows OSC 52)`);
 		expect(clipboard(app.instance.stdout.frames)).toEqual([first.id]);
 		await app.press('Y');
-		await app.waitFor(f => f.includes('copied JSON of'));
+		const second = await app.waitFor(f => f.includes('copied JSON of'));
 		expect(clipboard(app.instance.stdout.frames).at(-1)).toBe(firstLine);
+		// The OSC 52 caveat is said once, with the first copy.
+		expect(second).not.toContain('OSC 52');
 		// The next key clears the note.
 		await app.press('j');
 		await app.waitFor(f => !f.includes('copied') && f.includes('row 2/'));
+	});
+
+	it('a copy\'s note leaves why the page is short on the line, after it', async () => {
+		const app = await browse({appProps: copySave, size: {columns: 220, rows: 16}});
+		const before = await app.waitFor(f => f.includes('page 1 ') && f.includes('fewer than limit'));
+		const short = before.split('\n').at(-1)!;
+		await app.press('y');
+		const frame = await app.waitFor(f => f.includes('copied id'));
+		expect(frame.split('\n').at(-1)).toMatch(/^copied id .+ · /);
+		expect(frame.split('\n').at(-1)!.endsWith(short.trim())).toBe(true);
 	});
 
 	it('y and Y work from the detail view, which stays open', async () => {

@@ -91,8 +91,11 @@ describe('while a search runs', () => {
 		expect(notice(landed)).toBe('match on page 2 (1 page searched; ← walks back)');
 		// The same answer again (or a late one) changes nothing.
 		expect(browserReducer(landed, {type: 'search-done', id: 1, outcome})).toBe(landed);
-		// Keys work again.
+		// Keys work again, and the next one clears how the search ended (g, G, 0, Esc: any key).
 		expect(top(browserReducer(landed, key('j')).stack)?.selected).toBe(1);
+		for (const next of [key('g'), key('G'), key('0'), key('', {escape: true}), key('x')]) {
+			expect(notice(browserReducer(landed, next))).toBeNull();
+		}
 	});
 
 	it('a search that ends where it started asks for the next page again', () => {
