@@ -3,7 +3,7 @@ import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
-import type {Page} from '../core/types.js';
+import type {FailedExchange, Page} from '../core/types.js';
 import {retryText} from './status-model.js';
 
 /**
@@ -16,6 +16,12 @@ export function debugLines(state: PageStackState): string[] {
 	const lines: string[] = [];
 	if (state.error) {
 		lines.push(`last error: ${inert(state.error.message)}`, `  while loading ${inert(state.error.url)}`, '');
+		const failed = state.error.exchange;
+		if (failed) {
+			// What a 401 is chased with: the request as sent (credentials
+			// redacted), the credential and the JWT's claims, the answer's headers.
+			lines.push('the request that failed:', ...exchangeLines(failed), '');
+		}
 	}
 
 	if (state.pending) {
@@ -28,12 +34,7 @@ export function debugLines(state: PageStackState): string[] {
 		return lines.map(line => redact(line));
 	}
 
-	lines.push(`GET ${inert(page.requestUrl)}`);
-	for (const [name, value] of Object.entries(page.requestHeaders)) {
-		lines.push(`  ${inert(name)}: ${inert(value)}`);
-	}
-
-	lines.push(...credentialLines(page));
+	lines.push(...requestLines(page));
 
 	lines.push(
 		'',
@@ -63,12 +64,34 @@ export function debugLines(state: PageStackState): string[] {
 	return lines.map(line => redact(line));
 }
 
+/** The request line, its headers as recorded, and the credential it carried. */
+function requestLines(request: Pick<Page, 'requestUrl' | 'requestHeaders' | 'credential' | 'jwtClaims'>): string[] {
+	const lines = [`GET ${inert(request.requestUrl)}`];
+	for (const [name, value] of Object.entries(request.requestHeaders)) {
+		lines.push(`  ${inert(name)}: ${inert(value)}`);
+	}
+
+	return [...lines, ...credentialLines(request)];
+}
+
+/** A failed load's request and, when an answer came, its status and headers. */
+function exchangeLines(failed: FailedExchange): string[] {
+	const lines = requestLines(failed);
+	const retries = `${failed.retries} ${failed.retries === 1 ? 'retry' : 'retries'}`;
+	lines.push(failed.status === undefined ? `no answer · ${formatMs(failed.ms)} · ${retries}` : `status ${failed.status} · ${formatMs(failed.ms)} · ${retries}`);
+	for (const [name, value] of Object.entries(failed.responseHeaders ?? {})) {
+		lines.push(`  ${inert(name)}: ${inert(value)}`);
+	}
+
+	return lines;
+}
+
 /**
  * Which credential the request carried and, for a CDP key, its JWT's claims
  * (never the signature): what someone chasing a 401 compares with the clock
  * and the URL.
  */
-function credentialLines(page: Page): string[] {
+function credentialLines(page: Pick<Page, 'credential' | 'jwtClaims'>): string[] {
 	const lines = page.credential === undefined ? [] : [`credential: ${inert(page.credential)}`];
 	const claims = page.jwtClaims;
 	if (claims) {

@@ -2,7 +2,7 @@ import {contractDefaults, cursorParameters, pageFill, type Finding} from '../cor
 import {PagewalkError} from '../core/errors.js';
 import type {FillMark} from '../core/fill-strip.js';
 import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
-import type {Order, Page, RetryNotice} from '../core/types.js';
+import type {FailedExchange, Order, Page, RetryNotice} from '../core/types.js';
 import {visibleRows} from './cells.js';
 import {pageFindings} from './page-findings.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
@@ -39,7 +39,7 @@ export type Prefetch = {requestId: number; url: string; page: Page | null};
 
 /** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
 /** A failed load: the error's message, and its `problem` (the message without its advice) where a caller may advise better. */
-export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; problem?: string; jump?: true};
+export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; problem?: string; jump?: true; exchange?: FailedExchange};
 
 /**
  * What the last action did, as data: the status model words it (the
@@ -82,7 +82,7 @@ export type StackAction =
 	| {type: 'move-to'; position: 'top' | 'bottom'}
 	| {type: 'set-filter'; filter: string}
 	| {type: 'loaded'; requestId: number; page: Page}
-	| {type: 'failed'; requestId: number; message: string; retryable?: boolean; problem?: string}
+	| {type: 'failed'; requestId: number; message: string; retryable?: boolean; problem?: string; exchange?: FailedExchange}
 	| {type: 'retrying'; requestId: number; retry: RetryNotice}
 	// Jump to a cursor: a new walk from the walk's first URL with this cursor (same order and limit).
 	| {type: 'jump'; cursor: JumpCursor; id: string}
@@ -189,9 +189,15 @@ export function fillMark(page: Page, index: number): FillMark {
 }
 
 /** What a failed page load shows, and whether retrying it can help. */
-export function loadFailure(error: unknown): {message: string; retryable: boolean; problem?: string} {
+export function loadFailure(error: unknown): {message: string; retryable: boolean; problem?: string; exchange?: FailedExchange} {
 	const problem = error instanceof PagewalkError ? error.problem : undefined;
-	return {message: error instanceof Error ? error.message : String(error), retryable: !(error instanceof PagewalkError) || error.retryable, ...(problem === undefined ? {} : {problem})};
+	const exchange = error instanceof PagewalkError ? error.exchange : undefined;
+	return {
+		message: error instanceof Error ? error.message : String(error),
+		retryable: !(error instanceof PagewalkError) || error.retryable,
+		...(problem === undefined ? {} : {problem}),
+		...(exchange === undefined ? {} : {exchange}),
+	};
 }
 
 export function top(state: PageStackState): Entry | undefined {
@@ -479,7 +485,15 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				...state,
 				pending: null,
 				queue: [],
-				error: {message: action.message, url, kind, retryable: action.retryable ?? true, ...(action.problem === undefined ? {} : {problem: action.problem}), ...(state.pending.jump ? {jump: true as const} : {})},
+				error: {
+					message: action.message,
+					url,
+					kind,
+					retryable: action.retryable ?? true,
+					...(action.problem === undefined ? {} : {problem: action.problem}),
+					...(state.pending.jump ? {jump: true as const} : {}),
+					...(action.exchange === undefined ? {} : {exchange: action.exchange}),
+				},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
 			};
 		}

@@ -1,3 +1,4 @@
+import type {FailedExchange} from './types.js';
 /**
  * Errors the user is meant to read. Anything thrown that is not a PagewalkError
  * is a bug; the CLI still reports it in one sentence, never as a stack trace.
@@ -18,6 +19,8 @@ export class PagewalkError extends Error {
 	 * does not serve.
 	 */
 	readonly problem: string | undefined;
+	/** The request that failed and its answer, when it was an HTTP request (the browser's debug view shows it). */
+	exchange: FailedExchange | undefined;
 
 	constructor(message: string, options: {exitCode?: number; cause?: unknown; retryable?: boolean; problem?: string} = {}) {
 		super(message, {cause: options.cause});
@@ -25,6 +28,7 @@ export class PagewalkError extends Error {
 		this.exitCode = options.exitCode ?? 1;
 		this.retryable = options.retryable ?? true;
 		this.problem = options.problem;
+		this.exchange = undefined;
 	}
 }
 

@@ -582,6 +582,15 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			// error as worded above: for 429 it already says how long the server
 			// asked to wait, so a long sleep is never silent.
 			if (decision.kind === 'stop') {
+				failed.final.exchange = {
+					requestUrl: target.href,
+					requestHeaders: {...redactedHeaders},
+					...(credentialText === undefined ? {} : {credential: credentialText}),
+					...(raw?.jwtClaims ? {jwtClaims: raw.jwtClaims} : {}),
+					...(raw === undefined ? {} : {status: raw.status, responseHeaders: responseHeaders(raw.headers)}),
+					ms: Date.now() - startedAt,
+					retries,
+				};
 				throw failed.final;
 			}
 

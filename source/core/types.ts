@@ -101,6 +101,22 @@ export type ObjectBytes = {body: Uint8Array; offsets: Int32Array};
 /** A request JWT's claims as the debug view shows them. */
 export type JwtSummary = {alg?: string; kid?: string; uri?: string; nbf?: number; exp?: number};
 
+/**
+ * The request a failed load sent and what came back, as the debug view
+ * shows a page's (headers redacted by the client): after a 401 these are
+ * what is needed. `status` is absent when no answer came.
+ */
+export type FailedExchange = {
+	requestUrl: string;
+	requestHeaders: Record<string, string>;
+	credential?: string;
+	jwtClaims?: JwtSummary;
+	status?: number;
+	responseHeaders?: Record<string, string>;
+	ms: number;
+	retries: number;
+};
+
 /** Told to the caller while the client waits before retrying a request. */
 export type RetryNotice = {
 	attempt: number;

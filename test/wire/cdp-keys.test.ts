@@ -11,7 +11,7 @@ import path from 'node:path';
 import {decodeProtectedHeader, jwtVerify} from 'jose';
 import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
 import {debugLines} from '../../source/browser/debug-lines.js';
-import {initialState, pageStackReducer} from '../../source/browser/page-stack.js';
+import {initialState, loadFailure, pageStackReducer} from '../../source/browser/page-stack.js';
 import {openConfig} from '../../source/commands/demo.js';
 import {readKeyFile} from '../../source/core/cdp-key.js';
 import {createClient} from '../../source/core/http-client.js';
@@ -299,6 +299,28 @@ describe('what the user sees of the credential', () => {
 		await bearerClient.close();
 		expect(bearerPage.credential).toBe('bearer token from COINBASE_ACCESS_TOKEN');
 		expect(bearerPage.jwtClaims).toBeUndefined();
+	});
+
+	test('after a 401 the debug view shows the request that failed: headers redacted, the credential, the JWT\'s claims, the answer', async () => {
+		const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'});
+		const file = tempFile('refused.json', JSON.stringify({name: keyOf('ES256').name, privateKey: privateKey.export({format: 'pem', type: 'pkcs8'})}));
+		const config = resolveConfig({input: ['accounts'], flags: {baseUrl: proxy.origin, limit: '5', keyFile: file, retries: '0'}, env: {}});
+		const client = createClient(config);
+		const error = await client.fetchPage(client.firstUrl).then(() => undefined, (error: unknown) => error);
+		await client.close();
+		const state = pageStackReducer(initialState({startUrl: client.firstUrl, settings: {order: 'desc', limit: 5}}), {type: 'failed', requestId: 1, ...loadFailure(error)});
+		const text = debugLines(state).join('\n');
+		const jwt = jwtOf(proxy.recorded[0]!.authorization);
+		expect(text).toContain('the request that failed:');
+		expect(text).toContain(`GET ${client.firstUrl}`);
+		expect(text).toContain('Authorization: [redacted]');
+		expect(text).toContain(`credential: CDP key ES256 from --key-file '${file}'`);
+		expect(text).toContain(`JWT ES256 kid ${keyOf('ES256').name}`);
+		expect(text).toContain(`JWT uri GET ${new URL(proxy.origin).host}/v2/accounts`);
+		expect(text).toMatch(/status 401 · /);
+		for (const part of jwt.split('.')) {
+			expect(text).not.toContain(part);
+		}
 	});
 
 	test('--demo signs with the sandbox\'s restricted ES256 key by default; the compare view with the full one; --demo-auth token sends the token', async () => {
