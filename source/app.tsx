@@ -235,6 +235,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		api,
 		endpoint: shownEndpoint,
 		spinner,
+		now: Date.now(),
 		filter: stack.filter,
 		visible: rows.length,
 		hiddenColumns: layout.hidden,

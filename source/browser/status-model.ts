@@ -9,6 +9,7 @@ import type {Note} from './effects.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
+import {shownKeys} from './keymap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -33,6 +34,8 @@ export type StatusInput = {
 	endpoint: string;
 	/** Index into spinnerFrames while loading. */
 	spinner: string;
+	/** The time of this frame (ms since the epoch): a wait is counted down from it. */
+	now?: number;
 	filter: string;
 	/** Rows the filter lets through on this page. */
 	visible: number;
@@ -87,6 +90,14 @@ export function retryText(notice: RetryNotice): string {
 	return notice.pacing
 		? `${notice.reason}, next request in ${Math.ceil(notice.waitMs / 1000)} s`
 		: `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
+}
+
+/** `429 rate_limit_exceeded: retry 1 in 38 s (← stops)`: a wait, counted down when it knows when it began. */
+export function waitingText(notice: RetryNotice, now?: number, stoppable = false): string {
+	const left = notice.since === undefined || now === undefined ? notice.waitMs : Math.max(0, notice.waitMs - (now - notice.since));
+	const seconds = Math.ceil(left / 1000);
+	const what = notice.pacing ? `request budget spent (${inert(notice.reason)}): next request in ${seconds} s` : `${inert(notice.reason)}: retry ${notice.attempt} in ${seconds} s`;
+	return stoppable ? `${what} (${shownKeys('previous')[0]!} stops)` : what;
 }
 
 /** The words of a notice the page stack recorded: one short line. */
@@ -345,6 +356,10 @@ export function statusModel(input: StatusInput): StatusModel {
 		// A jump's page did not come: the walk on screen is untouched. r is
 		// offered only where asking again can help; otherwise the message's own fix stands alone.
 		message = {id: 'error', text: errorText(state.error, input.related === true), tone: 'bad'};
+	} else if (state.pending?.retrying) {
+		// A wait (a 429's Retry-After, a backoff, a spent budget) is said where
+		// it is read, counted down, not left to a spinner at the end of a cut line.
+		message = {id: 'waiting', text: waitingText(state.pending.retrying, input.now, state.pending.kind === 'push'), tone: 'warn'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {

@@ -33,7 +33,8 @@ export function usePageRequests(state: PageStackState, dispatch: Dispatch<StackA
 			const controller = new AbortController();
 			running.current.set(requestId, controller);
 			const onRetry = (notice: RetryNotice) => {
-				dispatch({type: 'retrying', requestId, retry: notice});
+				// Stamped here, as it arrives: the status line counts the wait down.
+				dispatch({type: 'retrying', requestId, retry: {...notice, since: Date.now()}});
 			};
 
 			loadPage(url, {signal: controller.signal, onRetry}).then(

@@ -125,6 +125,8 @@ export type RetryNotice = {
 	reason: string;
 	/** Set when no request failed: the server's stated budget is spent and the walk waits for it (core/rate-budget.ts). */
 	pacing?: true;
+	/** When the wait began (ms since the epoch), where a countdown is shown; set by whoever receives the notice. */
+	since?: number;
 };
 
 /** Why a walk stopped. Only `end` means the list was read to its end. */

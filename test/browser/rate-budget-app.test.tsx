@@ -3,7 +3,7 @@
  * --rate-limit answers carry RateLimit-* headers), and nothing when it does not.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {budgetSegment} from '../../source/browser/status-model.js';
+import {budgetSegment, waitingText} from '../../source/browser/status-model.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {makePage, url} from './pages.js';
 import {renderApp} from './support/render-app.js';
@@ -34,5 +34,32 @@ describe('the request budget in the status line', () => {
 		// The first page and its prefetch have each spent one.
 		const frame = await app.waitFor(text => /budget 4[89]\/50/.test(text));
 		expect(frame).toMatch(/budget 4[89]\/50/);
+	});
+
+	it('a 429 wait is said on the message line with its countdown, not only a spinner', async () => {
+		// No budget headers: the strictly faithful server, which only answers 429 with Retry-After.
+		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 30_000, headers: false}});
+		const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.full, size: {columns: 80, rows: 16}, limit: 5, retries: 3});
+		open.push(app);
+		await app.waitFor(text => text.includes('page 1 ') && !text.includes('loading'));
+		// The first page and its prefetch spent the budget: → pushes page 2, whose prefetch meets the 429;
+		// → again waits for that page.
+		await app.press('l');
+		await app.waitFor(text => text.includes('page 2 '));
+		await app.press('l');
+		const frame = await app.waitFor(text => /^429 rate_limit_exceeded: retry 1 in \d+ s \(← stops\)$/m.test(text));
+		const seconds = Number(/retry 1 in (\d+) s/.exec(frame)![1]);
+		expect(seconds).toBeGreaterThan(20);
+		expect(seconds).toBeLessThanOrEqual(30);
+		await app.press('h');
+		await app.waitFor(text => text.includes('stopped loading the next page'));
+	});
+
+	it('waitingText counts down from when the wait began', () => {
+		const notice = {attempt: 2, waitMs: 38_000, reason: '429 rate_limit_exceeded', since: 1_000_000};
+		expect(waitingText(notice, 1_000_000, true)).toBe('429 rate_limit_exceeded: retry 2 in 38 s (← stops)');
+		expect(waitingText(notice, 1_010_500)).toBe('429 rate_limit_exceeded: retry 2 in 28 s');
+		expect(waitingText(notice, 2_000_000)).toBe('429 rate_limit_exceeded: retry 2 in 0 s');
+		expect(waitingText({attempt: 1, waitMs: 4000, reason: 'budget 0/50', pacing: true})).toBe('request budget spent (budget 0/50): next request in 4 s');
 	});
 });

@@ -52,6 +52,8 @@ export async function renderApp(options: {
 	appProps?: (config: WalkConfig) => Partial<AppProps>;
 	/** --max-pages and --max-items. */
 	bounds?: AppProps['bounds'];
+	/** --retries (none when not given, so an error shows at once). */
+	retries?: number;
 	/** Wraps the real loader, e.g. to hold a request until the test lets it go (the request itself is real). */
 	wrapLoad?: (load: AppProps['loadPage']) => AppProps['loadPage'];
 }) {
@@ -63,7 +65,7 @@ export async function renderApp(options: {
 			limit: options.limit === undefined ? undefined : String(options.limit),
 			order: options.order,
 			startingAfter: options.startingAfter,
-			retries: '0',
+			retries: String(options.retries ?? 0),
 		},
 		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
 	});
