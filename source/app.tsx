@@ -1,9 +1,9 @@
-import {Box, useApp, useInput} from 'ink';
+import {Box, Text, useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState} from 'react';
 import {rowsOf} from './browser/cells.js';
 import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
-import {pickerHint} from './browser/keymap.js';
+import {pickerHint, shownKeys} from './browser/keymap.js';
 import {breadcrumb} from './browser/related-walks.js';
 import {splitKeys} from './browser/key-chunks.js';
 import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
@@ -26,6 +26,9 @@ import {useSpinner, useTerminalSize, type Size} from './components/use-terminal.
 import {useCopyAndSave, type CurlFor, type SavePages} from './components/use-copy-save.js';
 import {createMouseFilter} from './browser/mouse.js';
 import {overwriteQuestion} from './core/save-path.js';
+
+/** The smallest terminal the browser draws in: the status area, a header and a row, and room for an id. */
+export const minimumSize = {columns: 32, rows: 8} as const;
 
 export type AppProps = {
 	/** Fetches one page; the app aborts it through the signal when no longer wanted. */
@@ -63,6 +66,8 @@ export type AppProps = {
 	bounds?: Bounds;
 	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
 	colour?: ColourLevel;
+	/** A terminal that cannot redraw in place (TERM=dumb): every frame is printed anew, so nothing animates. */
+	still?: boolean;
 	/**
 	 * `u`: the request of a page as a curl command (core/curl-command.ts),
 	 * built by the command: the app never holds a credential, only this.
@@ -83,7 +88,7 @@ function columnSpan(layout: TableLayout, offset: number) {
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, bounds, curlFor, save: savePages}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, bounds, curlFor, save: savePages}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
@@ -96,7 +101,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	usePageRequests(stack, action => {
 		dispatch({type: 'stack', action});
 	}, loadPage);
-	const spinner = useSpinner(stack.pending !== null);
+	const spinner = useSpinner(stack.pending !== null && still !== true);
 	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
 	const shownEndpoint = state.walks.parents.length > 0 ? breadcrumb(state.walks) : inert(endpoint);
 
@@ -290,6 +295,16 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// every row's Ink nodes again.
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
 	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} />;
+
+	if (size.columns < minimumSize.columns || size.rows < minimumSize.rows) {
+		// Too small for the status area and one row: say so (wrapped to fit)
+		// instead of drawing a frame taller than the screen. Keys still work.
+		return (
+			<Box width={size.columns} height={Math.max(1, size.rows - 1)} overflow="hidden">
+				<Text wrap="wrap">{`terminal ${size.columns}x${size.rows} is too small: pagewalk needs ${minimumSize.columns}x${minimumSize.rows}; ${shownKeys('quit')[0]!} quits`}</Text>
+			</Box>
+		);
+	}
 
 	return (
 		<ColourContext.Provider value={(colour ?? 1) > 0}>

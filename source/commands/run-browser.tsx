@@ -35,20 +35,29 @@ export const inkOptions = {exitOnCtrlC: false, patchConsole: true, maxFps: 60, i
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser({mouse = true, ...props}: AppProps & {mouse?: boolean}): Promise<number> {
+export async function runBrowser({mouse: wantsMouse = true, ...props}: AppProps & {mouse?: boolean}): Promise<number> {
+	// TERM=dumb cannot move the cursor: no alternate screen, no mouse, no
+	// redraw in place (Ink's debug mode prints each frame whole, with no
+	// cursor movement and no synchronized-output codes), no animation.
+	const dumb = process.env['TERM'] === 'dumb';
+	const mouse = wantsMouse && !dumb;
 	let status = 0;
 	let restored = false;
 	const restore = () => {
 		if (!restored) {
 			restored = true;
 			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-			writeSync(process.stdout.fd, (mouse ? mouseOff : '') + leaveScreen);
+			writeSync(process.stdout.fd, dumb ? '\n' : (mouse ? mouseOff : '') + leaveScreen);
 		}
 	};
 
-	process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
+	if (!dumb) {
+		process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
+	}
+
 	process.once('exit', restore);
-	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} {...props} /></RenderFailure>, inkOptions);
+	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
+	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
 	const stop = (signal: NodeJS.Signals) => {
 		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();
@@ -69,4 +78,22 @@ export async function runBrowser({mouse = true, ...props}: AppProps & {mouse?: b
 	}
 
 	return status;
+}
+
+/**
+ * The terminal as Ink's debug mode writes to it, each frame starting on a
+ * line of its own (debug mode writes frames back to back). Everything else
+ * (size, resize events, isTTY) is the terminal's.
+ */
+function framesOnLines(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+	return new Proxy(stdout, {
+		get(target, property) {
+			if (property === 'write') {
+				return (chunk: string | Uint8Array, ...rest: unknown[]) => target.write(typeof chunk === 'string' ? `\n${chunk}` : chunk, ...(rest as []));
+			}
+
+			const value: unknown = Reflect.get(target, property, target);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
 }

@@ -146,6 +146,19 @@ describe('q and Esc close overlays', () => {
 	});
 });
 
+describe('a terminal too small to draw in', () => {
+	it('at 20x5 says it is too small, in lines that fit, and draws the page once it grows', async () => {
+		const app = await browse({size: {columns: 20, rows: 5}});
+		const frame = await app.waitFor(f => f.includes('Q quits'));
+		const lines = frame.split('\n');
+		expect(lines.length).toBeLessThanOrEqual(4);
+		expect(lines.every(line => line.length <= 20)).toBe(true);
+		expect(lines.join(' ').replaceAll(/\s+/g, ' ').trim()).toBe('terminal 20x5 is too small: pagewalk needs 32x8; Q quits');
+		app.resize({columns: 100, rows: 16});
+		await app.waitFor(f => f.includes('page 1 '));
+	});
+});
+
 describe('colour honours NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
 	const escape = '\u001B[';
 	// Ink styles through chalk, which finds no terminal under vitest: give it

@@ -1,7 +1,10 @@
 import {execFileSync, spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, hasTmux, noTmux, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {builtCli, hasTmux, noTmux, pause, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * The built CLI in a real terminal (see support/tmux.ts). Checks what no
@@ -124,6 +127,42 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		expect(server.tmux('capture-pane', '-p', '-e', '-t', server.session)).not.toMatch(sgr);
 		await server.keys('q');
 		await server.waitForScreen(t => t.includes('AFTER rc='));
+	});
+
+	it('TERM=dumb gets no alternate screen, no mouse reporting, no synchronized output: each frame printed whole', async () => {
+		const log = path.join(mkdtempSync(path.join(tmpdir(), 'pagewalk-dumb-')), 'bytes');
+		server.start('dumb', {envPrefix: 'TERM=dumb ', log});
+		await server.waitForScreen(t => t.includes('page 1 ·'));
+		await server.keys('l');
+		await server.waitForScreen(t => t.includes('page 2 ·') && !t.includes('loading'));
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+		// The pipe to the log lags the screen a little: wait for the last line there too.
+		let bytes = readFileSync(log, 'utf8');
+		for (let tries = 0; !bytes.includes('AFTER rc=') && tries < 100; tries++) {
+			// eslint-disable-next-line no-await-in-loop -- a poll of the log file
+			await pause(50);
+			bytes = readFileSync(log, 'utf8');
+		}
+
+		expect(bytes).toContain('page 2 ·');
+		for (const code of ['\u001B[?1049h', '\u001B[?1000h', '\u001B[?1006h', '\u001B[?2026h']) {
+			expect(bytes).not.toContain(code);
+		}
+
+		// No cursor movement or erasing either: only text (and the shell's own bracketed-paste switch).
+		// eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
+		expect(bytes.match(/\u001B\[[\d;?]*[A-Za-z]/g)?.filter(code => !code.startsWith('\u001B[?2004') && code !== '\u001B[?25h') ?? []).toEqual([]);
+	});
+
+	it('a terminal too small to draw in says so, and the page appears once it grows', async () => {
+		server.start('small');
+		server.tmux('resize-window', '-t', server.session, '-x', '20', '-y', '5');
+		await server.waitForScreen(t => t.includes('Q quits') && t.includes('too'));
+		server.tmux('resize-window', '-t', server.session, '-x', String(server.columns), '-y', String(rows));
+		await server.waitForScreen(t => t.includes('page 1 ·'));
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
 	});
 
 	it('Ctrl-C quits too, with the terminal restored', async () => {

@@ -77,6 +77,8 @@ export type SessionOptions = {
 	program?: string;
 	/** Walk the sandbox of --demo (default) or, with false, only what `args` say (a server of the test's own). */
 	demo?: boolean;
+	/** A file that receives every byte the program writes to the terminal, from its first on. */
+	log?: string;
 };
 
 /** One private tmux server (its own socket) and the session it runs. */
@@ -124,11 +126,17 @@ export class TmuxServer {
 		const env = {...process.env};
 		delete env['CI'];
 		const args = options.args ? ` ${options.args}` : '';
-		const command = `printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`}${options.demo === false ? '' : ' --demo'}${args}; echo "AFTER rc=$?"; sleep 600`;
+		// With a log, the program waits until the pane is piped to it, so not one byte is missed.
+		const gate = options.log === undefined ? '' : `${tmuxPath} -L ${this.socket} wait-for ${name}-logged; `;
+		const command = `${gate}printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`}${options.demo === false ? '' : ' --demo'}${args}; echo "AFTER rc=$?"; sleep 600`;
 		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
 		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...setup], {
 			env: {...env, TERM: 'xterm-256color'},
 		});
+		if (options.log !== undefined) {
+			this.tmux('pipe-pane', '-o', '-t', name, `cat >> '${options.log}'`);
+			this.tmux('wait-for', '-S', `${name}-logged`);
+		}
 	}
 
 	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
