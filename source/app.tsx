@@ -253,13 +253,14 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 
 	let prompt: string | undefined;
 	if (screen.kind === 'save') {
-		prompt = `write ${screen.what === 'page' ? 'the page' : `the walk (${stack.entries.length} page${stack.entries.length === 1 ? '' : 's'})`} as NDJSON to file: ${inert(screen.draft)}`;
+		const offered = screen.draft === '' && screen.suggested !== undefined ? `(Enter: ${screen.suggested}) ` : '';
+		prompt = `write ${screen.what === 'page' ? 'the page' : `the walk (${stack.entries.length} page${stack.entries.length === 1 ? '' : 's'})`} as NDJSON to file: ${offered}${inert(screen.draft)}`;
 	} else if (screen.kind === 'overwrite') {
-		prompt = `${overwriteQuestion(screen.job.name)} `;
+		prompt = `${overwriteQuestion(screen.job.name, shownKeys('confirm-yes')[0])} `;
 	} else if (screen.kind === 'filter') {
 		prompt = `/ filter rows: ${inert(screen.draft)}`;
 	} else if (screen.kind === 'limit') {
-		prompt = `limit (0–100), Enter applies: ${screen.draft}`;
+		prompt = `limit (0–100), Enter applies: ${screen.draft}${screen.fresh ? ' (type to replace)' : ''}`;
 	} else if (screen.kind === 'jump') {
 		prompt = `: jump (id: after it, <id: before it): ${inert(screen.draft)}`;
 	}

@@ -10,7 +10,7 @@ import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {routeKey, routeWheel, type Request, type Screen, type ViewChange} from './screen.js';
-import type {Effect, Note, SaveJob} from './effects.js';
+import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
 import {copyNote, osc52} from '../core/clipboard.js';
 import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
 import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
@@ -403,6 +403,8 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		hasSelection: selectedRow(state.stack) !== undefined,
 		related: state.screen.kind === 'detail' ? relatedOf(state.walks, selectedRow(state.stack)?.object).length : 0,
 		nested: state.walks.parents.length > 0,
+		limit: state.stack.settings.limit,
+		saveName: what => suggestedName(state, what),
 		columnItems() {
 			const page = top(state.stack)?.page;
 			return page ? pickerItems(rowsOf(page.objects, page.objectTexts), state.view.choice) : [];
@@ -452,6 +454,18 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 	}
 
 	return stack === state.stack && screen === state.screen && view === state.view ? state : {...state, stack, screen, view, quit: false};
+}
+
+/**
+ * The file name `w` and `W` offer: the list's name and the page (or the
+ * walk's pages), in the folder pagewalk runs in: `accounts-page-3.ndjson`,
+ * `transactions-pages-1-4.ndjson`. Only letters, digits, `-` and `_` of the
+ * name are kept, so a server's text never makes a path.
+ */
+function suggestedName(state: BrowserState, what: SaveWhat): string {
+	const list = state.walks.place.name.replaceAll(/[^\w-]+/g, '-').replaceAll(/^-+|-+$/g, '') || 'list';
+	const pages = state.stack.entries.length;
+	return what === 'page' || pages === 1 ? `${list}-page-${pages}.ndjson` : `${list}-pages-1-${pages}.ndjson`;
 }
 
 function withNotice(state: BrowserState, notice: Notice): BrowserState {

@@ -14,10 +14,11 @@
  * the column picker (`C`), a list of the page's columns to show, hide and move.
  * `detail`: the detail view, an overlay whose own keys (choosing and opening
  * a related list) come first; any other key means what it does in `overlay`.
+ * `confirm`: a yes/no question (overwrite a file?), where any other key is no.
  */
-export type Mode = 'table' | 'overlay' | 'prompt' | 'picker' | 'detail';
+export type Mode = 'table' | 'overlay' | 'prompt' | 'picker' | 'detail' | 'confirm';
 
-export const modes: readonly Mode[] = ['table', 'overlay', 'prompt', 'picker', 'detail'];
+export const modes: readonly Mode[] = ['table', 'overlay', 'prompt', 'picker', 'detail', 'confirm'];
 
 /** Where commands apply unless they say otherwise: everywhere but a prompt. */
 const browsing: readonly Mode[] = ['table', 'overlay'];
@@ -49,6 +50,7 @@ export type Command =
 	| 'prompt-apply'
 	| 'prompt-cancel'
 	| 'prompt-delete'
+	| 'confirm-yes'
 	| 'scroll-left'
 	| 'scroll-right'
 	| 'columns'
@@ -113,15 +115,15 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	down: {keys: ['down', 'j'], description: 'next row (scrolls detail and debug)'},
 	'page-up': {keys: ['pageup'], description: 'one screen of rows up'},
 	'page-down': {keys: ['pagedown'], description: 'one screen of rows down'},
-	top: {keys: ['g'], description: 'first row of the page'},
-	bottom: {keys: ['G'], description: 'last row of the page'},
+	top: {keys: ['g', 'home'], description: 'first row of the page'},
+	bottom: {keys: ['G', 'end'], description: 'last row of the page'},
 	next: {keys: ['right', 'l', ']'], description: 'next page (follows next_uri)', readme: 'next page (follows `next_uri`; prefetched)'},
 	previous: {
 		keys: ['left', 'h', '['],
 		description: 'previous page (cached; previous_uri at the bottom)',
 		readme: 'previous page (cached; at the bottom of the stack, `previous_uri`)',
 	},
-	first: {keys: ['0', 'home'], description: 'first page'},
+	first: {keys: ['0'], description: 'first page'},
 	'toggle-order': {
 		keys: ['o'],
 		description: 'toggle order asc/desc (new walk)',
@@ -162,6 +164,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},
+	'confirm-yes': {keys: ['y', 'Y'], description: 'yes (any other key is no)', modes: ['confirm']},
 	// Columns and wide text. `z`, not `w`: w is kept for saving.
 	'scroll-left': {
 		keys: ['<', {key: 'shift+left', hidden: true}],

@@ -19,10 +19,12 @@ export type Screen =
 	| {kind: 'debug'; scroll: number}
 	| {kind: 'compare'; scroll: number}
 	| {kind: 'filter'; draft: string; before: string}
-	| {kind: 'limit'; draft: string}
+	/** `fresh`: the draft is the limit in use, shown to be replaced: the first digit typed starts over, Backspace clears it. */
+	| {kind: 'limit'; draft: string; fresh?: boolean}
 	| {kind: 'columns'; items: ColumnItem[]; cursor: number}
 	// Copy and save: the file name for w and W, and the question when that file exists.
-	| {kind: 'save'; draft: string; what: SaveWhat}
+	/** `suggested`: the name Enter takes when nothing is typed. */
+	| {kind: 'save'; draft: string; what: SaveWhat; suggested?: string}
 	| {kind: 'overwrite'; job: SaveJob}
 	| {kind: 'jump'; draft: string};
 
@@ -57,6 +59,10 @@ export type KeyContext = {
 	related?: number;
 	/** Whether the walk on screen is a related list (Esc and q go back to its parent). */
 	nested?: boolean;
+	/** The limit in use: `L` starts from it. */
+	limit?: number;
+	/** The file name `w` or `W` offers (asked for only when the prompt opens). */
+	saveName?: (what: SaveWhat) => string;
 };
 
 /** A move between walks: open a related list of the selected object as a new walk, or return to the one it came from. */
@@ -91,7 +97,11 @@ export function modeOf(screen: Screen): Mode {
 		return 'detail';
 	}
 
-	return screen.kind === 'table' ? 'table' : 'draft' in screen || screen.kind === 'overwrite' ? 'prompt' : 'overlay';
+	if (screen.kind === 'overwrite') {
+		return 'confirm';
+	}
+
+	return screen.kind === 'table' ? 'table' : 'draft' in screen ? 'prompt' : 'overlay';
 }
 
 function deleted<S extends Typing>(screen: S): S {
@@ -151,7 +161,13 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 			}
 
 			default: {
-				const next = command === 'prompt-delete' ? deleted(screen) : /^\d$/.test(input) ? typed(screen, name, input) : undefined;
+				// The limit in use is shown to be replaced: typing starts over, Backspace clears it.
+				const base = screen.fresh ? {kind: 'limit' as const, draft: ''} : screen;
+				if (command === 'prompt-delete') {
+					return {screen: screen.fresh ? base : deleted(screen)};
+				}
+
+				const next = /^\d+$/.test(input) ? typed(base, name, input) : undefined;
 				return next ? {screen: next} : {};
 			}
 		}
@@ -315,7 +331,7 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		}
 
 		case 'limit-type': {
-			return {screen: {kind: 'limit', draft: ''}};
+			return {screen: context.limit === undefined ? {kind: 'limit', draft: ''} : {kind: 'limit', draft: String(context.limit), fresh: true}};
 		}
 
 		case 'refresh': {
@@ -386,7 +402,9 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 		case 'save-page':
 		case 'save-walk': {
-			return {screen: {kind: 'save', draft: '', what: command === 'save-page' ? 'page' : 'walk'}};
+			const what = command === 'save-page' ? 'page' : 'walk';
+			const suggested = context.saveName?.(what);
+			return {screen: {kind: 'save', draft: '', what, ...(suggested === undefined ? {} : {suggested})}};
 		}
 
 		// Bound in prompts and the picker only, handled above.
@@ -400,6 +418,7 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'prompt-apply':
 		case 'prompt-cancel':
 		case 'prompt-delete':
+		case 'confirm-yes':
 		case 'detail-next':
 		case 'detail-previous':
 		case 'related-next':
@@ -500,7 +519,7 @@ function routePicker(screen: Extract<Screen, {kind: 'columns'}>, command: string
  */
 function routeSave(screen: Extract<Screen, {kind: 'save' | 'overwrite'}>, command: string | undefined, name: string, input: string): Routed {
 	if (screen.kind === 'overwrite') {
-		if (input === 'y' || input === 'Y') {
+		if (command === 'confirm-yes') {
 			return {screen: {kind: 'table'}, request: {kind: 'overwrite', job: screen.job}};
 		}
 
@@ -513,7 +532,8 @@ function routeSave(screen: Extract<Screen, {kind: 'save' | 'overwrite'}>, comman
 		}
 
 		case 'prompt-apply': {
-			return {screen: {kind: 'table'}, request: {kind: 'save', what: screen.what, name: screen.draft}};
+			const typedName = screen.draft.trim() === '' ? screen.suggested ?? screen.draft : screen.draft;
+			return {screen: {kind: 'table'}, request: {kind: 'save', what: screen.what, name: typedName}};
 		}
 
 		default: {

@@ -34,8 +34,9 @@ export function shownName(name: string): string {
 }
 
 /** The question when the file is there already. */
-export function overwriteQuestion(name: string): string {
-	return `overwrite ${shownName(name)}? y/n`;
+/** `yes`: the key that says yes, as the keymap shows it. */
+export function overwriteQuestion(name: string, yes = 'y'): string {
+	return `overwrite ${shownName(name)}? ${yes}/n`;
 }
 
 /** What a failed write says, in one sentence naming the file; nothing on screen is lost. */

@@ -164,8 +164,11 @@ describe('save: w and W', () => {
 		expect(frame).toContain(firstRow);
 		await app.press('w', ...'x', keys.escape);
 		await app.waitFor(f => !f.includes('write the page') && !f.includes('Cannot write'));
-		await app.press('w', keys.enter);
-		await app.waitFor(f => f.includes('No file name typed, so nothing was written'));
+		await app.press('w');
+		await app.waitFor(f => f.includes('write the page as NDJSON to file: (Enter: accounts-page-1.ndjson)'));
+		await app.press(keys.enter);
+		await app.waitFor(f => /wrote .*accounts-page-1\.ndjson/.test(f));
+		expect(readFileSync(path.join(folder, 'accounts-page-1.ndjson'), 'utf8')).toBe(await dumped('--limit', '25', '--max-pages', '1'));
 	});
 
 	it('W writes every page visited, in order, an evicted one fetched again', async () => {

@@ -59,7 +59,7 @@ describe('copy keys', () => {
 describe('w and W', () => {
 	it('w opens a prompt where every key is text, Enter queues the write of the page', () => {
 		let state = press(start(), 'w');
-		expect(state.screen).toEqual({kind: 'save', draft: '', what: 'page'});
+		expect(state.screen).toMatchObject({kind: 'save', draft: '', what: 'page'});
 		expect(modeOf(state.screen)).toBe('prompt');
 		state = press(state, 'q', 'y', '.', 'n', 'd');
 		expect(state.quit).toBe(false);
@@ -68,11 +68,13 @@ describe('w and W', () => {
 		expect(state.effects).toEqual([{id: 1, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
 	});
 
-	it('Esc writes nothing; an empty name is one sentence', () => {
+	it('Esc writes nothing; Enter with no name typed takes the name offered (the list and the page)', () => {
 		expect(press(start(), 'w', 'x', '\u001B').effects).toEqual([]);
-		const state = press(start(), 'w', '\r');
-		expect(state.effects).toEqual([]);
-		expect(state.note?.text).toMatch(/^No file name typed/);
+		const opened = press(start(), 'w');
+		expect(opened.screen).toMatchObject({suggested: expect.stringMatching(/^[\w-]+-page-1\.ndjson$/) as string});
+		const state = press(opened, '\r');
+		expect(state.effects[0]).toMatchObject({kind: 'save', job: {what: 'page', name: (opened.screen as {suggested: string}).suggested}});
+		expect(press(start(), 'W', '\r').effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: expect.stringMatching(/-page-1\.ndjson$/) as string}});
 	});
 
 	it('W queues every page of the stack, bottom to top', () => {
@@ -85,7 +87,7 @@ describe('w and W', () => {
 		const {job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
 		const question = browserReducer(asked, {type: 'saved', job, result: {kind: 'exists'}, refetched: 0});
 		expect(question.screen).toEqual({kind: 'overwrite', job});
-		expect(modeOf(question.screen)).toBe('prompt');
+		expect(modeOf(question.screen)).toBe('confirm');
 		const yes = press(question, 'y');
 		expect(yes.screen).toEqual({kind: 'table'});
 		expect(yes.effects.at(-1)).toMatchObject({kind: 'save', job: {...job, overwrite: true}});

@@ -11,7 +11,7 @@ describe('keymap', () => {
 	it('binds every key of the issue, the same on the table and in overlays', () => {
 		for (const [key, command] of Object.entries({
 			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
-			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'first',
+			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'top', end: 'bottom',
 			o: 'toggle-order', '+': 'limit-up', '=': 'limit-up', '-': 'limit-down', _: 'limit-down', L: 'limit-type', r: 'refresh',
 			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', q: 'back', Q: 'quit', 'ctrl+c': 'interrupt',
 		})) {
@@ -188,6 +188,29 @@ describe('routing keys', () => {
 		expect(routeKey(screen, 'return', '', context)).toEqual({screen: table, stack: [{type: 'set-limit', limit: 50}]});
 		const tooBig = routeKey({kind: 'limit', draft: '500'}, 'return', '', context);
 		expect(Number.isNaN((tooBig.stack![0] as {limit: number}).limit)).toBe(true);
+	});
+
+	it('L starts from the limit in use, to be replaced: a digit starts over, Backspace clears it, Enter keeps it', () => {
+		const opened = routeKey(table, 'L', 'L', {...context, limit: 25}).screen!;
+		expect(opened).toEqual({kind: 'limit', draft: '25', fresh: true});
+		expect(routeKey(opened, '3', '3', context).screen).toEqual({kind: 'limit', draft: '3'});
+		expect(routeKey(opened, 'backspace', '', context).screen).toEqual({kind: 'limit', draft: ''});
+		expect(routeKey(opened, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: 25}]);
+		const typed = routeKey(routeKey(opened, '3', '3', context).screen!, '0', '0', context).screen!;
+		expect(routeKey(typed, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: 30}]);
+	});
+
+	it('Home and End go to the first and last row, as g and G; 0 is the first page', () => {
+		expect(routeKey(table, 'home', '', context)).toEqual({stack: [{type: 'move-to', position: 'top'}]});
+		expect(routeKey(table, 'end', '', context)).toEqual({stack: [{type: 'move-to', position: 'bottom'}]});
+		expect(routeKey(table, '0', '0', context)).toEqual({stack: [{type: 'first'}]});
+	});
+
+	it('the overwrite question: y or Y from the keymap says yes, any other key no', () => {
+		expect(commandFor('confirm', 'y')).toBe('confirm-yes');
+		expect(commandFor('confirm', 'Y')).toBe('confirm-yes');
+		expect(commandFor('confirm', 'n')).toBeUndefined();
+		expect(commandFor('confirm', 'ctrl+c')).toBe('interrupt');
 	});
 
 	it('Ctrl-C quits from anywhere, even while typing', () => {
