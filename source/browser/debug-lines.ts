@@ -1,5 +1,6 @@
 import {cursorEvidenceLines, findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
+import {worstFirst} from '../core/contract.js';
 import {redact} from '../core/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
@@ -52,7 +53,7 @@ export function debugLines(state: PageStackState): string[] {
 
 	const findings = top(state)?.findings ?? [];
 	lines.push('', findings.length === 0 ? 'contract: this page keeps every per-page rule' : `contract: ${findings.length} finding${findings.length === 1 ? '' : 's'} on this page`);
-	for (const finding of findings) {
+	for (const finding of worstFirst(findings)) {
 		lines.push(`  ${inert(findingMessage(finding, state.entries.length))}`);
 	}
 

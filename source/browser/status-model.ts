@@ -1,4 +1,4 @@
-import {queryParameter, shortPage} from '../core/contract.js';
+import {queryParameter, shortPage, worstFirst} from '../core/contract.js';
 import {cutToWidth} from '../core/text-width.js';
 import {findingMessage} from '../core/contract-text.js';
 import {inert} from '../core/inert.js';
@@ -431,8 +431,9 @@ function pendingText(state: PageStackState): string {
 
 /** The first contract finding of the page on screen, and how many more the debug view lists. */
 export function contractText(findings: readonly Finding[], pageNumber: number): string {
-	const more = findings.length > 1 ? ` (+${findings.length - 1} more, d lists them)` : ' (d for details)';
-	return `contract: ${inert(findingMessage(findings[0]!, pageNumber))}${more}`;
+	const key = shownKeys('debug')[0]!;
+	const more = findings.length > 1 ? ` (+${findings.length - 1} more, ${key} lists them)` : ` (${key} for details)`;
+	return `contract: ${inert(findingMessage(worstFirst(findings)[0]!, pageNumber))}${more}`;
 }
 
 export function joinSegments(segments: readonly Segment[]): string {

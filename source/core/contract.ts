@@ -279,6 +279,22 @@ export type Finding =
 	| {check: 'order'; object: ListObject; after: ListObject; order: Order}
 	| {check: 'unique-ids'; id: string; firstPage: number | null};
 
+/**
+ * Findings that say the walk itself may be wrong (an object repeated or out
+ * of order: objects skipped or shown twice) come before the ones about how
+ * the page was described (an echo, a count, a limit): the user sees the worst first.
+ */
+const integrityChecks: ReadonlySet<Finding['check']> = new Set(['unique-ids', 'order', 'cursor-range']);
+
+export function isIntegrityFinding(finding: Finding): boolean {
+	return integrityChecks.has(finding.check);
+}
+
+/** The findings, integrity first, each group in the order found. */
+export function worstFirst(findings: readonly Finding[]): Finding[] {
+	return [...findings.filter(finding => isIntegrityFinding(finding)), ...findings.filter(finding => !isIntegrityFinding(finding))];
+}
+
 export type NextUriProblem =
 	| {parameter: 'limit' | 'order'; sent: string; carried: string | null}
 	| {parameter: 'cursor'; sent: null; carried: null};

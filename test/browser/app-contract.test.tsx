@@ -37,7 +37,8 @@ const lastLine = (frame: string) => frame.split('\n').at(-1)!.trim();
 
 const expected: Array<[ScenarioName, RegExp, RegExp]> = [
 	// [scenario, the status line on page 2, a line of the debug view]
-	['duplicate', /^contract: data holds 11 objects, more than the limit of 10 \(\+1 more, d lists them\)$/, /on page 2 was already on page 1/],
+	// Integrity first: the repeated object, before the page holding one too many.
+	['duplicate', /^contract: id \S+ on page 2 was already on page 1 \(\+1 more, d lists them\)$/, /data holds 11 objects, more than the limit of 10/],
 	['wrong-limit', /^contract: sent limit=10 but pagination\.limit is 11 \(d for details\)$/, /sent limit=10 but pagination\.limit is 11/],
 	['unordered', /^contract: \S+ \(created_at [^)]+\) on page 2 follows \S+ \(created_at [^)]+\) in desc order/, /in desc order/],
 	['yielded-mismatch', /^contract: yielded is 11 but data holds 10 objects/, /yielded is 11 but data holds 10 objects/],

@@ -1,5 +1,7 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, it, test} from 'vitest';
 import {
+	isIntegrityFinding,
+	worstFirst,
 	checkCommerceCounts, checkEcho, checkNextUri, checkOrder, checkOverLimit, checkPage, checkPaginationFields, checkRepeatedIds,
 	contractDefaults, paginationFields, shortPage, shortPageOf,
 } from '../../source/core/contract.js';
@@ -101,5 +103,16 @@ describe('the contract module', () => {
 			`id ${object(1).id} on page 3 was already on page 1`,
 			`id ${object(2).id} appears twice on page 3`,
 		]);
+	});
+});
+
+describe('worstFirst', () => {
+	it('puts findings about the walk itself (repeated, misordered objects) before those about how the page was described', () => {
+		const over = {check: 'over-limit', shown: 11, limit: 10} as const;
+		const echo = {check: 'echo-limit', sent: '10', reported: 11} as const;
+		const repeated = {check: 'unique-ids', id: 'a', firstPage: 1} as const;
+		expect(worstFirst([over, echo, repeated]).map(finding => finding.check)).toEqual(['unique-ids', 'over-limit', 'echo-limit']);
+		expect(isIntegrityFinding(repeated)).toBe(true);
+		expect(isIntegrityFinding(over)).toBe(false);
 	});
 });
