@@ -52,6 +52,15 @@ function named(key: KeyFlags): boolean {
  * character (code point, so an emoji stays whole).
  */
 export function splitKeys(input: string, key: KeyFlags): KeyPress[] {
+	// Esc and a key in one read (`Esc / b t c`, typed fast or sent by a
+	// script) reach us as Alt+key: Ink reads ESC followed by a character as
+	// Meta, as terminals send Alt. The browser binds no Alt key, so it is
+	// Esc, then the key (and the rest of the run), as less does with its
+	// escape delay at zero.
+	if (key.meta === true && !named(key) && input !== '' && !input.startsWith('\u001B')) {
+		return [{input: '', key: {escape: true}}, ...splitKeys(input, {...key, meta: false})];
+	}
+
 	const characters = [...input];
 	if (characters.length <= 1 || input.startsWith('\u001B') || named(key)) {
 		return [{input, key}];

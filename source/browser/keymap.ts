@@ -397,6 +397,8 @@ export type KeyFlags = {
 	delete?: boolean;
 	tab?: boolean;
 	shift?: boolean;
+	/** Alt (ESC then a key), as Ink reads it; a plain Esc sets it too. */
+	meta?: boolean;
 };
 
 /** One name for a key press, whatever the terminal sent for it. */

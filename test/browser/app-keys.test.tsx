@@ -88,6 +88,29 @@ describe('← in a chunk of → counts as one step back', () => {
 	}
 });
 
+describe('Esc followed by keys in one write', () => {
+	it('Esc / b i t c o i n Enter clears the filter, then types a new one, not btcbitcoin', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'btc', keys.enter);
+		await app.waitFor(f => f.includes('filter "btc"'));
+		await app.press('\u001B/bitcoin\r');
+		const frame = await app.waitFor(f => f.includes('filter "bitcoin"'));
+		expect(frame).not.toContain('btcbitcoin');
+	});
+
+	it('Esc j and Esc ? in one write: the filter cleared, then the key', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'Wallet', keys.enter);
+		await app.waitFor(f => f.includes('filter "Wallet"'));
+		await app.press('\u001Bj');
+		await app.waitFor(f => !f.includes('filter "Wallet"') && f.includes('row 2/'));
+		await app.press('\u001B?');
+		await app.waitFor(f => f.startsWith('keys'));
+	});
+});
+
 describe('q and Esc close overlays', () => {
 	it('q closes help, detail, debug and compare, each back to the table with the walk intact', async () => {
 		const app = await browse();

@@ -25,6 +25,19 @@ describe('splitKeys: every key of a chunk', () => {
 	});
 });
 
+describe('Esc and keys in one read', () => {
+	it('Alt+key as Ink reads ESC then a key is Esc, then the key and the rest of the run: the browser binds no Alt key', () => {
+		expect(names('/bitcoin\r', {meta: true})).toEqual(['escape', '/', 'b', 'i', 't', 'c', 'o', 'i', 'n', 'return']);
+		for (const key of ['q', 'j', '?']) {
+			expect(names(key, {meta: true}), key).toEqual(['escape', key]);
+		}
+
+		// A plain Esc (Ink sets meta with it) and Alt+arrow stay one named key.
+		expect(names('', {escape: true, meta: true})).toEqual(['escape']);
+		expect(names('', {upArrow: true, meta: true})).toEqual(['up']);
+	});
+});
+
 describe('the page stack replays every key queued while loading', () => {
 	it('a hundred → pressed while the first page loads reach page 101', () => {
 		const pageUrl = (index: number) => (index === 0 ? url() : url(`o${index}`));

@@ -155,6 +155,19 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		expect(bytes.match(/\u001B\[[\d;?]*[A-Za-z]/g)?.filter(code => !code.startsWith('\u001B[?2004') && code !== '\u001B[?25h') ?? []).toEqual([]);
 	});
 
+	it('an escape sequence typed or pasted (a colour code, an unknown modified key) is ignored; the browser goes on', async () => {
+		server.start('csi');
+		await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('row 1/'));
+		await server.keys('-l', '\u001B[31m');
+		await server.keys('-l', '\u001B[1;5X');
+		await server.keys('-l', 'v\u001B[31mv');
+		await server.keys('j');
+		const text = await server.waitForScreen(t => t.includes('row 2/'));
+		expect(text).not.toContain('AFTER rc=');
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+	});
+
 	it('a terminal too small to draw in says so, and the page appears once it grows', async () => {
 		server.start('small');
 		server.tmux('resize-window', '-t', server.session, '-x', '20', '-y', '5');
