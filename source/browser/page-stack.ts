@@ -33,7 +33,8 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
 export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
 
 /** `retrying`: the client's last retry notice while it waits (worded by the status model). */
-export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true};
+/** `focus`: the id to select once the page lands (the object `o` flipped the order around). */
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true; focus?: string};
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
@@ -54,7 +55,7 @@ export type Notice =
 	| {kind: 'already-first'}
 	| {kind: 'no-previous'}
 	| {kind: 'following-previous'}
-	| {kind: 'new-walk'; change: 'order'; order: Order}
+	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string}
 	| {kind: 'new-walk'; change: 'limit'; limit: number}
 	| {kind: 'limit-stays'; limit: number; maximum: number}
 	| {kind: 'retrying'}
@@ -402,6 +403,41 @@ function describeChange(before: Page, after: Page): Notice {
 	return {kind: 'refreshed', changed: true, added, removed};
 }
 
+/**
+ * `o` keeps the selected object on screen: the walk in the other order
+ * starts at it. One request cannot ask for "this object and its
+ * neighbours", so the cursor is a neighbour on the page: the object above it
+ * as `ending_before` (in the new order the page ends with the selected
+ * object, the ones that were below it before it), else the one below it as
+ * `starting_after` (the page starts with it); at an end of the page, the
+ * cursor the page was asked with is that neighbour. Flipping back does the
+ * same, so `o` twice comes back to the same object. No neighbour known (the
+ * only object of a first page): undefined, and the walk starts from the first page.
+ */
+function flipInPlace(state: PageStackState, order: Order): PageStackState | undefined {
+	const entry = top(state);
+	const page = entry?.page;
+	const row = page ? visibleRows(page.objects, state.filter, page.objectTexts)[entry!.selected] : undefined;
+	if (!page || !row) {
+		return undefined;
+	}
+
+	// At an end of the page, the page's own cursor names the neighbour beyond it.
+	const cursors = new URL(page.requestUrl).searchParams;
+	const above = page.objects[row.index - 1]?.id ?? (row.index === 0 ? cursors.get('starting_after') : null);
+	const below = page.objects[row.index + 1]?.id ?? (row.index === page.objects.length - 1 ? cursors.get('ending_before') : null);
+	const jump = above ? {cursor: 'ending_before' as const, id: String(above)} : below ? {cursor: 'starting_after' as const, id: String(below)} : undefined;
+	if (!jump) {
+		return undefined;
+	}
+
+	const settings = {...state.settings, order};
+	const firstUrl = firstPageUrl(state.firstUrl, settings);
+	const id = String(row.object.id);
+	const flipped = request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set()}, jumpUrl(firstUrl, jump), 'reset');
+	return {...flipped, pending: {...flipped.pending!, focus: id}, notice: {kind: 'new-walk', change: 'order', order, at: id}};
+}
+
 function newWalk(state: PageStackState, settings: Settings, notice: Notice): PageStackState {
 	const firstUrl = firstPageUrl(state.firstUrl, settings);
 	return {
@@ -431,9 +467,10 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			// previous_uri: keep it as the prefetch so → is instant.
 			const old = top(state);
 			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
+			const focused = pending.focus === undefined ? -1 : visibleRows(page.objects, state.filter, page.objectTexts).findIndex(row => String(row.object.id) === pending.focus);
 			return {
 				...base,
-				entries: [checkedEntry([], pending.url, page, 0)],
+				entries: [checkedEntry([], pending.url, page, Math.max(0, focused))],
 				prefetch,
 				nextRequestId: prefetch ? state.nextRequestId + 1 : state.nextRequestId,
 			};
@@ -620,7 +657,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'toggle-order': {
 			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
-			return newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
+			return flipInPlace(state, order) ?? newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
 		}
 
 		case 'change-limit':

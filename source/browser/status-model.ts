@@ -137,7 +137,11 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'new-walk': {
-			return notice.change === 'order' ? `order ${notice.order}: new walk from the first page` : `limit ${notice.limit}: new walk from the first page`;
+			if (notice.change === 'order') {
+				return notice.at === undefined ? `order ${notice.order}: new walk from the first page` : `order ${notice.order}: new walk started at ${inert(cutToWidth(notice.at, 40))} (${shownKeys('first')[0]!}: from the first page)`;
+			}
+
+			return `limit ${notice.limit}: new walk from the first page`;
 		}
 
 		case 'limit-stays': {

@@ -142,16 +142,28 @@ describe('<App> on the sandbox', () => {
 		expect(frame).toContain(withRows ? `› ${idCell(pages[3]![1]!)}` : 'page 4');
 	});
 
-	it('o toggles the order and starts a new walk from the first page, saying so', async () => {
+	it('o flips the order in place: the selected object stays selected and on screen, the walk starts at it, o again comes back to it', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press(keys.right);
-		await app.waitFor(f => f.includes('page 2 '));
+		await app.waitFor(f => f.includes('page 2 ') && !f.includes('loading'));
+		await app.press('j', 'j');
+		let frame = await app.waitFor(f => /^› /m.test(f) && f.includes('row 3/'));
+		const chosen = /^› (\S+)/m.exec(frame)![1]!;
 		await app.press('o');
-		const frame = await app.waitFor(f => f.includes('page 1 · from the start · asc'));
+		frame = await app.waitFor(f => / · asc\b/.test(f) && !f.includes('loading') && f.includes('new walk started at'));
+		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
+		expect(lines(frame).at(-1)).toMatch(new RegExp(`^order asc: new walk started at ${chosen.replace('…', '')}`));
+		await app.press('o');
+		frame = await app.waitFor(f => / · desc\b/.test(f) && !f.includes('loading') && f.includes('new walk started at'));
+		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
+		// 0 then starts the new order from its first page.
+		await app.press('o');
+		await app.waitFor(f => / · asc\b/.test(f) && !f.includes('loading'));
+		await app.press('0');
+		frame = await app.waitFor(f => f.includes('page 1 · from the start · asc') && !f.includes('loading'));
 		const page = expectedPages(25, 'asc')[0]!;
 		expect(rowIds(frame)).toEqual(page.slice(0, 10).map(idCell));
-		expect(lines(frame).at(-1)).toBe('order asc: new walk from the first page');
 	});
 
 	it('+, - and L change the limit and start a new walk', async () => {

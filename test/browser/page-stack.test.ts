@@ -158,18 +158,40 @@ describe('page stack', () => {
 		expect(state.prefetch?.page).not.toBeNull();
 	});
 
-	it('toggling order starts a new walk from the first page and says so', () => {
-		let state = walkedTo3();
+	it('toggling order with no neighbour of the selected object known (the one object of a first page) starts a new walk from the first page and says so', () => {
+		let state = answer(start(), {url: url(), ids: ['a'], next: null});
 		state = reduce(state, {type: 'toggle-order'});
 		expect(state.settings.order).toBe('asc');
 		expect(notice(state)).toBe('order asc: new walk from the first page');
 		expect(state.pending).toMatchObject({kind: 'reset', url: 'http://x.test/v2/accounts?limit=3&order=asc'});
 		expect(state.seen.size).toBe(0);
 		// The old page stays on screen until the new one lands.
-		expect(top(state)?.url).toBe(url('f'));
+		expect(top(state)?.url).toBe(url());
 		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['z']})});
 		expect(state.entries).toHaveLength(1);
 		expect(state.walk).toBe(2);
+	});
+
+	it('toggling order keeps the selected object: the walk in the other order starts at it, from a neighbour as cursor', () => {
+		let state = answer(start(), p1);
+		state = apply(state, {type: 'move', delta: 1});
+		state = reduce(state, {type: 'toggle-order'});
+		// b is selected: a, above it, is the cursor; in asc the page ends with b.
+		expect(state.pending).toMatchObject({kind: 'reset', focus: 'b'});
+		expect(new URL(state.pending!.url).searchParams.get('ending_before')).toBe('a');
+		expect(new URL(state.pending!.url).searchParams.get('order')).toBe('asc');
+		expect(notice(state)).toBe('order asc: new walk started at b (0: from the first page)');
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['c', 'b'], order: 'asc'})});
+		expect(top(state)?.selected).toBe(1);
+		// The first row: the one below is the cursor, and the page starts with it.
+		state = answer(start(), p1);
+		state = reduce(state, {type: 'toggle-order'});
+		expect(new URL(state.pending!.url).searchParams.get('starting_after')).toBe('b');
+		expect(state.pending).toMatchObject({focus: 'a'});
+		// A page's own cursor is the neighbour beyond its first row.
+		state = reduce(walkedTo3(), {type: 'toggle-order'});
+		expect(new URL(state.pending!.url).searchParams.get('ending_before')).toBe('f');
+		expect(state.pending).toMatchObject({focus: 'g'});
 	});
 
 	it('changing the limit starts a new walk, clamps to 0–100 and rejects nonsense', () => {
