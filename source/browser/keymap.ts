@@ -126,8 +126,8 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	first: {keys: ['0'], description: 'first page'},
 	'toggle-order': {
 		keys: ['o'],
-		description: 'toggle order asc/desc (new walk)',
-		readme: 'toggle `asc`/`desc` (a new walk from the first page, said in the status line)',
+		description: 'toggle order asc/desc in place (the selected object stays; new walk)',
+		readme: 'toggle `asc`/`desc` in place: a new walk in the other order that starts at the selected object, which stays selected (`o` twice comes back to it; `0` then goes to the first page)',
 	},
 	'limit-up': {keys: ['+', {key: '=', hidden: true}], description: 'limit +5 (new walk)'},
 	'limit-down': {keys: ['-', {key: '_', hidden: true}], description: 'limit -5 (new walk)'},

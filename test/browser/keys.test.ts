@@ -117,7 +117,7 @@ describe('keymap', () => {
 		// Keys padded to the widest label (Backspace), then two spaces.
 		expect(lines.at(-2)).toBe('columns    in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
 		expect(lines[0]).toBe('↑ k        previous row (scrolls detail and debug)');
-		expect(lines).toContain('o          toggle order asc/desc (new walk)');
+		expect(lines).toContain('o          toggle order asc/desc in place (the selected object stays; new walk)');
 		expect(lines).toContain('Q          quit from anywhere');
 		expect(lines).toContain('q          back one level as Esc; on the first list with no filter, quit');
 		expect(lines).toContain('Esc        back one level: close the overlay, clear the filter, leave a related list');
