@@ -11,7 +11,7 @@ import {statusModel} from './browser/status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
 import {clampOffset} from './core/table-layout.js';
-import type {Bounds, Settings} from './browser/page-stack.js';
+import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
 import {comparePageRows} from './core/page-compare.js';
@@ -23,6 +23,7 @@ import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
 import {usePageRequests, type LoadPage} from './components/use-page-requests.js';
 import {useSpinner, useTerminalSize, type Size} from './components/use-terminal.js';
+import {followEveryMs, useFollowPolls} from './components/use-follow.js';
 import {useCopyAndSave, type CurlFor, type SavePages} from './components/use-copy-save.js';
 import {createMouseFilter} from './browser/mouse.js';
 import {overwriteQuestion} from './core/save-path.js';
@@ -68,6 +69,8 @@ export type AppProps = {
 	colour?: ColourLevel;
 	/** A terminal that cannot redraw in place (TERM=dumb): every frame is printed anew, so nothing animates. */
 	still?: boolean;
+	/** The pause between polls while following (F). */
+	followEveryMs?: number;
 	/**
 	 * `u`: the request of a page as a curl command (core/curl-command.ts),
 	 * built by the command: the app never holds a credential, only this.
@@ -88,7 +91,7 @@ function columnSpan(layout: TableLayout, offset: number) {
  * The browser. Holds the state, runs the requests it asks for, and maps keys
  * to actions; everything it draws is computed by the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, bounds, curlFor, save: savePages}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save: savePages}: AppProps) {
 	const {exit} = useApp();
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useReducer(
@@ -102,6 +105,9 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		dispatch({type: 'stack', action});
 	}, loadPage);
 	const spinner = useSpinner(stack.pending !== null && still !== true);
+	useFollowPolls(stack.follow, stack.pending !== null, everyMs, () => {
+		dispatch({type: 'stack', action: {type: 'follow-poll'}});
+	});
 	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
 	const shownEndpoint = state.walks.parents.length > 0 ? breadcrumb(state.walks) : inert(endpoint);
 
@@ -295,7 +301,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// (or applying the column picker) updates its rows instead of building
 	// every row's Ink nodes again.
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
-	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} />;
+	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} fresh={freshIds(stack)} />;
 
 	if (size.columns < minimumSize.columns || size.rows < minimumSize.rows) {
 		// Too small for the status area and one row: say so (wrapped to fit)
@@ -316,4 +322,23 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			</Box>
 		</ColourContext.Provider>
 	);
+}
+
+// One set per arrival, so the memoised table redraws only when it changes.
+const freshSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The ids marked new while following, or none. */
+function freshIds(stack: PageStackState): ReadonlySet<string> | undefined {
+	const fresh = stack.follow?.fresh;
+	if (!fresh || fresh.length === 0) {
+		return undefined;
+	}
+
+	let set = freshSets.get(fresh);
+	if (!set) {
+		set = new Set(fresh);
+		freshSets.set(fresh, set);
+	}
+
+	return set;
 }

@@ -396,6 +396,11 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		return searchingKey(state, state.search.running, name);
 	}
 
+	// Following (F): any key stops it, as in less, and does nothing else; Q still quits.
+	if (state.stack.follow && commandFor('table', name) !== 'quit') {
+		return {...state, stack: pageStackReducer(state.stack, {type: 'unfollow'})};
+	}
+
 	const routed = routeKey(state.screen, name, action.input, {
 		bodyRows: action.bodyRows,
 		overlayLines: overlayRows(state, action.columns),

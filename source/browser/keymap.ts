@@ -77,7 +77,8 @@ export type Command =
 	// Jump and search.
 	| 'jump'
 	| 'search-next'
-	| 'search-previous';
+	| 'search-previous'
+	| 'follow';
 
 /** Keys with a name, as {@link keyName} reports them. */
 type NamedKey =
@@ -244,6 +245,12 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 		description: 'next page with a row matching the filter (walks; Esc stops)',
 		modes: ['table'],
 		readme: 'search on: the next page holding a row that matches the `/` filter, walking as far as needed (progress in the status line; `Esc` stops on the page reached; at most `--max-pages`, else 1,000 pages a search)',
+	},
+	follow: {
+		keys: ['F'],
+		description: 'follow the newest end: new objects appear as they arrive (any key stops)',
+		modes: ['table'],
+		readme: 'follow the newest end, as `less +F`: in `desc` the first page, in `asc` the page on screen, asked every few seconds for what is past its end (`ending_before` the first object, `starting_after` the last), within the rate limit and pausing longer after a failure; new objects are marked `+` and counted (`following · 3 new`); any key stops',
 	},
 	'search-previous': {
 		keys: ['N'],

@@ -28,9 +28,10 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
 /**
  * What a wanted page does once it arrives: `push` it on top (next page),
  * `pop` to it (back onto an entry whose page was evicted), `reset` the stack
- * to it (first page, new walk, previous_uri at the bottom), `refresh` the top.
+ * to it (first page, new walk, previous_uri at the bottom), `refresh` the top;
+ * `probe` asks whether anything is new past the followed end (F) and shows nothing itself.
  */
-export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh';
+export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh' | 'probe';
 
 /** `retrying`: the client's last retry notice while it waits (worded by the status model). */
 /** `focus`: the id to select once the page lands (the object `o` flipped the order around). */
@@ -69,7 +70,8 @@ export type Notice =
 	| {kind: 'search-found'; direction: SearchDirection; searched: number; page: number; before: boolean}
 	| {kind: 'search-end'; direction: SearchDirection; searched: number; filter: string; end: SearchEnd}
 	| {kind: 'search-bound'; direction: SearchDirection; searched: number; filter: string; bound: SearchBound}
-	| {kind: 'search-stopped'; direction: SearchDirection; searched: number; moved: boolean; by: 'escape' | 'error'};
+	| {kind: 'search-stopped'; direction: SearchDirection; searched: number; moved: boolean; by: 'escape' | 'error'}
+	| {kind: 'follow-stopped'; count: number};
 
 export type StackAction =
 	| {type: 'next'}
@@ -89,7 +91,11 @@ export type StackAction =
 	| {type: 'jump'; cursor: JumpCursor; id: string}
 	// A search across pages ended: land where it says, if the stack is still the one it started from.
 	| {type: 'searched'; outcome: SearchOutcome; from: SearchStart}
-	| {type: 'notice'; notice: Notice};
+	| {type: 'notice'; notice: Notice}
+	// F: start or stop following the newest end; a poll asks whether anything arrived.
+	| {type: 'follow'}
+	| {type: 'unfollow'}
+	| {type: 'follow-poll'};
 
 /** The stack a search started from: its outcome applies to this stack only. */
 export type SearchStart = {walk: number; depth: number; url: string};
@@ -117,7 +123,16 @@ export type PageStackState = {
 	maxCachedPages: number;
 	/** --max-pages and --max-items: → stops following next_uri there, saying so. */
 	bounds: Bounds;
+	/** Following the newest end (F), or null. */
+	follow: Follow | null;
 };
+
+/**
+ * Following the newest end of the list (F, like less +F): `count` objects
+ * arrived since it began, `fresh` are the ids of the last arrival (marked
+ * new until the next poll), `failures` in a row stretch the pause between polls.
+ */
+export type Follow = {count: number; fresh: readonly string[]; failures: number};
 
 export type Bounds = {maxPages: number | null; maxItems: number | null};
 
@@ -160,6 +175,7 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 		notice: null,
 		filter: '',
 		maxCachedPages: options.maxCachedPages ?? 20,
+		follow: null,
 		bounds: options.bounds ?? {maxPages: null, maxItems: null},
 	};
 }
@@ -340,14 +356,23 @@ function enqueue(state: PageStackState, action: StackAction): PageStackState {
 	return {...state, queue: [...state.queue, action]};
 }
 
-/** Where the selection goes when the filter changes: onto the same object, else the first row after where it was. */
-function keptSelection(page: Page, before: string, after: string, selected: number): number {
+/**
+ * Where the selection goes when the filter changes: onto the same object,
+ * else the first row after where it was; or, on `next` (the page loaded
+ * again), onto the same object by id.
+ */
+function keptSelection(page: Page, before: string, after: string, selected: number, next: Page = page): number {
 	const old = visibleRows(page.objects, before, page.objectTexts)[selected];
 	if (old === undefined) {
 		return 0;
 	}
 
-	const rows = visibleRows(page.objects, after, page.objectTexts);
+	const rows = visibleRows(next.objects, after, next.objectTexts);
+	if (next !== page) {
+		// Another load of the page: the same object by its id, else the first row.
+		return Math.max(0, rows.findIndex(row => String(row.object.id) === String(old.object.id)));
+	}
+
 	const at = rows.findIndex(row => row.index >= old.index);
 	return at === -1 ? Math.max(0, rows.length - 1) : at;
 }
@@ -476,6 +501,10 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			};
 		}
 
+		case 'probe': {
+			return probed(base, page);
+		}
+
 		case 'refresh': {
 			const entry = top(state);
 			if (!entry) {
@@ -487,7 +516,13 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			const count = visibleRows(page.objects, state.filter, page.objectTexts).length;
 			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
 			// The old next page may be gone: prefetch again from the new one.
-			return {...replaceTop(base, refreshed), notice, prefetch: null};
+			const follow = base.follow && entry.page ? arrived(base.follow, entry.page, page) : base.follow;
+			if (follow && entry.page) {
+				// Following: the selection stays on its object as new ones arrive above it.
+				refreshed.selected = keptSelection(entry.page, state.filter, state.filter, entry.selected, page);
+			}
+
+			return {...replaceTop(base, refreshed), notice: follow ? null : notice, prefetch: null, follow};
 		}
 	}
 }
@@ -516,7 +551,12 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 				return state;
 			}
 
-			const {url, kind} = state.pending;
+			const {url, kind, jump} = state.pending;
+			if (state.follow) {
+				// Following goes on, pausing longer after each failure in a row (the error shows meanwhile).
+				state = {...state, follow: {...state.follow, failures: state.follow.failures + 1}};
+			}
+
 			const dropped = state.queue.length;
 			return {
 				...state,
@@ -528,7 +568,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 					kind,
 					retryable: action.retryable ?? true,
 					...(action.problem === undefined ? {} : {problem: action.problem}),
-					...(state.pending.jump ? {jump: true as const} : {}),
+					...(jump ? {jump: true as const} : {}),
 					...(action.exchange === undefined ? {} : {exchange: action.exchange}),
 				},
 				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
@@ -733,7 +773,73 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		case 'notice': {
 			return {...state, notice: action.notice};
 		}
+
+		case 'follow': {
+			return startFollow(state);
+		}
+
+		case 'unfollow': {
+			return state.follow ? {...state, follow: null, notice: {kind: 'follow-stopped', count: state.follow.count}} : state;
+		}
+
+		case 'follow-poll': {
+			return pollFollow(state);
+		}
 	}
+}
+
+/** F: follow from the first page in desc (going there first), from the page on screen in asc. */
+function startFollow(state: PageStackState): PageStackState {
+	const follow: Follow = {count: 0, fresh: [], failures: 0};
+	if (state.settings.order === 'desc' && (state.entries.length > 1 || top(state)?.url !== state.firstUrl)) {
+		return {...pageStackReducer({...state, queue: []}, {type: 'first'}), follow, notice: null};
+	}
+
+	return {...state, follow, notice: null};
+}
+
+/**
+ * A poll: is anything past the followed end? In desc, the objects before the
+ * first one (`ending_before` it); in asc, those after the last one
+ * (`starting_after` it) of the page on screen. An empty answer costs an empty
+ * page; only an arrival loads the page again.
+ */
+function pollFollow(state: PageStackState): PageStackState {
+	const entry = top(state);
+	if (!state.follow || state.pending || !entry?.page) {
+		return state;
+	}
+
+	const {objects} = entry.page;
+	const edge = state.settings.order === 'desc' ? objects[0] : objects.at(-1);
+	if (edge === undefined) {
+		return request(state, entry.url, 'refresh');
+	}
+
+	const cursor = state.settings.order === 'desc' ? 'ending_before' : 'starting_after';
+	return request(state, jumpUrl(state.firstUrl, {cursor, id: String(edge.id)}), 'probe');
+}
+
+/** What a poll found: nothing (the last arrival's marks fade), or objects: the page loads again (in asc, the next page when this one is full). */
+function probed(state: PageStackState, page: Page): PageStackState {
+	const follow = state.follow ? {...state.follow, failures: 0} : null;
+	if (page.objects.length === 0 || !follow) {
+		return {...state, follow: follow && {...follow, fresh: []}};
+	}
+
+	const entry = top(state)!;
+	if (state.settings.order === 'asc' && entry.page?.nextUrl) {
+		return pageStackReducer({...state, follow}, {type: 'next'});
+	}
+
+	return request({...state, follow}, entry.url, 'refresh');
+}
+
+/** The objects a refresh of the followed page brought: counted, and marked new. */
+function arrived(follow: Follow, before: Page, after: Page): Follow {
+	const known = new Set(before.objects.map(object => String(object.id)));
+	const fresh = after.objects.map(object => String(object.id)).filter(id => !known.has(id));
+	return {...follow, count: follow.count + fresh.length, fresh, failures: 0};
 }
 
 /** Where a search starts from: checked again when it lands. */

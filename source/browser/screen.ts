@@ -435,6 +435,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'search-previous': {
 			return {search: command === 'search-next' ? 'forward' : 'backward'};
 		}
+
+		case 'follow': {
+			return {stack: [{type: 'follow'}]};
+		}
 	}
 }
 

@@ -168,6 +168,10 @@ export function noticeText(notice: Notice): string {
 		case 'search-stopped': {
 			return jumpSearchText(notice);
 		}
+
+		case 'follow-stopped': {
+			return `stopped following: ${notice.count} new object${notice.count === 1 ? '' : 's'} arrived (${shownKeys('follow')[0]!} follows again)`;
+		}
 	}
 }
 
@@ -305,6 +309,11 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
 
+	if (state.follow) {
+		// Early on the line: it says why the page changes by itself.
+		location.splice(2, 0, {id: 'follow', text: `following · ${state.follow.count} new`, tone: 'accent'});
+	}
+
 	const budget = page ? budgetSegment(page) : undefined;
 	if (budget) {
 		location.push(budget);
@@ -411,7 +420,11 @@ function pendingText(state: PageStackState): string {
 	const pending = state.pending!;
 	switch (pending.kind) {
 		case 'refresh': {
-			return 'refreshing';
+			return state.follow ? 'following: loading what arrived…' : 'refreshing';
+		}
+
+		case 'probe': {
+			return 'following: asking for new objects…';
 		}
 
 		case 'push': {

@@ -122,9 +122,10 @@ export function formatRow(cells: Map<string, string>, columns: readonly Column[]
  */
 export type RowLine = {text: string; width: number};
 
-export function rowLine(cells: Map<string, string>, columns: readonly Column[], selected: boolean): RowLine {
+/** `fresh`: an object that just arrived while following (F), marked `+` unless selected. */
+export function rowLine(cells: Map<string, string>, columns: readonly Column[], selected: boolean, fresh = false): RowLine {
 	const {trimmed, width} = cutRow(cells, columns);
-	return {text: (selected ? '› ' : '  ') + trimmed, width: markerWidth + width};
+	return {text: (selected ? '› ' : fresh ? '+ ' : '  ') + trimmed, width: markerWidth + width};
 }
 
 // Each cell as cut for a column width, kept per row: a sideways scroll, a

@@ -34,7 +34,7 @@ function blank(width: number): string {
  * colour depth are honoured); without colour it shows by its › marker.
  * Screen readers get the rows themselves (accessibilityLabel).
  */
-function RowLines({shown, selectedRow, layout}: {shown: readonly Row[]; selectedRow: Row | undefined; layout: TableLayout}) {
+function RowLines({shown, selectedRow, layout, fresh}: {shown: readonly Row[]; selectedRow: Row | undefined; layout: TableLayout; fresh: ReadonlySet<string> | undefined}) {
 	const colour = useColour();
 	// The rows' lines and the widest one's width, from the layout (nothing measured).
 	let width = 0;
@@ -45,7 +45,7 @@ function RowLines({shown, selectedRow, layout}: {shown: readonly Row[]; selected
 			selected = index;
 		}
 
-		const line = rowLine(row.cells, layout.columns, isSelected);
+		const line = rowLine(row.cells, layout.columns, isSelected, fresh?.has(String(row.object['id'])) === true);
 		width = Math.max(width, line.width);
 		return line.text;
 	});
@@ -76,13 +76,15 @@ type Props = {
 	empty: string;
 	/** Under an overlay: kept, but neither laid out nor drawn. */
 	hidden?: boolean;
+	/** Ids of objects that just arrived while following (F): marked new. */
+	fresh?: ReadonlySet<string>;
 };
 
 /**
  * The page as a table: a header and the window of rows that fits `height`.
  * Memoised: while an overlay is open, its keys do not redraw the hidden table.
  */
-export const TableView = memo(({rows, layout, selected, height, empty, hidden = false}: Props) => {
+export const TableView = memo(({rows, layout, selected, height, empty, hidden = false, fresh}: Props) => {
 	// The window only moves as far as the selection needs: remembered while mounted.
 	const start = useRef(0);
 	const colour = useColour();
@@ -101,7 +103,7 @@ export const TableView = memo(({rows, layout, selected, height, empty, hidden = 
 					{empty}
 				</Text>
 			) : (
-				<RowLines shown={shown} selectedRow={rows[selected]} layout={layout} />
+				<RowLines shown={shown} selectedRow={rows[selected]} layout={layout} fresh={fresh} />
 			)}
 		</Box>
 	);

@@ -169,6 +169,28 @@ describe('q and Esc close overlays', () => {
 	});
 });
 
+describe('F follows the newest end', () => {
+	it('new objects appear at the top as they arrive, marked + and counted; any key stops', async () => {
+		const app = await browse({appProps: () => ({followEveryMs: 20}), size: {columns: 160, rows: 16}});
+		await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
+		await app.press('F');
+		await app.waitFor(f => f.includes('following · 0 new'));
+		const ids = [fixture.sandbox().store.insert('accounts', {hidden: false}), fixture.sandbox().store.insert('accounts', {hidden: false})];
+		const frame = await app.waitFor(f => f.includes('following · 2 new') && !f.includes('loading'));
+		const rows = frame.split('\n').slice(1, 4);
+		for (const [index, id] of [...ids].reverse().entries()) {
+			expect(rows[index]).toContain(id.slice(0, 8));
+			expect(rows[index]).toMatch(/^\+ /);
+		}
+
+		// The selection stayed on its object, now under the new ones.
+		expect(rows[2]).toMatch(/^› /);
+		await app.press('j');
+		const stopped = await app.waitFor(f => f.includes('stopped following: 2 new objects arrived'));
+		expect(stopped).not.toContain('following ·');
+	});
+});
+
 describe('a terminal too small to draw in', () => {
 	it('at 20x5 says it is too small, in lines that fit, and draws the page once it grows', async () => {
 		const app = await browse({size: {columns: 20, rows: 5}});

@@ -377,6 +377,47 @@ describe('page stack', () => {
 		expect(top(state)?.selected).toBe(0);
 	});
 
+	it('F follows the newest end: a poll asks ending_before the first object; nothing new costs nothing more, an arrival loads the page again, counted and marked', () => {
+		let state = answer(start(), p1);
+		state = reduce(state, {type: 'follow'});
+		expect(state.follow).toEqual({count: 0, fresh: [], failures: 0});
+		state = reduce(state, {type: 'follow-poll'});
+		expect(state.pending).toMatchObject({kind: 'probe'});
+		expect(new URL(state.pending!.url).searchParams.get('ending_before')).toBe('a');
+		// Nothing new: the page stays as it is.
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: []})});
+		expect(state.pending).toBeNull();
+		expect(top(state)?.page?.objects.map(object => object.id)).toEqual(['a', 'b', 'c']);
+		// Two arrived: the first page again, with them on top.
+		state = reduce(state, {type: 'follow-poll'});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['y', 'z']})});
+		expect(state.pending).toMatchObject({kind: 'refresh', url: url()});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: url(), ids: ['y', 'z', 'a'], next: url('a')})});
+		expect(state.follow).toEqual({count: 2, fresh: ['y', 'z'], failures: 0});
+		expect(top(state)?.page?.objects.map(object => object.id)).toEqual(['y', 'z', 'a']);
+		// The marks fade at the next poll that brings nothing.
+		state = reduce(state, {type: 'follow-poll'});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: []})});
+		expect(state.follow?.fresh).toEqual([]);
+		// A failure keeps following, counted so the next pause is longer.
+		state = reduce(state, {type: 'follow-poll'});
+		state = reduce(state, {type: 'failed', requestId: state.pending!.requestId, message: '429'});
+		expect(state.follow?.failures).toBe(1);
+		state = reduce(state, {type: 'unfollow'});
+		expect(state.follow).toBeNull();
+		expect(notice(state)).toBe('stopped following: 2 new objects arrived (F follows again)');
+	});
+
+	it('F from a deeper page in desc goes to the first page; in asc it follows the page on screen past its last object', () => {
+		let state = reduce(walkedTo3(), {type: 'follow'});
+		expect(state.entries).toHaveLength(1);
+		expect(top(state)?.url).toBe(url());
+		const asc = initialState({startUrl: url(), settings: {order: 'asc', limit: 3}});
+		state = reduce(asc, {type: 'loaded', requestId: 1, page: makePage({url: url(), ids: ['a', 'b'], order: 'asc'})});
+		state = apply(state, {type: 'follow'}, {type: 'follow-poll'});
+		expect(new URL(state.pending!.url).searchParams.get('starting_after')).toBe('b');
+	});
+
 	it('firstPageUrl drops cursors and sets order and limit', () => {
 		expect(firstPageUrl('http://x.test/v2/accounts?starting_after=a&limit=3', {order: 'asc', limit: 10})).toBe(
 			'http://x.test/v2/accounts?limit=10&order=asc',

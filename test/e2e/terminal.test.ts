@@ -175,6 +175,19 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		await server.waitForScreen(t => t.includes('AFTER rc=0'));
 	});
 
+	it('F on the churn scenario follows the newest end: new objects appear within seconds, marked and counted; a key stops', async () => {
+		server.start('follow', {args: '--scenario churn'});
+		await server.waitForScreen(t => t.includes('page 1 ·') && !t.includes('loading'));
+		await server.keys('F');
+		// The sandbox inserts a few objects a second: the first poll after a few seconds brings some.
+		const text = await server.waitForScreen(t => /following · [1-9]\d* new/.test(t), 20_000);
+		expect(text).toMatch(/^\+ [\da-f]{8}/m);
+		await server.keys('j');
+		await server.waitForScreen(t => t.includes('stopped following'));
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+	});
+
 	it('a terminal too small to draw in says so, and the page appears once it grows', async () => {
 		server.start('small');
 		server.tmux('resize-window', '-t', server.session, '-x', '20', '-y', '5');
