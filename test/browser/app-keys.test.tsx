@@ -109,6 +109,21 @@ describe('Esc followed by keys in one write', () => {
 		await app.press('\u001B?');
 		await app.waitFor(f => f.startsWith('keys'));
 	});
+
+	it('Esc Esc in one write goes back two levels (help, then the filter); Esc ↓ clears the filter, then moves', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'Wallet', keys.enter);
+		await app.waitFor(f => f.includes('filter "Wallet"'));
+		await app.press('?');
+		await app.waitFor(f => f.startsWith('keys'));
+		await app.press('\u001B\u001B');
+		await app.waitFor(f => f.startsWith('  id ') && !f.includes('filter "Wallet"'));
+		await app.press('/', 'Wallet', keys.enter);
+		await app.waitFor(f => f.includes('filter "Wallet"'));
+		await app.press('\u001B' + keys.down);
+		await app.waitFor(f => !f.includes('filter "Wallet"') && f.includes('row 2/'));
+	});
 });
 
 describe('q and Esc close overlays', () => {
