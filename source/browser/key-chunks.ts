@@ -10,11 +10,18 @@ import type {KeyFlags} from './keymap.js';
  * event emitter: Ink's tokenizer stays the one parser of escape sequences,
  * and this runs on what useInput gives every component, testable without a
  * terminal.
+ *
+ * An escape sequence unpatched Ink cannot name (a pasted colour code,
+ * `\x1b[1;5X`) makes Ink's own useInput throw before any handler of ours is
+ * called, so that guard is in the Ink patch (patches/ink+6.8.0.patch), not
+ * here: no code of ours runs early enough to catch it. What reaches this
+ * module is a string with flags, and nothing here throws on any string.
  */
 
 export type KeyPress = {input: string; key: KeyFlags};
 
 const none: KeyFlags = {};
+const escapePress: KeyPress = {input: '', key: {escape: true}};
 
 /** One character of a run, with the flags Ink gives it when it arrives alone. */
 function pressOf(character: string): KeyPress {
@@ -52,13 +59,23 @@ function named(key: KeyFlags): boolean {
  * character (code point, so an emoji stays whole).
  */
 export function splitKeys(input: string, key: KeyFlags): KeyPress[] {
-	// Esc and a key in one read (`Esc / b t c`, typed fast or sent by a
-	// script) reach us as Alt+key: Ink reads ESC followed by a character as
-	// Meta, as terminals send Alt. The browser binds no Alt key, so it is
-	// Esc, then the key (and the rest of the run), as less does with its
-	// escape delay at zero.
+	// Esc and a key in one read (`Esc / b t c`, typed fast, pasted or sent
+	// by a script) reach us as Alt+key: Ink reads ESC
+	// followed by a character as Meta, since that is also what a terminal
+	// sends for Alt. The browser binds no Alt key, so the rule is that of
+	// less and vim with no escape delay: ESC then a key is Esc, then that
+	// key. That holds for every key Ink folds into Meta this way: a
+	// character (Tab and Ctrl-letters named as they are alone), Enter and
+	// Backspace. Ink also sets Meta on a plain Esc and on Alt+arrow sent as
+	// a CSI modifier (`\x1b[1;3A`); those stay the one key they name. ESC ESC
+	// (and ESC before an arrow's own ESC) is split in the Ink patch, where
+	// the second ESC is still visible.
 	if (key.meta === true && !named(key) && input !== '' && !input.startsWith('\u001B')) {
-		return [{input: '', key: {escape: true}}, ...splitKeys(input, {...key, meta: false})];
+		return [escapePress, ...[...input].map(character => pressOf(character))];
+	}
+
+	if (key.meta === true && (key.return === true || key.backspace === true || key.delete === true)) {
+		return [escapePress, {input, key: {...key, meta: false}}];
 	}
 
 	const characters = [...input];

@@ -110,6 +110,29 @@ describe('Esc followed by keys in one write', () => {
 		await app.waitFor(f => f.startsWith('keys'));
 	});
 
+	it('Esc Enter in one write: the filter cleared, then the selected object opened', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'Wallet', keys.enter);
+		await app.waitFor(f => f.includes('filter "Wallet"'));
+		await app.press('\u001B\r');
+		await app.waitFor(f => f.startsWith('object 1 of'));
+		await app.press(keys.escape);
+		const frame = await app.waitFor(f => f.startsWith('  id '));
+		expect(frame).not.toContain('filter "Wallet"');
+	});
+
+	it('Esc Backspace in one write in the filter prompt: the prompt cancelled, not a character deleted', async () => {
+		const app = await browse();
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('/', 'abc');
+		await app.waitFor(f => f.includes('/ filter rows: abc'));
+		await app.press('\u001B' + keys.backspace);
+		await app.press('j');
+		const frame = await app.waitFor(f => f.includes('row 2/'));
+		expect(frame).not.toContain('/ filter rows');
+	});
+
 	it('Esc Esc in one write goes back two levels (help, then the filter); Esc ↓ clears the filter, then moves', async () => {
 		const app = await browse();
 		await app.waitFor(f => f.includes('page 1 '));

@@ -36,6 +36,19 @@ describe('Esc and keys in one read', () => {
 		expect(names('', {escape: true, meta: true})).toEqual(['escape']);
 		expect(names('', {upArrow: true, meta: true})).toEqual(['up']);
 	});
+
+	it('ESC then Enter, Backspace, Tab or a Ctrl key is Esc, then that key named as it is alone', () => {
+		// As Ink reads `\x1b\r`, `\x1b\x7f`, `\x1b\b`, `\x1b\t` and `\x1b\x03`.
+		expect(names('\r', {return: true, meta: true})).toEqual(['escape', 'return']);
+		expect(names('', {delete: true, meta: true})).toEqual(['escape', 'backspace']);
+		expect(names('', {backspace: true, meta: true})).toEqual(['escape', 'backspace']);
+		expect(names('\t', {meta: true})).toEqual(['escape', 'tab']);
+		expect(names('\u0003', {meta: true})).toEqual(['escape', 'ctrl+c']);
+		expect(names('J', {meta: true, shift: true} as never)).toEqual(['escape', 'J']);
+		// Enter and Backspace with no ESC before them stay one key.
+		expect(names('\r', {return: true})).toEqual(['return']);
+		expect(names('', {delete: true})).toEqual(['backspace']);
+	});
 });
 
 describe('the page stack replays every key queued while loading', () => {
