@@ -175,6 +175,25 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		await server.waitForScreen(t => t.includes('AFTER rc=0'));
 	});
 
+	it('Esc followed by keys in one write is Esc, then those keys, not Alt: Esc / bitcoin Enter replaces the filter, Esc Esc goes back twice', async () => {
+		server.start('esc-keys');
+		await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('row 1/'));
+		await server.keys('-l', '/btc');
+		await server.keys('Enter');
+		await server.waitForScreen(t => t.includes('filter "btc"'));
+		// One send-keys with a literal string: one write to the terminal, as a script or fast typing gives.
+		await server.keys('-l', '\u001B/bitcoin\r');
+		let text = await server.waitForScreen(t => t.includes('filter "bitcoin"'));
+		expect(text).not.toContain('btcbitcoin');
+		await server.keys('?');
+		await server.waitForScreen(t => t.startsWith('keys'));
+		await server.keys('-l', '\u001B\u001B');
+		text = await server.waitForScreen(t => t.startsWith('  id') && !t.includes('filter "'));
+		expect(text).not.toContain('AFTER rc=');
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+	});
+
 	it('F on the churn scenario follows the newest end: new objects appear within seconds, marked and counted; a key stops', async () => {
 		server.start('follow', {args: '--scenario churn'});
 		await server.waitForScreen(t => t.includes('page 1 ·') && !t.includes('loading'));
