@@ -5,7 +5,7 @@ export default defineConfig({
 		include: ['test/**/*.test.{ts,tsx}'],
 		exclude: ['test/bench/**', 'node_modules/**'],
 		// A process warning (a listener leak, a deprecation) fails the test it came in.
-		setupFiles: ['test/support/no-warnings.ts'],
+		setupFiles: ['test/support/no-warnings.ts', 'test/support/text-width.ts'],
 		globalSetup: ['test/support/global-setup.ts'],
 		// Deadlines against hangs, not speed checks (speed is measured under test/bench/):
 		// on a loaded 2-core machine a property test or a series of subprocesses

@@ -3,6 +3,7 @@ import process from 'node:process';
 import {UsageError} from './core/errors.js';
 import {editDistance, quoteValue} from './core/parse-flags.js';
 import {describeError} from './core/report-error.js';
+import {loadTextWidth} from './core/text-width.js';
 
 type Command = {run(argv: string[]): Promise<number>};
 
@@ -24,6 +25,11 @@ async function main(argv: string[]): Promise<number> {
 	}
 
 	const [first, ...rest] = argv;
+	// Every command but dump draws text for a terminal; dump loads string-width only when it does.
+	if (first !== 'dump') {
+		await loadTextWidth();
+	}
+
 	const load = first === undefined ? undefined : subcommands[first];
 	if (load) {
 		return (await load()).run(rest);
@@ -42,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
 try {
 	process.exitCode = await main(process.argv.slice(2));
 } catch (error: unknown) {
+	await loadTextWidth();
 	const {message, exitCode} = describeError(error);
 	process.stderr.write(`pagewalk: ${message}\n`);
 	process.exitCode = exitCode;

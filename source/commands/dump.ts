@@ -1,5 +1,6 @@
 import process from 'node:process';
 import v8 from 'node:v8';
+import {loadTextWidth} from '../core/text-width.js';
 import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
@@ -109,6 +110,11 @@ export type DumpOptions = {
 };
 
 export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
+	// Widths matter only for a table or a terminal: to a pipe, string-width is never loaded.
+	if (options.format === 'table' || io.stdout.isTTY === true || io.stderr.isTTY === true) {
+		await loadTextWidth();
+	}
+
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {

@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import type stringWidthType from 'string-width';
 
 /**
  * The one way pagewalk measures and cuts text for a terminal: the table's
@@ -44,6 +44,40 @@ const printableAscii = /^[\u0020-\u007E]*$/;
  * text cannot grow it without end.
  */
 const clusterWidths = new Map<string, number>();
+
+/**
+ * string-width, once loaded. It is loaded (loadTextWidth) by what draws for a
+ * terminal: the browser, `--format table`, a progress line on a terminal,
+ * the audit's view, an error to print. `dump` to a pipe writes objects as
+ * the server sent them and never loads it. Until it is loaded, a character
+ * other than printable ASCII counts as two cells: a cut may end a little
+ * early, never past its columns.
+ */
+let stringWidth: typeof stringWidthType | undefined;
+
+export async function loadTextWidth(): Promise<void> {
+	if (!stringWidth) {
+		const loaded = (await import('string-width')).default;
+		stringWidth = loaded;
+		clusterWidths.clear();
+		defaultEllipsisWidth = undefined;
+	}
+}
+
+/** The width of text in cells: string-width's, else two a character beyond printable ASCII. */
+function measure(text: string): number {
+	if (stringWidth) {
+		return stringWidth(text);
+	}
+
+	let width = 0;
+	for (const character of text) {
+		const code = character.codePointAt(0)!;
+		width += code >= 0x20 && code <= 0x7E ? 1 : 2;
+	}
+
+	return width;
+}
 const maxRemembered = 4096;
 
 function clusterWidth(cluster: string): number {
@@ -56,7 +90,7 @@ function clusterWidth(cluster: string): number {
 
 	let width = clusterWidths.get(cluster);
 	if (width === undefined) {
-		width = stringWidth(cluster);
+		width = measure(cluster);
 		if (clusterWidths.size >= maxRemembered) {
 			clusterWidths.clear();
 		}
@@ -140,7 +174,7 @@ function scan(text: string, columns: number, keep: number): Scan {
  */
 export function displayWidth(text: string, limit = Number.POSITIVE_INFINITY): number {
 	if (limit === Number.POSITIVE_INFINITY) {
-		return stringWidth(text);
+		return measure(text);
 	}
 
 	const {fits, width} = scan(text, limit, 0);
@@ -214,7 +248,7 @@ export function cutWithWidth(text: string, columns: number, options: CutOptions 
 	let ellipsis = options.ellipsis ?? '…';
 	// Measured once for the default: string-width costs microseconds a call,
 	// which a table of 300,000 rows pays per cell.
-	let ellipsisWidth = ellipsis === '…' ? (defaultEllipsisWidth ??= stringWidth('…')) : ellipsis === '' ? 0 : stringWidth(ellipsis);
+	let ellipsisWidth = ellipsis === '…' ? (defaultEllipsisWidth ??= measure('…')) : ellipsis === '' ? 0 : measure(ellipsis);
 	if (ellipsisWidth > columns) {
 		ellipsis = '';
 		ellipsisWidth = 0;
