@@ -49,7 +49,7 @@ function browserPid(script: ChildProcess): number {
 }
 
 const {served, child: server} = await serve();
-const command = `${process.execPath} ${cli} accounts --base-url ${served.accountUrl} --limit 100`;
+const command = `${process.execPath} ${process.env['BENCH_NODE_FLAGS'] ?? ''} ${cli} accounts --base-url ${served.accountUrl} --limit 100`;
 const browser = spawn('script', ['-qfec', command, '/dev/null'], {
 	env: {...process.env, COINBASE_ACCESS_TOKEN: served.credentials.account.full, NO_COLOR: '1', TERM: 'xterm-256color'},
 	stdio: ['pipe', 'pipe', 'inherit'],
@@ -83,7 +83,7 @@ for (let page = 1; page < pages;) {
 	const target = `page ${page} `;
 
 	await until(() => screen.includes(target) && !screen.slice(screen.lastIndexOf(target)).includes('loading'), target);
-	if (page % 250 === 0 || page === pages) {
+	if (Math.floor(page / 250) > Math.floor((page - step) / 250) || page === pages) {
 		const {peak, now} = memory(pid);
 		rows.push(`after ${page} pages: ${now.toFixed(1)} MiB now, ${peak.toFixed(1)} MiB peak`);
 	}
