@@ -14,7 +14,7 @@ import {clampOffset} from './core/table-layout.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
-import {comparePageRows} from './core/page-compare.js';
+import {comparePageRows, namesById, shortLabel} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
 import type {ColourLevel} from './core/colour.js';
 import {ColourContext} from './components/colour.js';
@@ -153,7 +153,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		compare.loadPage(compareUrl, controller.signal).then(
 			other => {
 				if (shown) {
-					const rows = comparePageRows(shown.objects.map(object => object.id), other.objects.map(object => object.id));
+					const rows = comparePageRows(shown.objects.map(object => object.id), other.objects.map(object => object.id), namesById(shown.objects, other.objects));
 					dispatch({type: 'compared', result: {url: compareUrl, rows}});
 				}
 			},
@@ -281,7 +281,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			help: 'keys',
 			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
 			debug: 'debug: request and response',
-			compare: compare ? `compare: ${inert(compare.labels.a)} against ${inert(compare.labels.b)}` : 'compare',
+			compare: compare ? `compare: ${inert(shortLabel(compare.labels.a))} against ${inert(shortLabel(compare.labels.b))}` : 'compare',
 		};
 		body = (
 			<TextPane

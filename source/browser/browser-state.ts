@@ -2,7 +2,7 @@ import type {ColumnChoice} from '../core/column-order.js';
 import {prettyLines} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
 import {clampOffset} from '../core/table-layout.js';
-import {compareViewLines, type CompareRow} from '../core/page-compare.js';
+import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
 import type {Api, Page} from '../core/types.js';
 import {rowsOf, visibleRows, type Row} from './cells.js';
@@ -161,7 +161,7 @@ function compareLines(state: BrowserState): string[] {
 		return [`The request with ${labels.b} failed: ${inert(describeError(result.error).message)}`];
 	}
 
-	const view = compareViewLines(result.rows, labels);
+	const view = compareViewLines(result.rows, {a: shortLabel(labels.a), b: shortLabel(labels.b)});
 	return [view.summary, '', ...view.lines];
 }
 

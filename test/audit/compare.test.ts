@@ -1,5 +1,6 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, it, test} from 'vitest';
 import {comparePageRows, compareSummary, compareWalks, type WalkIds} from '../../source/audit/compare.js';
+import {compareViewLines, namesById, shortLabel} from '../../source/core/page-compare.js';
 
 describe('compareWalks', () => {
 	test('per page and in total, pages paired by cursor', () => {
@@ -61,5 +62,18 @@ describe('comparePageRows', () => {
 	test('empty pages', () => {
 		expect(comparePageRows([], [])).toEqual([]);
 		expect(comparePageRows([], ['q'])).toEqual([{id: 'q', a: false, b: true}]);
+	});
+});
+
+describe('the compare view: names and short labels', () => {
+	it('shows each object\'s name beside its id, and a key file by its name, not its path', () => {
+		const rows = comparePageRows(['a', 'b'], ['b', 'c'], namesById([{id: 'a', name: 'BTC Wallet'}], [{id: 'c', name: 'x\u001B[2Jy'}, {id: 'b'}]));
+		const view = compareViewLines(rows, {a: shortLabel('CDP key ES256 from --key-file \'/home/me/keys/cdp.json\''), b: 'COMPARE_TOKEN'});
+		expect(view.lines).toEqual([
+			'✓ ·  a  BTC Wallet  only CDP key ES256 from --key-file \'cdp.json\'',
+			'✓ ✓  b',
+			String.raw`· ✓  c  x\x1b[2Jy  only COMPARE_TOKEN`,
+		]);
+		expect(shortLabel('profile work')).toBe('profile work');
 	});
 });

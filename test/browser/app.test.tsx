@@ -395,8 +395,9 @@ describe('<App> explains short pages', () => {
 		await app.press('c');
 		const frame = await app.waitFor(f => f.includes('only COMPARE_TOKEN'));
 		expect(lines(frame)[0]).toMatch(/^compare: COINBASE_ACCESS_TOKEN against COMPARE_TOKEN/);
-		const onlyFull = [...frame.matchAll(/^· ✓ {2}(\S+) {2}only COMPARE_TOKEN$/gm)].map(match => match[1]);
-		const both = [...frame.matchAll(/^✓ ✓ {2}(\S+)$/gm)].map(match => match[1]);
+		// Each id with its object's name beside it.
+		const onlyFull = [...frame.matchAll(/^· ✓ {2}(\S+) {2}\S.* {2}only COMPARE_TOKEN$/gm)].map(match => match[1]);
+		const both = [...frame.matchAll(/^✓ ✓ {2}(\S+) {2}\S.*$/gm)].map(match => match[1]);
 		const hidden = new Set(sandbox.store.hiddenIds('accounts'));
 		const page = expectedPages(25)[0]!;
 		expect(both).toEqual(page);
