@@ -14,6 +14,7 @@ import {clampOffset} from './core/table-layout.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
 import {top} from './browser/page-stack.js';
 import {inert} from './core/inert.js';
+import {cutToWidth} from './core/text-width.js';
 import {comparePageRows, namesById, shortLabel} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
 import type {ColourLevel} from './core/colour.js';
@@ -269,14 +270,19 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		prompt = `limit (0–100), Enter applies: ${screen.draft}${screen.fresh ? ' (type to replace)' : ''}`;
 	} else if (screen.kind === 'jump') {
 		prompt = `: jump (id: after it, <id: before it): ${inert(screen.draft)}`;
+	} else if (screen.kind === 'find') {
+		prompt = `/ find in this pane${state.found === undefined ? '' : ` (Enter alone: "${inert(cutToWidth(state.found, 20))}")`}: ${inert(screen.draft)}`;
 	}
+
+	// While `/` finds text in a pane, the pane stays drawn under the prompt.
+	const pane = screen.kind === 'find' ? screen.pane : screen;
 
 	let body;
 	if (screen.kind === 'columns') {
 		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
 		const scroll = Math.max(0, screen.cursor - (bodyHeight - 2));
 		body = <TextPane title={`columns: ${pickerHint()}`} lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
-	} else if (screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare') {
+	} else if (pane.kind === 'help' || pane.kind === 'detail' || pane.kind === 'debug' || pane.kind === 'compare') {
 		const titles = {
 			help: 'keys',
 			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
@@ -285,14 +291,14 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		};
 		body = (
 			<TextPane
-				title={titles[screen.kind]}
-				lines={overlayLines(state)}
-				scroll={screen.scroll}
+				title={titles[pane.kind]}
+				lines={overlayLines(pane === screen ? state : {...state, screen: pane})}
+				scroll={pane.scroll}
 				height={bodyHeight}
 				width={size.columns}
 				wrap={state.view.wrap}
 				column={state.view.paneColumn}
-				syntax={screen.kind === 'detail' ? 'json' : undefined}
+				syntax={pane.kind === 'detail' ? 'json' : undefined}
 			/>
 		);
 	}

@@ -1,6 +1,7 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import {prettyLines} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
+import {cutToWidth} from '../core/text-width.js';
 import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
@@ -9,11 +10,11 @@ import {rowsOf, visibleRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
-import {routeKey, routeWheel, type Request, type Screen, type ViewChange} from './screen.js';
+import {routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
 import {copyNote, osc52} from '../core/clipboard.js';
 import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
-import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
+import {commandFor, helpLines, keyName, shownKeys, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, searchStart, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
@@ -49,6 +50,8 @@ export type BrowserState = {
 	note: Note | null;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
+	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
+	found?: string;
 	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
 	search: SearchState;
 };
@@ -437,6 +440,10 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		return startSearch(state, routed.search);
 	}
 
+	if (routed.find !== undefined && routed.screen && isPane(routed.screen)) {
+		return findInPane(state, routed.screen, routed.find, action.bodyRows, action.columns);
+	}
+
 	if (routed.request) {
 		state = applyRequest(state, routed.request);
 	}
@@ -471,6 +478,46 @@ function suggestedName(state: BrowserState, what: SaveWhat): string {
 	const list = state.walks.place.name.replaceAll(/[^\w-]+/g, '-').replaceAll(/^-+|-+$/g, '') || 'list';
 	const pages = state.stack.entries.length;
 	return what === 'page' || pages === 1 ? `${list}-page-${pages}.ndjson` : `${list}-pages-1-${pages}.ndjson`;
+}
+
+function isPane(screen: Screen): screen is Pane {
+	return screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare';
+}
+
+/**
+ * `/` in a pane, as in less: scrolls to the next line holding the text
+ * (case-insensitive), from the line after the top one, wrapping around to
+ * the start; with nothing typed, the last text again. The note says which
+ * line, or that none holds it.
+ */
+function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: number, columns: number | undefined): BrowserState {
+	const text = typed === '' ? state.found ?? '' : typed;
+	if (text === '') {
+		return {...state, screen: pane};
+	}
+
+	const lines = overlayLines({...state, screen: pane});
+	const wrapping = state.view.wrap && columns !== undefined;
+	const topLine = wrapping ? wrappedWindow(lines, columns, pane.scroll, 1).firstLine - 1 : pane.scroll;
+	const needle = text.toLowerCase();
+	let found = -1;
+	for (let step = 1; step <= lines.length && found === -1; step++) {
+		const index = (topLine + step) % lines.length;
+		if (lines[index]!.toLowerCase().includes(needle)) {
+			found = index;
+		}
+	}
+
+	const shown = inert(cutToWidth(text, 40));
+	if (found === -1) {
+		return {...state, screen: pane, found: text, note: {text: `no line of this pane holds "${shown}"`, tone: 'warn'}};
+	}
+
+	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
+	const row = wrapping ? wrappedRows(lines.slice(0, found), columns) : found;
+	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
+	const again = shownKeys('find')[0]!;
+	return {...state, screen: {...pane, scroll}, found: text, note: {text: `"${shown}" on line ${found + 1} of ${lines.length} (${again} Enter: the next)`, tone: 'good'}};
 }
 
 function withNotice(state: BrowserState, notice: Notice): BrowserState {

@@ -42,6 +42,7 @@ export type Command =
 	| 'debug'
 	| 'compare'
 	| 'filter'
+	| 'find'
 	| 'help'
 	| 'close'
 	| 'back'
@@ -145,7 +146,13 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 		description: 'which ids each credential sees on this page (--compare-env)',
 		readme: 'compare: which ids of this page each credential sees (`--compare-env NAME`; with `--demo`, the sandbox\'s other credential)',
 	},
-	filter: {keys: ['/'], description: 'filter the rows of the page', readme: 'filter the rows of the page (`Esc` clears)'},
+	filter: {keys: ['/'], description: 'filter the rows of the page', modes: ['table'], readme: 'filter the rows of the page (`Esc` clears)'},
+	find: {
+		keys: ['/'],
+		description: 'in a pane: find text (Enter goes to it; / Enter again: the next)',
+		modes: ['overlay'],
+		readme: 'in detail, debug, help or compare: find text, as in less (Enter scrolls to the next line holding it, from the top line on, wrapping around; `/` `Enter` again finds the next)',
+	},
 	help: {keys: ['?'], description: 'this help', readme: 'help, generated from the same keymap that handles input'},
 	// Back and quit as in less and VisiData: Esc and q go back one level, q
 	// quits only where there is nothing left to go back from, Q quits from

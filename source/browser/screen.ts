@@ -26,7 +26,12 @@ export type Screen =
 	/** `suggested`: the name Enter takes when nothing is typed. */
 	| {kind: 'save'; draft: string; what: SaveWhat; suggested?: string}
 	| {kind: 'overwrite'; job: SaveJob}
-	| {kind: 'jump'; draft: string};
+	| {kind: 'jump'; draft: string}
+	/** `/` in a pane: text to find in it (less); the pane stays underneath. */
+	| {kind: 'find'; draft: string; pane: Pane};
+
+/** The panes over the table, whose text scrolls. */
+export type Pane = Extract<Screen, {kind: 'help' | 'detail' | 'debug' | 'compare'}>;
 
 /** One line of the column picker: a column of the page and whether the table shows it. */
 export type ColumnItem = {path: string; shown: boolean};
@@ -79,7 +84,8 @@ export type Request =
 	| {kind: 'kept'; name: string};
 
 /** `search`: start a search across pages that way (the browser state runs it). */
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request; search?: SearchDirection};
+/** `find`: look for this text in the pane (empty: the last text again), from the line after the top one. */
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request; search?: SearchDirection; find?: string};
 
 function scrolled<S extends Scrolling>(screen: S, delta: number | 'top' | 'bottom', context: KeyContext): S {
 	const max = Math.max(0, context.overlayLines - context.bodyRows);
@@ -177,6 +183,23 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		return routeJump(screen, command, name, input);
 	}
 
+	if (screen.kind === 'find') {
+		switch (command) {
+			case 'prompt-cancel': {
+				return {screen: screen.pane};
+			}
+
+			case 'prompt-apply': {
+				return {screen: screen.pane, find: screen.draft};
+			}
+
+			default: {
+				const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+				return next ? {screen: next} : {};
+			}
+		}
+	}
+
 	if (screen.kind === 'columns') {
 		return routePicker(screen, command);
 	}
@@ -228,6 +251,10 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 			case 'wrap': {
 				return {view: {type: 'toggle-wrap'}};
+			}
+
+			case 'find': {
+				return {screen: {kind: 'find', draft: '', pane: screen}};
 			}
 
 			// Next and previous object without leaving the detail view.
@@ -419,6 +446,7 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'prompt-cancel':
 		case 'prompt-delete':
 		case 'confirm-yes':
+		case 'find':
 		case 'detail-next':
 		case 'detail-previous':
 		case 'related-next':

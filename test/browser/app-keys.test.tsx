@@ -207,6 +207,36 @@ describe('q and Esc close overlays', () => {
 	});
 });
 
+describe('/ in a pane finds text, as in less', () => {
+	it('in help: Enter scrolls to the line holding the text, / Enter again to the next; the pane stays open; Esc in the prompt leaves it as it was', async () => {
+		const app = await browse({size: {columns: 100, rows: 12}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('?');
+		await app.waitFor(f => f.startsWith('keys'));
+		await app.press('/', 'WRAP long', keys.enter);
+		let frame = await app.waitFor(f => f.includes('"WRAP long" on line'));
+		expect(frame.startsWith('keys')).toBe(true);
+		expect(frame.split('\n')[1]).toMatch(/^z +wrap long lines/);
+		await app.press('/', keys.escape);
+		frame = await app.waitFor(f => !f.includes('/ find in this pane'));
+		expect(frame.split('\n')[1]).toMatch(/^z +wrap long lines/);
+		await app.press('/', 'no such text anywhere', keys.enter);
+		await app.waitFor(f => f.includes('no line of this pane holds "no such text anywhere"'));
+	});
+
+	it('in detail: finds a field of the object; Enter alone finds the same text again', async () => {
+		const app = await browse({size: {columns: 100, rows: 12}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press(keys.enter);
+		await app.waitFor(f => f.startsWith('object 1 of'));
+		await app.press('/', 'exponent', keys.enter);
+		const frame = await app.waitFor(f => f.includes('"exponent" on line'));
+		expect(frame.split('\n')[1]).toContain('"exponent"');
+		await app.press('/', keys.enter);
+		await app.waitFor(f => f.includes('"exponent" on line'));
+	});
+});
+
 describe('F follows the newest end', () => {
 	it('new objects appear at the top as they arrive, marked + and counted; any key stops', async () => {
 		const app = await browse({appProps: () => ({followEveryMs: 20}), size: {columns: 160, rows: 16}});

@@ -13,7 +13,7 @@ describe('keymap', () => {
 			up: 'up', k: 'up', down: 'down', j: 'down', pageup: 'page-up', pagedown: 'page-down', g: 'top', G: 'bottom',
 			right: 'next', l: 'next', ']': 'next', left: 'previous', h: 'previous', '[': 'previous', 0: 'first', home: 'top', end: 'bottom',
 			o: 'toggle-order', '+': 'limit-up', '=': 'limit-up', '-': 'limit-down', _: 'limit-down', L: 'limit-type', r: 'refresh',
-			return: 'detail', d: 'debug', c: 'compare', '/': 'filter', '?': 'help', escape: 'close', q: 'back', Q: 'quit', 'ctrl+c': 'interrupt',
+			return: 'detail', d: 'debug', c: 'compare', '?': 'help', escape: 'close', q: 'back', Q: 'quit', 'ctrl+c': 'interrupt',
 		})) {
 			expect(commandFor('table', key), key).toBe(command);
 			expect(commandFor('overlay', key), key).toBe(command);
@@ -38,6 +38,12 @@ describe('keymap', () => {
 		expect(commandFor('overlay', 'n')).toBe('detail-next');
 		expect(commandFor('overlay', 'p')).toBe('detail-previous');
 		expect(commandFor('table', 'n')).toBe('search-next');
+	});
+
+	it('/ filters the rows on the table, and finds text in a pane (less)', () => {
+		expect(commandFor('table', '/')).toBe('filter');
+		expect(commandFor('overlay', '/')).toBe('find');
+		expect(commandFor('detail', '/')).toBe('find');
 	});
 
 	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {
