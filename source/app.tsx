@@ -307,7 +307,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	// (or applying the column picker) updates its rows instead of building
 	// every row's Ink nodes again.
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
-	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} fresh={freshIds(stack)} />;
+	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} fresh={freshIds(stack)} sort={stack.sort} />;
 
 	if (size.columns < minimumSize.columns || size.rows < minimumSize.rows) {
 		// Too small for the status area and one row: say so (wrapped to fit)

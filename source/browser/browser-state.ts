@@ -6,7 +6,7 @@ import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
 import type {Api, Page} from '../core/types.js';
-import {rowsOf, visibleRows, type Row} from './cells.js';
+import {rowsOf, shownPageRows, type Row} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
@@ -122,7 +122,7 @@ export function initialBrowserState(options: {
 
 export function shownRows(stack: PageStackState): Row[] {
 	const page = top(stack)?.page;
-	return page ? visibleRows(page.objects, stack.filter, page.objectTexts) : [];
+	return page ? shownPageRows(page.objects, stack.filter, page.objectTexts, stack.sort) : [];
 }
 
 export function selectedRow(stack: PageStackState): Row | undefined {
@@ -411,6 +411,11 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		hasSelection: selectedRow(state.stack) !== undefined,
 		related: state.screen.kind === 'detail' ? relatedOf(state.walks, selectedRow(state.stack)?.object).length : 0,
 		nested: state.walks.parents.length > 0,
+		sort: state.stack.sort,
+		sortColumn() {
+			const page = top(state.stack)?.page;
+			return page ? pageColumns(rowsOf(page.objects, page.objectTexts), state.view.choice)[1 + state.view.offset] : undefined;
+		},
 		limit: state.stack.settings.limit,
 		saveName: what => suggestedName(state, what),
 		columnItems() {

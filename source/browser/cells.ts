@@ -118,6 +118,45 @@ export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, que
 	return result;
 }
 
+/** Rows sorted on screen by one column (`s`): this page's rows only, never the server's order. */
+export type RowSort = {path: string; direction: 'ascending' | 'descending'};
+
+const sortedRows = new WeakMap<Row[], {key: string; rows: Row[]}>();
+const numberText = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The rows the filter lets through, sorted when a sort is set. Sorting may
+ * read parsed values (numbers compare as numbers), display never does: the
+ * cells stay the exact texts. Rows without the column come last; ties keep
+ * the server's order.
+ */
+export function shownPageRows(objects: ReadonlyArray<Record<string, unknown>>, query: string, texts: readonly string[] | undefined, sort: RowSort | null | undefined): Row[] {
+	const rows = visibleRows(objects, query, texts);
+	if (!sort) {
+		return rows;
+	}
+
+	const key = `${sort.path}\u0000${sort.direction}`;
+	const hit = sortedRows.get(rows);
+	if (hit?.key === key) {
+		return hit.rows;
+	}
+
+	const sign = sort.direction === 'ascending' ? 1 : -1;
+	const result = [...rows].sort((a, b) => {
+		const left = a.cells.get(sort.path);
+		const right = b.cells.get(sort.path);
+		if (left === undefined || right === undefined) {
+			return left === right ? a.index - b.index : left === undefined ? 1 : -1;
+		}
+
+		const order = numberText.test(left) && numberText.test(right) ? Number(left) - Number(right) : left.localeCompare(right);
+		return order === 0 ? a.index - b.index : sign * order;
+	});
+	sortedRows.set(rows, {key, rows: result});
+	return result;
+}
+
 /**
  * Whether the filter may let a row of `objects` through: a quick test that
  * never says no where {@link filterRows} would show a row (a property test

@@ -43,6 +43,7 @@ export type Command =
 	| 'compare'
 	| 'filter'
 	| 'find'
+	| 'sort'
 	| 'help'
 	| 'close'
 	| 'back'
@@ -147,6 +148,12 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 		readme: 'compare: which ids of this page each credential sees (`--compare-env NAME`; with `--demo`, the sandbox\'s other credential)',
 	},
 	filter: {keys: ['/'], description: 'filter the rows of the page', modes: ['table'], readme: 'filter the rows of the page (`Esc` clears)'},
+	sort: {
+		keys: ['s'],
+		description: 'sort this page\'s rows by the leftmost column shown (< > choose it): ▲, ▼, server order',
+		modes: ['table'],
+		readme: 'sort the rows on screen by the leftmost column after the id (`<` `>` scroll to the one wanted): `s` once ascending ▲, again descending ▼, a third time back to the server\'s order; numbers as numbers; every page shown is sorted the same way, the walk itself stays in the server\'s order (said in the status line)',
+	},
 	find: {
 		keys: ['/'],
 		description: 'in a pane: find text (Enter goes to it; / Enter again: the next)',

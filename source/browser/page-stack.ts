@@ -3,7 +3,7 @@ import {PagewalkError} from '../core/errors.js';
 import type {FillMark} from '../core/fill-strip.js';
 import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {FailedExchange, Order, Page, RetryNotice} from '../core/types.js';
-import {visibleRows} from './cells.js';
+import {shownPageRows, visibleRows, type RowSort} from './cells.js';
 import {pageFindings} from './page-findings.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
 import type {SearchBound, SearchDirection, SearchEnd, SearchOutcome} from './search-pages.js';
@@ -95,7 +95,9 @@ export type StackAction =
 	// F: start or stop following the newest end; a poll asks whether anything arrived.
 	| {type: 'follow'}
 	| {type: 'unfollow'}
-	| {type: 'follow-poll'};
+	| {type: 'follow-poll'}
+	// s: sort the rows on screen by a column, or back to the server's order.
+	| {type: 'sort'; sort: RowSort | null};
 
 /** The stack a search started from: its outcome applies to this stack only. */
 export type SearchStart = {walk: number; depth: number; url: string};
@@ -125,6 +127,8 @@ export type PageStackState = {
 	bounds: Bounds;
 	/** Following the newest end (F), or null. */
 	follow: Follow | null;
+	/** The rows of every page sorted on screen by a column (`s`), or null for the server's order. */
+	sort: RowSort | null;
 };
 
 /**
@@ -176,6 +180,7 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 		filter: '',
 		maxCachedPages: options.maxCachedPages ?? 20,
 		follow: null,
+		sort: null,
 		bounds: options.bounds ?? {maxPages: null, maxItems: null},
 	};
 }
@@ -361,15 +366,15 @@ function enqueue(state: PageStackState, action: StackAction): PageStackState {
  * else the first row after where it was; or, on `next` (the page loaded
  * again), onto the same object by id.
  */
-function keptSelection(page: Page, before: string, after: string, selected: number, next: Page = page): number {
-	const old = visibleRows(page.objects, before, page.objectTexts)[selected];
+function keptSelection(page: Page, before: string, after: string, selected: number, next: Page = page, sort: RowSort | null = null): number {
+	const old = shownPageRows(page.objects, before, page.objectTexts, sort)[selected];
 	if (old === undefined) {
 		return 0;
 	}
 
-	const rows = visibleRows(next.objects, after, next.objectTexts);
-	if (next !== page) {
-		// Another load of the page: the same object by its id, else the first row.
+	const rows = shownPageRows(next.objects, after, next.objectTexts, sort);
+	if (next !== page || sort) {
+		// Another load of the page, or rows in a sorted order: the same object by its id, else the first row.
 		return Math.max(0, rows.findIndex(row => String(row.object.id) === String(old.object.id)));
 	}
 
@@ -442,7 +447,7 @@ function describeChange(before: Page, after: Page): Notice {
 function flipInPlace(state: PageStackState, order: Order): PageStackState | undefined {
 	const entry = top(state);
 	const page = entry?.page;
-	const row = page ? visibleRows(page.objects, state.filter, page.objectTexts)[entry!.selected] : undefined;
+	const row = page ? shownPageRows(page.objects, state.filter, page.objectTexts, state.sort)[entry!.selected] : undefined;
 	if (!page || !row) {
 		return undefined;
 	}
@@ -492,7 +497,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			// previous_uri: keep it as the prefetch so → is instant.
 			const old = top(state);
 			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
-			const focused = pending.focus === undefined ? -1 : visibleRows(page.objects, state.filter, page.objectTexts).findIndex(row => String(row.object.id) === pending.focus);
+			const focused = pending.focus === undefined ? -1 : shownPageRows(page.objects, state.filter, page.objectTexts, state.sort).findIndex(row => String(row.object.id) === pending.focus);
 			return {
 				...base,
 				entries: [checkedEntry([], pending.url, page, Math.max(0, focused))],
@@ -519,7 +524,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			const follow = base.follow && entry.page ? arrived(base.follow, entry.page, page) : base.follow;
 			if (follow && entry.page) {
 				// Following: the selection stays on its object as new ones arrive above it.
-				refreshed.selected = keptSelection(entry.page, state.filter, state.filter, entry.selected, page);
+				refreshed.selected = keptSelection(entry.page, state.filter, state.filter, entry.selected, page, state.sort);
 			}
 
 			return {...replaceTop(base, refreshed), notice: follow ? null : notice, prefetch: null, follow};
@@ -751,7 +756,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 			// the filter hides it). Pages below start at their first row.
 			const entries = state.entries.map((entry, index) => {
 				if (index === state.entries.length - 1 && entry.page) {
-					return {...entry, selected: keptSelection(entry.page, state.filter, action.filter, entry.selected)};
+					return {...entry, selected: keptSelection(entry.page, state.filter, action.filter, entry.selected, entry.page, state.sort)};
 				}
 
 				return entry.selected === 0 ? entry : {...entry, selected: 0};
@@ -784,6 +789,20 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'follow-poll': {
 			return pollFollow(state);
+		}
+
+		case 'sort': {
+			// The selected object stays selected in the new order.
+			const entry = top(state);
+			const page = entry?.page;
+			const selected = page ? shownPageRows(page.objects, state.filter, page.objectTexts, state.sort)[entry!.selected] : undefined;
+			const sorted = {...state, sort: action.sort};
+			if (!page || !selected) {
+				return sorted;
+			}
+
+			const at = shownPageRows(page.objects, state.filter, page.objectTexts, action.sort).indexOf(selected);
+			return replaceTop(sorted, {...entry!, selected: Math.max(0, at)});
 		}
 	}
 }

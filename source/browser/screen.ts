@@ -1,4 +1,5 @@
 import type {ColumnChoice} from '../core/column-order.js';
+import type {RowSort} from './cells.js';
 import type {StackAction} from './page-stack.js';
 import type {CopyWhat, SaveJob, SaveWhat} from './effects.js';
 import {parseJump} from './jump.js';
@@ -68,6 +69,9 @@ export type KeyContext = {
 	limit?: number;
 	/** The file name `w` or `W` offers (asked for only when the prompt opens). */
 	saveName?: (what: SaveWhat) => string;
+	/** The sort in effect, and the column `s` sorts by (the leftmost shown after the id; asked for only then). */
+	sort?: RowSort | null;
+	sortColumn?: () => string | undefined;
 };
 
 /** A move between walks: open a related list of the selected object as a new walk, or return to the one it came from. */
@@ -466,6 +470,18 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 
 		case 'follow': {
 			return {stack: [{type: 'follow'}]};
+		}
+
+		// s: ▲ on a new column, then ▼, then the server's order again.
+		case 'sort': {
+			const path = context.sortColumn?.();
+			if (path === undefined) {
+				return {};
+			}
+
+			const current = context.sort;
+			const sort: RowSort | null = current?.path !== path ? {path, direction: 'ascending'} : current.direction === 'ascending' ? {path, direction: 'descending'} : null;
+			return {stack: [{type: 'sort', sort}]};
 		}
 	}
 }

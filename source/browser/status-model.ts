@@ -309,6 +309,12 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
 
+	if (state.sort) {
+		// Said where the order is said: the page is sorted, the walk is not.
+		const arrow = state.sort.direction === 'ascending' ? '▲' : '▼';
+		location.splice(location.findIndex(segment => segment.id === 'order') + 1, 0, {id: 'sort', text: `rows sorted by ${inert(cutToWidth(state.sort.path, 24))} ${arrow} on screen`, tone: 'accent'});
+	}
+
 	if (state.follow) {
 		// Early on the line: it says why the page changes by itself.
 		location.splice(2, 0, {id: 'follow', text: `following · ${state.follow.count} new`, tone: 'accent'});

@@ -1,7 +1,7 @@
 import {editDistance} from '../core/parse-flags.js';
 import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
-import type {Row} from './cells.js';
+import type {Row, RowSort} from './cells.js';
 
 /**
  * The browser's table: the shared layout of core/table-layout.ts behind a
@@ -172,7 +172,14 @@ function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 // The header changes only with the columns: cut once per layout, not on every key.
 const headers = new WeakMap<readonly Column[], string>();
 
-export function formatHeader(columns: readonly Column[]): string {
+export function formatHeader(columns: readonly Column[], sort?: RowSort | null): string {
+	if (sort && columns.some(column => column.path === sort.path)) {
+		// The sorted column's name starts with ▲ or ▼, so a name cut to its
+		// column's width keeps the arrow (the status line names it whole).
+		const arrow = sort.direction === 'ascending' ? '▲' : '▼';
+		return ' '.repeat(markerWidth) + formatHeaderCells(columns.map(column => column.path === sort.path ? {...column, path: `${arrow}${column.path}`} : column));
+	}
+
 	let header = headers.get(columns);
 	if (header === undefined) {
 		header = ' '.repeat(markerWidth) + formatHeaderCells(columns);

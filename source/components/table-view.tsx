@@ -1,6 +1,6 @@
 import {Box, Text, Transform} from 'ink';
 import {memo, useRef} from 'react';
-import type {Row} from '../browser/cells.js';
+import type {Row, RowSort} from '../browser/cells.js';
 import {formatHeader, rowLine, windowStart, type TableLayout} from '../browser/table-layout.js';
 import {styled, useColour} from './colour.js';
 
@@ -78,13 +78,15 @@ type Props = {
 	hidden?: boolean;
 	/** Ids of objects that just arrived while following (F): marked new. */
 	fresh?: ReadonlySet<string>;
+	/** The sort of the rows on screen, marked in the header. */
+	sort?: RowSort | null;
 };
 
 /**
  * The page as a table: a header and the window of rows that fits `height`.
  * Memoised: while an overlay is open, its keys do not redraw the hidden table.
  */
-export const TableView = memo(({rows, layout, selected, height, empty, hidden = false, fresh}: Props) => {
+export const TableView = memo(({rows, layout, selected, height, empty, hidden = false, fresh, sort}: Props) => {
 	// The window only moves as far as the selection needs: remembered while mounted.
 	const start = useRef(0);
 	const colour = useColour();
@@ -95,7 +97,7 @@ export const TableView = memo(({rows, layout, selected, height, empty, hidden = 
 	return (
 		<Box flexDirection="column" height={height} display={hidden ? 'none' : 'flex'}>
 			<Text {...styled(colour, {bold: true})} wrap="truncate-end">
-				{formatHeader(layout.columns)}
+				{formatHeader(layout.columns, sort)}
 			</Text>
 			{shown.length === 0 ? (
 				<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">

@@ -207,6 +207,35 @@ describe('q and Esc close overlays', () => {
 	});
 });
 
+describe('s sorts the rows on screen', () => {
+	it('by the leftmost column after the id: ▲ numbers as numbers, then ▼, then the server\'s order; the selected object stays selected; said in the status line', async () => {
+		const app = await browse({size: {columns: 140, rows: 40}});
+		const first = await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
+		const serverOrder = first.split('\n').slice(1).filter(line => /^[›+ ] [\da-f]{8}-/.test(line)).map(line => line.slice(2, 38));
+		await app.press('j', 'j');
+		const chosen = /^› (\S+)/m.exec(await app.waitFor(f => f.includes('row 3/')))![1]!;
+		// > scrolls to the second column (balance.amount after name), s sorts by it.
+		await app.press('>', 's');
+		let frame = await app.waitFor(f => f.includes('rows sorted by balance.amount ▲ on screen'));
+		expect(frame.split('\n')[0]).toMatch(/ {2}▲balance\.amou/);
+		const amounts = (text: string) => text.split('\n').slice(1).filter(line => /^[›+ ] [\da-f]{8}-/.test(line)).map(line => Number(line.slice(38).trim().split(/\s+/)[0]));
+		const up = amounts(frame);
+		expect(up.length).toBeGreaterThan(5);
+		expect(up).toEqual([...up].sort((a, b) => a - b));
+		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
+		await app.press('s');
+		frame = await app.waitFor(f => f.includes('balance.amount ▼') && f.split('\n')[0]!.includes('▼balance'));
+		const down = amounts(frame);
+		expect(down).toEqual([...down].sort((a, b) => b - a));
+		await app.press('s');
+		frame = await app.waitFor(f => !f.includes('rows sorted by'));
+		await app.press('<');
+		frame = await app.waitFor(f => f.split('\n')[0]!.includes(' name'));
+		expect(frame.split('\n').slice(1).filter(line => /^[›+ ] [\da-f]{8}-/.test(line)).map(line => line.slice(2, 38))).toEqual(serverOrder);
+		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
+	});
+});
+
 describe('/ in a pane finds text, as in less', () => {
 	it('in help: Enter scrolls to the line holding the text, / Enter again to the next; the pane stays open; Esc in the prompt leaves it as it was', async () => {
 		const app = await browse({size: {columns: 100, rows: 12}});
