@@ -134,7 +134,9 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		} else if (rank > ranks.id && rank <= ranks.description) {
 			wanted = Math.min(width, readWidth);
 		} else {
-			wanted = Math.min(width, minimumWidth);
+			// Never narrower than its own name (up to readWidth): a column
+			// shown with its name cut says less than one fewer column would.
+			wanted = Math.min(width, Math.max(minimumWidth, Math.min(displayWidth(path, readWidth), readWidth)));
 		}
 
 		const floors = [wanted, Math.min(width, minimumWidth)];

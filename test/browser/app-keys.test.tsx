@@ -207,6 +207,20 @@ describe('q and Esc close overlays', () => {
 	});
 });
 
+describe('column names', () => {
+	for (const columns of [300, 160, 120, 80]) {
+		it(`at ${columns} columns every column shown has its whole name in the header (fewer columns, none cut)`, async () => {
+			const app = await browse({size: {columns, rows: 12}});
+			const frame = await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
+			const header = frame.split('\n')[0]!;
+			expect(header).not.toContain('…');
+			if (columns === 300) {
+				expect(header).toContain('currency.exponent');
+			}
+		});
+	}
+});
+
 describe('s sorts the rows on screen', () => {
 	it('by the leftmost column after the id: ▲ numbers as numbers, then ▼, then the server\'s order; the selected object stays selected; said in the status line', async () => {
 		const app = await browse({size: {columns: 140, rows: 40}});

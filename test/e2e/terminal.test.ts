@@ -207,6 +207,16 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		await server.waitForScreen(t => t.includes('AFTER rc=0'));
 	});
 
+	it('at 300 columns every column name shown is whole (currency.exponent readable)', async () => {
+		server.start('wide');
+		server.tmux('resize-window', '-t', server.session, '-x', '300', '-y', String(rows));
+		const text = await server.waitForScreen(t => t.includes('page 1 ·') && t.split('\n')[0]!.includes('currency.exponent'));
+		expect(text.split('\n')[0]).not.toContain('…');
+		server.tmux('resize-window', '-t', server.session, '-x', String(server.columns), '-y', String(rows));
+		await server.keys('q');
+		await server.waitForScreen(t => t.includes('AFTER rc=0'));
+	});
+
 	it('a terminal too small to draw in says so, and the page appears once it grows', async () => {
 		server.start('small');
 		server.tmux('resize-window', '-t', server.session, '-x', '20', '-y', '5');
