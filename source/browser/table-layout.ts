@@ -139,7 +139,7 @@ function cutCell(cells: Map<string, string>, column: Column): string {
 		cellCuts.set(cells, cuts);
 	}
 
-	const key = `${column.align === 'right' ? '>' : '<'}${column.width} ${column.path}`;
+	const key = `${column.prefix ? '=' : column.align === 'right' ? '>' : '<'}${column.width} ${column.path}`;
 	let text = cuts.get(key);
 	if (text === undefined) {
 		text = formatCells(cells, [column]);

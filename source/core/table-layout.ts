@@ -9,7 +9,22 @@ import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
  * of React and of either caller, so both draw a page by the same rules.
  */
 
-export type Column = {path: string; width: number; align?: 'right'};
+/** `prefix`: an id shortened as git shortens a hash, to its first characters with no ellipsis (whole in detail, copy and search). */
+export type Column = {path: string; width: number; align?: 'right'; prefix?: true};
+
+/** The shortest id prefix shown, as git's short hashes: longer only where two ids of the page share it. */
+export const shortIdWidth = 8;
+
+/** The shortest prefix length (at least {@link shortIdWidth}) that tells the page's ids apart. */
+export function uniquePrefixWidth(ids: readonly string[], most: number): number {
+	for (let width = shortIdWidth; width < most; width++) {
+		if (new Set(ids.map(id => id.slice(0, width))).size === ids.length) {
+			return width;
+		}
+	}
+
+	return most;
+}
 /** `hidden`: columns of the page not shown (scrolled past or not fitting). */
 /** The columns that fit, and how many (and which) did not. */
 export type TableLayout = {columns: Column[]; hidden: number; hiddenPaths: string[]};
@@ -119,7 +134,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 	const offset = clampOffset(options.offset ?? 0, scrollable.length);
 	const candidates = hasId ? ['id', ...scrollable.slice(offset)] : scrollable.slice(offset);
 
-	type Planned = {path: string; natural: number; floor: number; align: Align};
+	type Planned = {path: string; natural: number; floor: number; align: Align; prefix?: true};
 	const planned: Planned[] = [];
 	let used = 0;
 	for (const [index, path] of candidates.entries()) {
@@ -129,6 +144,9 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		let wanted: number;
 		if (isId && pinned !== undefined) {
 			wanted = pinned;
+		} else if (isId) {
+			// No room for the whole id beside a column: its first characters, as git shows a hash.
+			wanted = Math.max(uniquePrefixWidth(rows.map(row => row.get('id') ?? ''), width), Math.min(width, minimumWidth));
 		} else if (traits.timestamp) {
 			wanted = width;
 		} else if (rank > ranks.id && rank <= ranks.description) {
@@ -152,7 +170,7 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 			break;
 		}
 
-		planned.push({path, natural: width, floor, align: !isId && traits.numeric ? 'right' : 'left'});
+		planned.push({path, natural: width, floor, align: !isId && traits.numeric ? 'right' : 'left', ...(isId && pinned === undefined ? {prefix: true as const} : {})});
 		used += extra + floor;
 	}
 
@@ -171,6 +189,10 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 
 	const columns: Column[] = planned.map(column => {
 		const width = widthOf(column, low);
+		if (column.prefix) {
+			return {path: column.path, width, prefix: true};
+		}
+
 		return column.align === 'right' ? {path: column.path, width, align: 'right'} : {path: column.path, width};
 	});
 	const shown = new Set(columns.map(column => column.path));
@@ -179,7 +201,14 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 
 /** The cells of one row (or the header, given each column's path), cut, padded and joined. */
 export function formatCells(cells: Cells, columns: readonly Column[]): string {
-	return columns.map(column => column.align === 'right' ? fitRight(cells.get(column.path) ?? '', column.width) : fitCell(cells.get(column.path) ?? '', column.width)).join(' '.repeat(gap));
+	return columns.map(column => {
+		const text = cells.get(column.path) ?? '';
+		if (column.prefix) {
+			return padToWidth(text, column.width, {ellipsis: ''});
+		}
+
+		return column.align === 'right' ? fitRight(text, column.width) : fitCell(text, column.width);
+	}).join(' '.repeat(gap));
 }
 
 /** The header: each column's path, cut and padded like a cell. */

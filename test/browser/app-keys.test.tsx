@@ -221,6 +221,24 @@ describe('column names', () => {
 	}
 });
 
+describe('ids where space is short', () => {
+	it('at 40 columns the id column shows each id\'s first characters as git shows a hash, no ellipsis; detail has it whole', async () => {
+		const app = await browse({size: {columns: 40, rows: 30}});
+		const frame = await app.waitFor(f => f.includes('page 1') && !f.includes('loading'));
+		const rowLines = frame.split('\n').slice(1).filter(line => /^[› ] [\da-f]{8}/.test(line));
+		expect(rowLines.length).toBeGreaterThan(3);
+		for (const line of rowLines) {
+			expect(line.slice(2).split('  ')[0]).toMatch(/^[\da-f-]{12,35}$/);
+		}
+
+		const prefix = /^› ([\da-f-]+)/m.exec(frame)![1]!;
+		await app.press(keys.enter);
+		const detail = await app.waitFor(f => f.startsWith('object 1 of'));
+		// The pane wraps the line: the id follows its key on the next line, whole.
+		expect(detail.replaceAll('\n', ' ')).toMatch(new RegExp(`"id": +"${prefix}[\\da-f-]{4,}"`));
+	});
+});
+
 describe('s sorts the rows on screen', () => {
 	it('by the leftmost column after the id: ▲ numbers as numbers, then ▼, then the server\'s order; the selected object stays selected; said in the status line', async () => {
 		const app = await browse({size: {columns: 140, rows: 40}});
