@@ -21,6 +21,7 @@ import {createWriter, formats, type Format} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
+import {formatCount} from '../core/format-count.js';
 
 const help = `
 	Usage
@@ -68,8 +69,6 @@ export type DumpIo = {
 	stderr: Writable & {isTTY?: boolean};
 	env: Record<string, string | undefined>;
 };
-
-const number = new Intl.NumberFormat('en-US');
 
 /** Distinct server warnings printed per dump; further ones are counted. */
 const maxWarningLines = 20;
@@ -252,11 +251,11 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 
 	if (unshownWarnings > 0) {
 		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
-		say(`at least ${number.format(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
+		say(`at least ${formatCount(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
-		? `${number.format(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
+		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
 		: undefined);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');

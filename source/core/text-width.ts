@@ -34,7 +34,14 @@ export const maxClusterLength = 64;
  */
 const zeroWidthAllowance = 64;
 
-const segmenter = new Intl.Segmenter();
+// Made on first use, not at load: the first Intl.Segmenter of a process loads
+// ICU's break rules, a cost every command would pay at start-up, while only
+// text beyond printable ASCII is ever segmented.
+let segmenter: Intl.Segmenter | undefined;
+function clustersOf(text: string): Intl.Segments {
+	segmenter ??= new Intl.Segmenter();
+	return segmenter.segment(text);
+}
 const printableAscii = /^[\u0020-\u007E]*$/;
 
 /**
@@ -145,7 +152,7 @@ function scan(text: string, columns: number, keep: number): Scan {
 	let keepEnd = 0;
 	let keepWidth = 0;
 	let clusters = 0;
-	for (const {segment, index} of segmenter.segment(window)) {
+	for (const {segment, index} of clustersOf(window)) {
 		const end = index + segment.length;
 		// The last cluster of a cut window may be incomplete (a surrogate pair
 		// or a sequence cut in two): it is never measured nor kept.
@@ -210,7 +217,7 @@ function tailOf(text: string, keep: number): {text: string; width: number} {
 	const limit = (keep + 1) * 8;
 	const sliced = text.length > limit;
 	const window = sliced ? text.slice(-limit) : text;
-	const clusters = [...segmenter.segment(window)];
+	const clusters = [...clustersOf(window)];
 	let width = 0;
 	let start = window.length;
 	// From the end: the first cluster of a cut window may be incomplete.

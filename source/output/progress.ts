@@ -1,11 +1,10 @@
+import {formatCount} from '../core/format-count.js';
 import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import {cutToWidth} from '../core/text-width.js';
 import type {Page, RetryNotice} from '../core/types.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
-
-const number = new Intl.NumberFormat('en-US');
 
 /**
  * The one-line progress display of the dump on stderr, drawn only when stderr
@@ -48,7 +47,7 @@ export class Progress {
 	/** The summary line, or nothing off a terminal. */
 	summary(): string {
 		const seconds = (Date.now() - this.#started) / 1000;
-		return `${number.format(this.objects)} objects in ${number.format(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}${this.short > 0 ? ` (${number.format(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
+		return `${formatCount(this.objects)} objects in ${formatCount(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}${this.short > 0 ? ` (${formatCount(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
 	}
 
 	clear(): void {
@@ -71,7 +70,7 @@ export class Progress {
 		this.#drawnAt = now;
 		const seconds = Math.max(0.001, (now - this.#started) / 1000);
 		const rate = Math.round(this.objects / seconds);
-		const line = `page ${number.format(this.pages)} · ${number.format(this.objects)} objects · ${number.format(this.short)} short · ${number.format(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
+		const line = `page ${formatCount(this.pages)} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
 		// A line wider than the terminal would wrap, and \r would then redraw
 		// only its last row; cut it to the width instead (short of the last
 		// column, where some terminals wrap already).
