@@ -1,7 +1,7 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState} from 'react';
 import {rowsOf} from './browser/cells.js';
-import {browserReducer, initialBrowserState, overlayLines, shownRows, wantedCompare} from './browser/browser-state.js';
+import {browserReducer, initialBrowserState, overlayLines, wantedCompare} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {pickerHint, shownKeys} from './browser/keymap.js';
 import {breadcrumb} from './browser/related-walks.js';
@@ -12,7 +12,8 @@ import {missingColumns, pageLayout, type TableLayout} from './browser/table-layo
 import type {ColumnChoice} from './core/column-order.js';
 import {clampOffset} from './core/table-layout.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
-import {top} from './browser/page-stack.js';
+import {shownRows, top} from './browser/page-stack.js';
+import {isPane} from './browser/screen.js';
 import {inert} from './core/inert.js';
 import {cutToWidth} from './core/text-width.js';
 import {comparePageRows, namesById, shortLabel} from './core/page-compare.js';
@@ -282,7 +283,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
 		const scroll = Math.max(0, screen.cursor - (bodyHeight - 2));
 		body = <TextPane title={`columns: ${pickerHint()}`} lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
-	} else if (pane.kind === 'help' || pane.kind === 'detail' || pane.kind === 'debug' || pane.kind === 'compare') {
+	} else if (isPane(pane)) {
 		const titles = {
 			help: 'keys',
 			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,

@@ -6,16 +6,16 @@ import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
 import type {Api, Page} from '../core/types.js';
-import {rowsOf, shownPageRows, type Row} from './cells.js';
+import {rowsOf} from './cells.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
-import {routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
+import {isPane, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
 import {copyNote, osc52} from '../core/clipboard.js';
 import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
 import {commandFor, helpLines, keyName, shownKeys, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, searchStart, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
+import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
@@ -118,16 +118,6 @@ export function initialBrowserState(options: {
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
 	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, copied: false, note: null, search: {running: null, count: 0}};
-}
-
-export function shownRows(stack: PageStackState): Row[] {
-	const page = top(stack)?.page;
-	return page ? shownPageRows(page.objects, stack.filter, page.objectTexts, stack.sort) : [];
-}
-
-export function selectedRow(stack: PageStackState): Row | undefined {
-	const entry = top(stack);
-	return entry ? shownRows(stack)[entry.selected] : undefined;
 }
 
 /** The request URL the compare view wants answered, or null when it wants nothing. */
@@ -483,10 +473,6 @@ function suggestedName(state: BrowserState, what: SaveWhat): string {
 	const list = state.walks.place.name.replaceAll(/[^\w-]+/g, '-').replaceAll(/^-+|-+$/g, '') || 'list';
 	const pages = state.stack.entries.length;
 	return what === 'page' || pages === 1 ? `${list}-page-${pages}.ndjson` : `${list}-pages-1-${pages}.ndjson`;
-}
-
-function isPane(screen: Screen): screen is Pane {
-	return screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare';
 }
 
 /**

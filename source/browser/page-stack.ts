@@ -3,7 +3,7 @@ import {PagewalkError} from '../core/errors.js';
 import type {FillMark} from '../core/fill-strip.js';
 import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {FailedExchange, Order, Page, RetryNotice} from '../core/types.js';
-import {shownPageRows, visibleRows, type RowSort} from './cells.js';
+import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {pageFindings} from './page-findings.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
 import type {SearchBound, SearchDirection, SearchEnd, SearchOutcome} from './search-pages.js';
@@ -226,6 +226,22 @@ export function top(state: PageStackState): Entry | undefined {
 	return state.entries.at(-1);
 }
 
+/** The rows of the page on screen as shown: filtered, and sorted when a sort is set. */
+export function shownRows(state: PageStackState, sort: RowSort | null = state.sort): Row[] {
+	const page = top(state)?.page;
+	return page ? shownPageRows(page.objects, state.filter, page.objectTexts, sort) : [];
+}
+
+export function selectedRow(state: PageStackState): Row | undefined {
+	const entry = top(state);
+	return entry ? shownRows(state)[entry.selected] : undefined;
+}
+
+/** Where the object with this id is among `rows`, or -1. */
+function indexOfId(rows: readonly Row[], id: string): number {
+	return rows.findIndex(row => String(row.object.id) === id);
+}
+
 /** Requests the state wants running now; the app starts these and aborts any other. */
 export function wantedRequests(state: PageStackState): Array<{requestId: number; url: string}> {
 	if (state.pending) {
@@ -375,7 +391,7 @@ function keptSelection(page: Page, before: string, after: string, selected: numb
 	const rows = shownPageRows(next.objects, after, next.objectTexts, sort);
 	if (next !== page || sort) {
 		// Another load of the page, or rows in a sorted order: the same object by its id, else the first row.
-		return Math.max(0, rows.findIndex(row => String(row.object.id) === String(old.object.id)));
+		return Math.max(0, indexOfId(rows, String(old.object.id)));
 	}
 
 	const at = rows.findIndex(row => row.index >= old.index);
@@ -445,9 +461,8 @@ function describeChange(before: Page, after: Page): Notice {
  * only object of a first page): undefined, and the walk starts from the first page.
  */
 function flipInPlace(state: PageStackState, order: Order): PageStackState | undefined {
-	const entry = top(state);
-	const page = entry?.page;
-	const row = page ? shownPageRows(page.objects, state.filter, page.objectTexts, state.sort)[entry!.selected] : undefined;
+	const page = top(state)?.page;
+	const row = selectedRow(state);
 	if (!page || !row) {
 		return undefined;
 	}
@@ -497,7 +512,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			// previous_uri: keep it as the prefetch so → is instant.
 			const old = top(state);
 			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
-			const focused = pending.focus === undefined ? -1 : shownPageRows(page.objects, state.filter, page.objectTexts, state.sort).findIndex(row => String(row.object.id) === pending.focus);
+			const focused = pending.focus === undefined ? -1 : indexOfId(shownPageRows(page.objects, state.filter, page.objectTexts, state.sort), pending.focus);
 			return {
 				...base,
 				entries: [checkedEntry([], pending.url, page, Math.max(0, focused))],
@@ -793,16 +808,13 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'sort': {
 			// The selected object stays selected in the new order.
-			const entry = top(state);
-			const page = entry?.page;
-			const selected = page ? shownPageRows(page.objects, state.filter, page.objectTexts, state.sort)[entry!.selected] : undefined;
+			const selected = selectedRow(state);
 			const sorted = {...state, sort: action.sort};
-			if (!page || !selected) {
+			if (!selected) {
 				return sorted;
 			}
 
-			const at = shownPageRows(page.objects, state.filter, page.objectTexts, action.sort).indexOf(selected);
-			return replaceTop(sorted, {...entry!, selected: Math.max(0, at)});
+			return replaceTop(sorted, {...top(state)!, selected: Math.max(0, shownRows(state, action.sort).indexOf(selected))});
 		}
 	}
 }

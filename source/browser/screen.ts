@@ -34,6 +34,10 @@ export type Screen =
 /** The panes over the table, whose text scrolls. */
 export type Pane = Extract<Screen, {kind: 'help' | 'detail' | 'debug' | 'compare'}>;
 
+export function isPane(screen: Screen): screen is Pane {
+	return screen.kind === 'help' || screen.kind === 'detail' || screen.kind === 'debug' || screen.kind === 'compare';
+}
+
 /** One line of the column picker: a column of the page and whether the table shows it. */
 export type ColumnItem = {path: string; shown: boolean};
 
