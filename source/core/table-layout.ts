@@ -12,12 +12,13 @@ import {cutWithWidth, displayWidth, padToWidth} from './text-width.js';
 /** `prefix`: an id shortened as git shortens a hash, to its first characters with no ellipsis (whole in detail, copy and search). */
 export type Column = {path: string; width: number; align?: 'right'; prefix?: true};
 
-/** The shortest id prefix shown, as git's short hashes: longer only where two ids of the page share it. */
-export const shortIdWidth = 8;
-
-/** The shortest prefix length (at least {@link shortIdWidth}) that tells the page's ids apart. */
-export function uniquePrefixWidth(ids: readonly string[], most: number): number {
-	for (let width = shortIdWidth; width < most; width++) {
+/**
+ * How wide a shortened id is, as git shortens a hash: {@link minimumWidth}
+ * cells, longer only where two ids of the page share that many first
+ * characters, at most `most` (the whole id).
+ */
+function uniquePrefixWidth(ids: readonly string[], most: number): number {
+	for (let width = Math.min(minimumWidth, most); width < most; width++) {
 		if (new Set(ids.map(id => id.slice(0, width))).size === ids.length) {
 			return width;
 		}
@@ -64,7 +65,8 @@ export function clampOffset(offset: number, scrollable: number): number {
 	return Math.max(0, Math.min(offset, scrollable - 1));
 }
 
-type Measure = {natural: number; traits: ColumnTraits};
+/** `prefix`: for the id, the width of its shortened form, worked out once a page when first needed. */
+type Measure = {natural: number; traits: ColumnTraits; prefix?: number};
 const measures = new WeakMap<readonly Cells[], {sample: number; columns: Map<string, Measure>}>();
 
 /**
@@ -146,7 +148,9 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 			wanted = pinned;
 		} else if (isId) {
 			// No room for the whole id beside a column: its first characters, as git shows a hash.
-			wanted = Math.max(uniquePrefixWidth(rows.map(row => row.get('id') ?? ''), width), Math.min(width, minimumWidth));
+			const measured = measure(path);
+			measured.prefix ??= uniquePrefixWidth(rows.map(row => row.get('id') ?? ''), width);
+			wanted = measured.prefix;
 		} else if (traits.timestamp) {
 			wanted = width;
 		} else if (rank > ranks.id && rank <= ranks.description) {
