@@ -93,9 +93,8 @@ export type ClientOptions = {
 	 * With more connections, undici hands the next page to a second one,
 	 * because it lets a socket that just finished a response wait a full
 	 * event-loop turn before reuse, and the walk alternates between two
-	 * sockets: a whole `dump --all` against `pagewalk serve` measured 0.96x
-	 * bench:walk's floor with one connection, 1.05x with four (7 alternated
-	 * runs). And a pool queues a request its busy client cannot take until
+	 * sockets, which bench:walk finds slower than one connection
+	 * (docs/benchmarks.md). And a pool queues a request its busy client cannot take until
 	 * that client drains, a turn later again, so the walker's read-ahead
 	 * (walker.ts) would reach the wire only after the page before it was
 	 * written, not while it is.

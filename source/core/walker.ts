@@ -110,8 +110,8 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 
 	// The page being walked, let go of (below) before the next is asked for,
 	// so it is not kept through the collections that parsing the next one
-	// starts: kept, pages reached the old generation and a walk of 1,000
-	// pages needed more full collections (--trace-gc: 8 against 4).
+	// starts: kept, pages reached the old generation and a long walk needed
+	// more full collections (--trace-gc).
 	let page: Page | undefined;
 	try {
 		for (;;) {
