@@ -24,3 +24,37 @@ test('a render error becomes a banner with one sentence, inert, no stack trace',
 	expect(frame).not.toMatch(/\n\s+at |\u001B\[2J|\u202E/);
 	instance.unmount();
 });
+
+test.each([
+	['q', 'q'],
+	['Q', 'Q'],
+	['Esc', '\u001B'],
+	['Ctrl-C', '\u0003'],
+])('the banner closes the app on %s, read through the keymap', async (_name, keys) => {
+	vi.spyOn(console, 'error').mockImplementation(() => {});
+	let exited = false;
+	const instance = render(<RenderFailure onQuit={() => {
+		exited = true;
+	}}><Broken /></RenderFailure>);
+	// Ink reads input on the next turn after the listener is attached.
+	await new Promise(resolve => setImmediate(resolve));
+	instance.stdin.write(keys);
+	await vi.waitFor(() => {
+		expect(exited).toBe(true);
+	});
+	instance.unmount();
+});
+
+test('a key the keymap does not bind to leaving keeps the banner', async () => {
+	vi.spyOn(console, 'error').mockImplementation(() => {});
+	let exited = false;
+	const instance = render(<RenderFailure onQuit={() => {
+		exited = true;
+	}}><Broken /></RenderFailure>);
+	await new Promise(resolve => setImmediate(resolve));
+	instance.stdin.write('x');
+	await new Promise(resolve => setImmediate(resolve));
+	expect(exited).toBe(false);
+	expect(instance.lastFrame()).toContain('pagewalk could not draw this page');
+	instance.unmount();
+});
