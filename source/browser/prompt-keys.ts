@@ -24,66 +24,61 @@ function typed<S extends Typing>(screen: S, name: string, input: string): S | un
 	return undefined;
 }
 
+/** What Enter and Esc do in a line being typed, and (when not only the draft changes) an edit. */
+type TypingRoutes<S extends Typing> = {apply(screen: S): Routed; cancel(screen: S): Routed; edited?(next: S): Routed};
+
+/** The keys every line being typed shares: Enter, Esc, Backspace, and printable text added to the draft. */
+function routeTyping<S extends Typing>(screen: S, command: Command | undefined, name: string, input: string, routes: TypingRoutes<S>): Routed {
+	if (command === 'prompt-apply') {
+		return routes.apply(screen);
+	}
+
+	if (command === 'prompt-cancel') {
+		return routes.cancel(screen);
+	}
+
+	const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
+	return next ? routes.edited?.(next) ?? {screen: next} : {};
+}
+
+const toTable = (): Routed => ({screen: {kind: 'table'}});
+
 /** The `/` filter: it applies as it is typed; Esc puts back the one before. */
 export function routeFilter(screen: Prompt<'filter'>, command: Command | undefined, name: string, input: string): Routed {
-	switch (command) {
-		case 'prompt-apply': {
-			return {screen: {kind: 'table'}};
-		}
-
-		case 'prompt-cancel': {
-			return {screen: {kind: 'table'}, stack: [{type: 'set-filter', filter: screen.before}]};
-		}
-
-		default: {
-			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
-			return next ? {screen: next, stack: [{type: 'set-filter', filter: next.draft}]} : {};
-		}
-	}
+	return routeTyping(screen, command, name, input, {
+		apply: toTable,
+		cancel: ({before}) => ({screen: {kind: 'table'}, stack: [{type: 'set-filter', filter: before}]}),
+		edited: next => ({screen: next, stack: [{type: 'set-filter', filter: next.draft}]}),
+	});
 }
 
 /** `L`: digits only, applied on Enter when it is a limit the contract allows. */
 export function routeLimit(screen: Prompt<'limit'>, command: Command | undefined, name: string, input: string): Routed {
-	switch (command) {
-		case 'prompt-cancel': {
-			return {screen: {kind: 'table'}};
-		}
-
-		case 'prompt-apply': {
-			const limit = Number(screen.draft);
-			const valid = /^\d{1,3}$/.test(screen.draft) && limit <= 100;
-			return {screen: {kind: 'table'}, stack: valid ? [{type: 'set-limit', limit}] : [{type: 'set-limit', limit: Number.NaN}]};
-		}
-
-		default: {
-			// The limit in use is shown to be replaced: typing starts over, Backspace clears it.
-			const base = screen.fresh ? {kind: 'limit' as const, draft: ''} : screen;
-			if (command === 'prompt-delete') {
-				return {screen: screen.fresh ? base : deleted(screen)};
-			}
-
-			const next = /^\d+$/.test(input) ? typed(base, name, input) : undefined;
-			return next ? {screen: next} : {};
-		}
+	// The limit in use is shown to be replaced: typing starts over, Backspace clears it.
+	if (screen.fresh && (command === 'prompt-delete' || /^\d+$/.test(input))) {
+		return command === 'prompt-delete' ? {screen: {kind: 'limit', draft: ''}} : routeLimit({kind: 'limit', draft: ''}, command, name, input);
 	}
+
+	if (command === undefined && !/^\d+$/.test(input)) {
+		return {};
+	}
+
+	return routeTyping(screen, command, name, input, {
+		apply({draft}) {
+			const limit = Number(draft);
+			const valid = /^\d{1,3}$/.test(draft) && limit <= 100;
+			return {screen: {kind: 'table'}, stack: [{type: 'set-limit', limit: valid ? limit : Number.NaN}]};
+		},
+		cancel: toTable,
+	});
 }
 
 /** `/` in a pane: Enter finds the text typed (less), Esc goes back to the pane. */
 export function routeFind(screen: Prompt<'find'>, command: Command | undefined, name: string, input: string): Routed {
-	switch (command) {
-		case 'prompt-cancel': {
-			return {screen: screen.pane};
-		}
-
-		case 'prompt-apply': {
-			return {screen: screen.pane, find: screen.draft};
-		}
-
-		default: {
-			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
-			return next ? {screen: next} : {};
-		}
-	}
+	return routeTyping(screen, command, name, input, {
+		apply: ({pane, draft}) => ({screen: pane, find: draft}),
+		cancel: ({pane}) => ({screen: pane}),
+	});
 }
 
 /**
@@ -91,25 +86,17 @@ export function routeFind(screen: Prompt<'find'>, command: Command | undefined, 
  * one sentence why it cannot; the walk on screen is kept either way.
  */
 export function routeJump(screen: Prompt<'jump'>, command: Command | undefined, name: string, input: string): Routed {
-	switch (command) {
-		case 'prompt-cancel': {
-			return {screen: {kind: 'table'}};
-		}
-
-		case 'prompt-apply': {
-			const jump = parseJump(screen.draft);
+	return routeTyping(screen, command, name, input, {
+		apply({draft}) {
+			const jump = parseJump(draft);
 			if (!jump.ok) {
 				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: jump.reason === 'empty' ? 'jump-empty' : 'jump-malformed'}}]};
 			}
 
 			return {screen: {kind: 'table'}, stack: [{type: 'jump', cursor: jump.cursor, id: jump.id}]};
-		}
-
-		default: {
-			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
-			return next ? {screen: next} : {};
-		}
-	}
+		},
+		cancel: toTable,
+	});
 }
 
 /**
@@ -174,20 +161,11 @@ export function routeSave(screen: Prompt<'save' | 'overwrite'>, command: Command
 		return {screen: {kind: 'table'}, request: {kind: 'kept', name: screen.job.name}};
 	}
 
-	switch (command) {
-		case 'prompt-cancel': {
-			return {screen: {kind: 'table'}};
-		}
-
-		case 'prompt-apply': {
-			const typedName = screen.draft.trim() === '' ? screen.suggested ?? screen.draft : screen.draft;
-			return {screen: {kind: 'table'}, request: {kind: 'save', what: screen.what, name: typedName}};
-		}
-
-		default: {
-			const next = command === 'prompt-delete' ? deleted(screen) : typed(screen, name, input);
-			return next ? {screen: next} : {};
-		}
-	}
+	return routeTyping(screen, command, name, input, {
+		apply({draft, suggested, what}) {
+			const typedName = draft.trim() === '' ? suggested ?? draft : draft;
+			return {screen: {kind: 'table'}, request: {kind: 'save', what, name: typedName}};
+		},
+		cancel: toTable,
+	});
 }
-

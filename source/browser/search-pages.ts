@@ -139,6 +139,19 @@ function searchSource(firstUrl: string, options: SearchOptions, prefetched?: {ur
 	};
 }
 
+/** The next page of a search's walk, how the walk ended, or what stopped it (the failed page's request named as `kind`). */
+type Walked = {page: Page} | {end: WalkEnd} | {stopped: 'cancelled' | 'failed'; error?: NonNullable<SearchOutcome['error']>};
+
+async function nextPage(pages: AsyncGenerator<Page, WalkEnd>, options: SearchOptions, failedUrl: (error: unknown) => string, kind: RequestKind): Promise<Walked> {
+	try {
+		const step = await pages.next();
+		return step.done ? {end: step.value} : {page: step.value};
+	} catch (error: unknown) {
+		const stop = stopped(error, options, failedUrl);
+		return 'error' in stop ? {stopped: 'failed', error: {...stop.error, kind}} : {stopped: 'cancelled'};
+	}
+}
+
 /** The search's words for how a walk ended without a match. */
 function searchEnd(end: WalkEnd): SearchEnd {
 	return end.kind === 'not-advancing' ? 'loops-back' : 'no-next-uri';
@@ -195,18 +208,14 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	options.onProgress?.({direction: 'forward', page: depth + 1, searched: 0});
 	try {
 		for (;;) {
-			let step: IteratorResult<Page, WalkEnd>;
-			try {
-				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-				step = await pages.next();
-			} catch (error: unknown) {
-				const stop = stopped(error, options, failedUrl);
-				const failure = 'error' in stop ? {error: {...stop.error, kind: 'push' as const}} : {};
-				return {...base, result: stop.result, searched: passed.length, landing: landing(), seen: current ? seen : null, ...failure};
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await nextPage(pages, options, failedUrl, 'push');
+			if ('stopped' in step) {
+				return {...base, result: step.stopped, searched: passed.length, landing: landing(), seen: current ? seen : null, ...(step.error ? {error: step.error} : {})};
 			}
 
-			if (step.done) {
-				const end = step.value;
+			if ('end' in step) {
+				const {end} = step;
 				if (end.kind === 'max-pages' || end.kind === 'max-items') {
 					const bound = end.kind === 'max-pages' ? searchBound : {flag: 'max-items' as const, limit: maxItems!};
 					return {...base, result: 'bound', searched: passed.length, landing: landing(), seen, bound};
@@ -215,7 +224,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 				return {...base, result: 'end', searched: passed.length, landing: null, seen: null, end: searchEnd(end)};
 			}
 
-			const page = step.value;
+			const {page} = step;
 			for (const object of page.objects) {
 				seen.add(object.id);
 			}
@@ -301,23 +310,20 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 	options.onProgress?.({direction: 'backward', page: null, searched});
 	try {
 		for (;;) {
-			let step: IteratorResult<Page, WalkEnd>;
-			try {
-				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-				step = await pages.next();
-			} catch (error: unknown) {
-				const outcome = stopped(error, options, failedUrl);
-				return stop(outcome.result, 'error' in outcome ? {error: {...outcome.error, kind: 'reset'}} : {});
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await nextPage(pages, options, failedUrl, 'reset');
+			if ('stopped' in step) {
+				return stop(step.stopped, step.error ? {error: step.error} : {});
 			}
 
-			if (step.done) {
-				const end = step.value;
+			if ('end' in step) {
+				const {end} = step;
 				return end.kind === 'max-pages'
 					? stop('bound', {bound})
 					: {...base, result: 'end', searched, landing: null, end: end.kind === 'end' ? 'no-previous' : 'loops-back'};
 			}
 
-			const page = step.value;
+			const {page} = step;
 			const url = urlOf(page);
 			searched += 1;
 			reached = {kind: 'before', url, page};
