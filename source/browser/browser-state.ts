@@ -1,7 +1,6 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import {prettyLines} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
-import {cutToWidth} from '../core/text-width.js';
 import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
@@ -12,9 +11,9 @@ import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {isPane, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
-import {copyNote, osc52} from '../core/clipboard.js';
-import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
-import {commandFor, helpLines, keyName, shownKeys, type KeyFlags} from './keymap.js';
+import {osc52} from '../core/clipboard.js';
+import type {SaveResult} from '../core/save-path.js';
+import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
@@ -276,7 +275,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 			if (request.what === 'curl') {
 				return page
 					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
-					: {...state, note: {text: 'No page on screen yet, so there is no request to copy.', tone: 'warn'}};
+					: {...state, note: {kind: 'nothing-to-copy'}};
 			}
 
 			const row = selectedRow(state.stack);
@@ -291,12 +290,12 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 
 		case 'save': {
 			if (request.name.trim() === '') {
-				return {...state, note: {text: noFileName, tone: 'warn'}};
+				return {...state, note: {kind: 'no-file-name'}};
 			}
 
 			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
 			if (pages.length === 0) {
-				return {...state, note: {text: 'No page on screen yet, so nothing was written.', tone: 'warn'}};
+				return {...state, note: {kind: 'nothing-to-write'}};
 			}
 
 			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
@@ -307,7 +306,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 		}
 
 		case 'kept': {
-			return {...state, note: {text: `kept ${shownName(request.name)} as it was; nothing written`, tone: 'good'}};
+			return {...state, note: {kind: 'kept', name: request.name}};
 		}
 	}
 }
@@ -315,7 +314,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 /** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
 export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
 	const write = osc52(text);
-	return {sequence: write.ok ? write.sequence : null, note: {text: copyNote(effect.words, effect.label, write, effect.caveat === true), tone: write.ok ? 'good' : 'warn'}};
+	return {sequence: write.ok ? write.sequence : null, note: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
 }
 
 /** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
@@ -323,16 +322,16 @@ function savedState(state: BrowserState, action: Extract<BrowserAction, {type: '
 	const {job, result} = action;
 	switch (result.kind) {
 		case 'written': {
-			return {...state, note: {text: wroteNote(job.name, {...result, refetched: action.refetched}, job.what === 'walk'), tone: 'good'}};
+			return {...state, note: {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'}};
 		}
 
 		case 'exists': {
 			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
-			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {text: `${shownName(job.name)} exists, so nothing was written.`, tone: 'warn'}};
+			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {kind: 'exists', name: job.name}};
 		}
 
 		case 'failed': {
-			return {...state, note: {text: result.message, tone: 'warn'}};
+			return {...state, note: {kind: 'write-failed', message: result.message}};
 		}
 	}
 }
@@ -499,16 +498,14 @@ function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: nu
 		}
 	}
 
-	const shown = inert(cutToWidth(text, 40));
 	if (found === -1) {
-		return {...state, screen: pane, found: text, note: {text: `no line of this pane holds "${shown}"`, tone: 'warn'}};
+		return {...state, screen: pane, found: text, note: {kind: 'not-found', text}};
 	}
 
 	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
 	const row = wrapping ? wrappedRows(lines.slice(0, found), columns) : found;
 	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
-	const again = shownKeys('find')[0]!;
-	return {...state, screen: {...pane, scroll}, found: text, note: {text: `"${shown}" on line ${found + 1} of ${lines.length} (${again} Enter: the next)`, tone: 'good'}};
+	return {...state, screen: {...pane, scroll}, found: text, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
 }
 
 function withNotice(state: BrowserState, notice: Notice): BrowserState {

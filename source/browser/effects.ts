@@ -27,5 +27,4 @@ export type Effect =
 	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string; caveat?: boolean}
 	| {id: number; kind: 'save'; job: SaveJob};
 
-/** The status line's note: what was copied or written, or the one sentence of a failure. */
-export type Note = {text: string; tone: 'good' | 'warn'};
+export type {Note} from './notes.js';

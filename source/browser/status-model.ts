@@ -5,7 +5,7 @@ import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
-import type {Note} from './effects.js';
+import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
@@ -368,7 +368,8 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	let message: Segment | null = null;
 	if (input.note && !state.error) {
-		message = {id: 'note', text: inert(input.note.text), tone: input.note.tone};
+		const {text, tone} = noteText(input.note);
+		message = {id: 'note', text: inert(text), tone};
 	} else if (input.search) {
 		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
 	} else if (state.error) {

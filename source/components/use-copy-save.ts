@@ -74,7 +74,7 @@ export function useCopyAndSave(effects: readonly Effect[], dispatch: (action: Br
 		for (const effect of fresh) {
 			if (effect.kind === 'copy') {
 				if (effect.what === 'curl' && !curlFor) {
-					dispatch({type: 'note', note: {text: 'This browser was started without a way to build curl commands.', tone: 'warn'}});
+					dispatch({type: 'note', note: {kind: 'cannot', what: 'curl'}});
 					continue;
 				}
 
@@ -88,7 +88,7 @@ export function useCopyAndSave(effects: readonly Effect[], dispatch: (action: Br
 			}
 
 			if (!save) {
-				dispatch({type: 'note', note: {text: 'This browser was started without a way to write files.', tone: 'warn'}});
+				dispatch({type: 'note', note: {kind: 'cannot', what: 'write'}});
 				continue;
 			}
 
