@@ -18,6 +18,28 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	completion: async () => import('./commands/completion.js'),
 };
 
+/**
+ * V8 flags each entry sets before its modules load, named here at dispatch
+ * rather than inside the commands. A dump's every page, and the browser's
+ * every page, frame and row, is garbage once written or drawn: a young
+ * generation that does not grow past its starting size is enough for that,
+ * and by default V8 lets the heap grow well past what is live before it
+ * collects, so the browser's resident memory climbed with every page walked;
+ * sized for memory, it collects sooner (bench:walk and bench:memory, figures
+ * in docs/benchmarks.md). V8 reads these flags each time it considers
+ * growing a space, so setting them after start-up takes effect.
+ */
+const heapFlags: Record<'dump' | 'browser', readonly string[]> = {
+	dump: ['--semi-space-growth-factor=1'],
+	browser: ['--optimize-for-size', '--semi-space-growth-factor=1'],
+};
+
+function setHeapFlags(entry: keyof typeof heapFlags): void {
+	for (const flag of heapFlags[entry]) {
+		v8.setFlagsFromString(flag);
+	}
+}
+
 async function main(argv: string[]): Promise<number> {
 	// `pagewalk help [command]` is `--help`, as in git and gh: no list is called "help".
 	if (argv[0] === 'help') {
@@ -33,6 +55,10 @@ async function main(argv: string[]): Promise<number> {
 
 	const load = first === undefined ? undefined : subcommands[first];
 	if (load) {
+		if (first === 'dump') {
+			setHeapFlags('dump');
+		}
+
 		return (await load()).run(rest);
 	}
 
@@ -43,14 +69,7 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first!)} (did you mean pagewalk ${meant}?); see pagewalk --help.`);
 	}
 
-	// The browser keeps a few pages; every other page, frame and row it
-	// builds is garbage at once. By default V8 lets the heap grow well past
-	// what is live before it collects, so resident memory climbed with every
-	// page walked; sized for memory, it collects sooner (bench:memory). Set
-	// here, before the browser's modules load, as dump sets its own flag.
-	v8.setFlagsFromString('--optimize-for-size');
-	// And, as dump, a young generation that does not grow: a page is garbage once drawn.
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
+	setHeapFlags('browser');
 	return (await import('./commands/browse.js')).run(argv);
 }
 

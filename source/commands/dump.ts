@@ -1,5 +1,4 @@
 import process from 'node:process';
-import v8 from 'node:v8';
 import {loadTextWidth} from '../core/text-width.js';
 import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
@@ -342,13 +341,6 @@ async function onProcess(dumpIt: (io: DumpIo, signal: AbortSignal) => Promise<nu
 }
 
 export async function run(argv: string[]): Promise<number> {
-	// Every page is garbage once written: V8's young generation need not grow
-	// past its starting size for that (it grows to 16 MiB a half when pages
-	// come fast). Kept small, a dump of 1,000,000 objects peaked at 115-126 MiB
-	// of RSS instead of 137-162 (bench:walk, target < 150), at 0.77x the floor
-	// instead of 0.74x. v8.setFlagsFromString after start-up is Node's way to
-	// set it; V8 reads this flag each time it considers growing the space.
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
 	return onProcess(async (io, signal) => runDump(argv, io, {signal}));
 }
 
