@@ -1,6 +1,6 @@
 import type {Entry, Notice, PageStackState, SearchStart} from './page-stack.js';
 import type {SearchOutcome} from './search-pages.js';
-import {addSeen, checkedEntry, ensurePrefetch, forgetBelow, keptAsPrefetch, top} from './stack-steps.js';
+import {addSeen, checkedEntry, ensurePrefetch, evict, keptAsPrefetch, top} from './stack-steps.js';
 
 /**
  * How a search across pages (search-pages.ts) lands on the page stack: in
@@ -10,20 +10,6 @@ import {addSeen, checkedEntry, ensurePrefetch, forgetBelow, keptAsPrefetch, top}
 /** Where a search starts from: checked again when it lands. */
 export function searchStart(state: PageStackState): SearchStart {
 	return {walk: state.walk, depth: state.entries.length, url: top(state)?.url ?? ''};
-}
-
-/**
- * Forgets the pages of every entry below the cached window. A search lands
- * with evicted entries between cached ones, which `evict` (made for one page
- * at a time) would stop at.
- */
-export function evictBelow(state: PageStackState): PageStackState {
-	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || !state.entries.slice(0, keepFrom).some(entry => entry.page)) {
-		return state;
-	}
-
-	return forgetBelow(state, keepFrom);
 }
 
 export function searchNotice(outcome: SearchOutcome, page: number): Notice {
@@ -108,5 +94,5 @@ export function searchLanded(state: PageStackState, outcome: SearchOutcome, from
 		notice: searchNotice(outcome, entries.length),
 	};
 	// After a failed page, nothing is fetched ahead: r retries what failed.
-	return error ? evictBelow(moved) : ensurePrefetch(evictBelow(moved));
+	return error ? evict(moved) : ensurePrefetch(evict(moved));
 }

@@ -19,16 +19,13 @@ export const maxQueuedKeys = 1000;
 
 /** `url` with the given order and limit and no cursor: the first page in those settings. */
 export function firstPageUrl(url: string, settings: Settings): string {
-	const parsed = new URL(url);
-	for (const name of cursorParameters) {
-		parsed.searchParams.delete(name);
-	}
-
+	const parsed = new URL(withoutCursor(url));
 	parsed.searchParams.set('limit', String(settings.limit));
 	parsed.searchParams.set('order', settings.order);
 	return parsed.href;
 }
 
+/** `url` with no cursor: where its walk starts. */
 export function withoutCursor(url: string): string {
 	const parsed = new URL(url);
 	for (const name of cursorParameters) {
@@ -163,10 +160,14 @@ export function forgetBelow(state: PageStackState, keepFrom: number): PageStackS
 	};
 }
 
-/** Forgets the pages of entries deep in the stack: memory stays bounded on long walks. */
+/**
+ * Forgets the pages of every entry below the cached window: memory stays
+ * bounded on long walks. Every entry below is looked at, not only the one
+ * just past the window: a search lands with evicted entries between cached ones.
+ */
 export function evict(state: PageStackState): PageStackState {
 	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || state.entries[keepFrom - 1]?.page === null) {
+	if (keepFrom <= 0 || !state.entries.slice(0, keepFrom).some(entry => entry.page)) {
 		return state;
 	}
 
