@@ -65,7 +65,7 @@ export function noteText(note: Note): {text: string; tone: NoteTone} {
 		}
 
 		case 'found': {
-			return {text: `"${shownText(note.text)}" on line ${note.line} of ${note.lines} (${shownKeys('find')[0]!} Enter: the next)`, tone: 'good'};
+			return {text: `"${shownText(note.text)}" on line ${note.line} of ${note.lines} (${shownKeys('find')[0]!} ${shownKeys('prompt-apply')[0]!}: the next)`, tone: 'good'};
 		}
 
 		case 'not-found': {
