@@ -256,8 +256,13 @@ const floorMedian = median(floorMs);
 process.stdout.write(`  pagewalk dump --all   ${seconds(dumpMedian)}  (${(records / dumpMedian * 1000).toFixed(0)} objects/s)\n`);
 process.stdout.write(`  undici loop (floor)   ${seconds(floorMedian)}  -> dump is ${(dumpMedian / floorMedian).toFixed(2)}x the floor (target <= 1.0x); the floor writes the same NDJSON\n`);
 process.stdout.write(`  undici loop, no output ${seconds(median(bareMs))}  (parse and follow only; dump is ${(dumpMedian / median(bareMs)).toFixed(2)}x)\n`);
+const range = (times: number[]) => `${seconds(Math.min(...times))}–${seconds(Math.max(...times))}`;
+process.stdout.write(`  (dump run by run: ${range(dumpMs)}; floor ${range(floorMs)})\n`);
 for (const [dist, times] of otherMs) {
 	process.stdout.write(`  ${dist} dump   ${seconds(median(times))}  -> ${(median(times) / floorMedian).toFixed(2)}x the floor\n`);
+	// Paired with the run of this build just before it, so the load of the moment cancels out.
+	const ratios = dumpMs.map((ms, index) => ms / times[index]!);
+	process.stdout.write(`    run by run ${range(times)}; this build / it, paired by run: median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`);
 }
 
 if (curlMs.length > 0) {
