@@ -15,8 +15,9 @@ import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
 import {shellWord} from '../core/shell-quote.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
-import type {ListObject, WalkEnd} from '../core/types.js';
-import {describeEnd, walk} from '../core/walker.js';
+import type {ListObject, Page, WalkEnd} from '../core/types.js';
+import {describeEnd} from '../core/walker.js';
+import {dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
@@ -41,6 +42,10 @@ const help = `
 	                           yet is kept as an empty column (it may appear on a later page)
 	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
 	                           (by default they get a leading ' so a spreadsheet shows text)
+	  --one-chain              walk from the first page only; by default --all (ndjson, json,
+	                           no bound, no cursor) also walks from the list's other end at
+	                           once, in half the round trips, and writes the same objects in
+	                           the same order (docs/dump.md)
 
 	Contract findings
 	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
@@ -106,6 +111,8 @@ export type DumpOptions = {
 	quiet?: boolean;
 	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
 	failOnFindings?: boolean;
+	/** --one-chain: never walk from both ends (dump-steps.ts). */
+	oneChain?: boolean;
 };
 
 export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
@@ -150,7 +157,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	};
 
 	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
-	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true});
+	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
 	const seenWarnings = new Set<string>();
 	let unshownWarnings = 0;
 	let lastId: string | undefined;
@@ -159,64 +166,99 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	let failure: unknown;
 	let morePages = false;
 	const findings = new WalkFindings();
+	// The other order's pages (a walk from both ends) are checked apart: a finding there only lets that chain go.
+	const backFindings = new WalkFindings();
+	const showWarnings = (page: Page) => {
+		for (const warning of page.warnings) {
+			if (seenWarnings.has(warning)) {
+				continue;
+			}
+
+			// Stderr is for people: a server that sends thousands of distinct
+			// warnings gets the first few shown and the rest counted.
+			if (seenWarnings.size < maxWarningLines) {
+				seenWarnings.add(warning);
+				say(`the server warns: ${inertLine(warning, 300)}`);
+			} else {
+				unshownWarnings++;
+			}
+		}
+	};
+
 	try {
-		const pages = walk(client, config, {
+		const steps = dumpSteps(client, config, {
+			all: options.all,
+			oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
 			signal: controller.signal,
-			readAhead: true,
-			// Without --all, the first page; but a count asked for is a count delivered (as gh's --limit):
-			// --max-items walks as many pages as it takes, short pages included.
-			maxPages: options.all || config.maxItems !== null ? config.maxPages : 1,
 			onRetry(notice) {
 				progress.retry(notice);
 			},
+			doubt(page) {
+				backFindings.add(page);
+				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+			},
+			onOneChain() {
+				progress.oneChain();
+			},
 		});
-		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await pages.next();
-			if (step.done) {
-				end = step.value;
-				break;
-			}
+		try {
+			for (;;) {
+				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+				const step = await steps.next();
+				if (step.done) {
+					end = step.value;
+					break;
+				}
 
-			const page = step.value;
-			for (const warning of page.warnings) {
-				if (seenWarnings.has(warning)) {
+				const item = step.value;
+				if (item.chain === 'back') {
+					showWarnings(item.page);
+					progress.backPage(item.page, item.take);
 					continue;
 				}
 
-				// Stderr is for people: a server that sends thousands of distinct
-				// warnings gets the first few shown and the rest counted.
-				if (seenWarnings.size < maxWarningLines) {
-					seenWarnings.add(warning);
-					say(`the server warns: ${inertLine(warning, 300)}`);
+				let objects: ListObject[];
+				let data: string | Uint8Array;
+				if (item.chain === 'replay') {
+					objects = item.objects;
+					data = writer.page(objects, item.texts);
 				} else {
-					unshownWarnings++;
+					const {page} = item;
+					showWarnings(page);
+					for (const line of findings.add(page)) {
+						if (options.quiet !== true) {
+							say(`contract: ${inertLine(line, 300)}`);
+						}
+					}
+
+					objects = item.take === page.objects.length ? page.objects : page.objects.slice(0, item.take);
+					if (config.maxItems !== null && written + objects.length > config.maxItems) {
+						objects = objects.slice(0, config.maxItems - written);
+					}
+
+					data = page.objectBytes && page.objectTexts && writer.pageBytes
+						? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
+						: writer.page(objects, page.objectTexts);
+					morePages = page.nextUrl !== null;
+				}
+
+				// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
+				await writeData(data);
+				if (sink.gone || sink.failure) {
+					break;
+				}
+
+				written += objects.length;
+				lastId = objects.at(-1)?.id ?? lastId;
+				if (item.chain === 'forward') {
+					progress.page(item.page, objects.length);
+				} else {
+					progress.replayed(objects.length);
 				}
 			}
-
-			for (const line of findings.add(page)) {
-				if (options.quiet !== true) {
-					say(`contract: ${inertLine(line, 300)}`);
-				}
-			}
-
-			let objects: ListObject[] = page.objects;
-			if (config.maxItems !== null && written + objects.length > config.maxItems) {
-				objects = objects.slice(0, config.maxItems - written);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-			await writeData(page.objectBytes && page.objectTexts && writer.pageBytes
-				? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
-				: writer.page(objects, page.objectTexts));
-			if (sink.gone || sink.failure) {
-				break;
-			}
-
-			written += objects.length;
-			lastId = objects.at(-1)?.id ?? lastId;
-			morePages = page.nextUrl !== null;
-			progress.page(page, objects.length);
+		} finally {
+			// Ends the walk (and cancels what it read ahead) when the loop left it early.
+			await steps.return({kind: 'end'}).catch(() => {});
 		}
 	} catch (error: unknown) {
 		failure = error;
@@ -318,7 +360,8 @@ async function dumpParsed(
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings}, io);
+		const oneChain = 'oneChain' in flags && flags.oneChain === true;
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain}, io);
 	} finally {
 		await config.close();
 	}

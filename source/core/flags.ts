@@ -73,6 +73,8 @@ export const dumpFlags = {
 	noCsvGuard: {type: 'boolean'},
 	quiet: {type: 'boolean'},
 	failOnFindings: {type: 'boolean'},
+	// A walk of a whole list goes from both ends at once unless this is given (core/both-ends.ts).
+	oneChain: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {

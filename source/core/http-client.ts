@@ -73,6 +73,12 @@ export type FetchOptions = {
 	 * it), so a page and the one read ahead are not parsed and held at once.
 	 */
 	until?: Promise<unknown>;
+	/**
+	 * Which of the client's connections carries the request (ClientOptions.lanes):
+	 * each chain of a walk from both ends keeps to its own, so neither waits
+	 * behind the other's pages. 0 when absent.
+	 */
+	lane?: number;
 };
 
 export type PageClient = {
@@ -124,6 +130,11 @@ export type ClientOptions = {
 	 * next one and a search reading ahead may be in flight together.
 	 */
 	sequential?: boolean;
+	/**
+	 * With `sequential`, this many connections, one per chain of a walk
+	 * from both ends (FetchOptions.lane); 1 when absent.
+	 */
+	lanes?: number;
 };
 
 /**
@@ -212,7 +223,7 @@ function connectionErrorKind(error: unknown): ConnectionErrorKind {
 	return code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'truncated' : 'other';
 }
 
-export function createClient(config: WalkConfig, {keepBytes = false, sequential = false}: ClientOptions = {}): PageClient {
+export function createClient(config: WalkConfig, {keepBytes = false, sequential = false, lanes = 1}: ClientOptions = {}): PageClient {
 	const {base} = config;
 	const connection = {
 		connectTimeout: config.timeoutMs,
@@ -221,7 +232,9 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		keepAliveTimeout: 10_000,
 		maxResponseSize: maxBodyBytes,
 	};
-	const pool = sequential ? new Client(base.origin, connection) : new Pool(base.origin, {...connection, connections: 4});
+	const pools = sequential
+		? Array.from({length: Math.max(1, lanes)}, () => new Client(base.origin, connection))
+		: [new Pool(base.origin, {...connection, connections: 4})];
 	const {credential} = config;
 	const credentialName = credentialHeader(config.api).toLowerCase();
 	const credentialText = describeCredential(credential);
@@ -462,14 +475,14 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		return pagination === undefined ? undefined : resolveLink(pagination.next_uri, base, url.href);
 	}
 
-	async function once(url: URL, signal: AbortSignal | undefined, {onLink, until}: FetchOptions): Promise<Raw> {
+	async function once(url: URL, signal: AbortSignal | undefined, {onLink, until, lane}: FetchOptions): Promise<Raw> {
 		// Credentials are attached here, per request, after the origin check;
 		// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 		const auth = authorizationFor(credential, url);
 		const headers: Record<string, string> = {...config.headers, [credentialName]: auth.value};
 		// The whole body is read, to its end (or the pool's maxResponseSize)
 		// whatever the status, so the connection goes back to the pool instead of leaking.
-		const exchange = getResponse(pool, {path: `${url.pathname}${url.search}`, headers});
+		const exchange = getResponse(pools[lane ?? 0] ?? pools[0]!, {path: `${url.pathname}${url.search}`, headers});
 		// undici's headers and body timeouts restart on every byte, so a server
 		// that trickles a byte at a time, dribbles headers or sends 1xx after
 		// 1xx would hold the walk forever: --timeout also bounds the request as
@@ -616,7 +629,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			clearTimeout(deadlineTimer);
 			deadlineTimer = undefined;
 			// Closing twice is closing once (undici rejects a second close).
-			closing ??= pool.close();
+			closing ??= Promise.all(pools.map(async pool => pool.close())).then(() => undefined);
 			await closing;
 		},
 	};

@@ -85,7 +85,7 @@ export async function * walk(client: PageClient, config: WalkBounds, options: Wa
 	// the whole walk, joined with the caller's signal once.
 	const cancel = options.readAhead ? new AbortController() : undefined;
 	const signal = cancel && options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel?.signal ?? options.signal;
-	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry};
+	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry, lane: options.lane};
 	// With read-ahead, each request tells the link of its own page (FetchOptions.onLink).
 	const optionsFor = (url: string): FetchOptions => (cancel ? {...fetchOptions, onLink: next => readAheadEarly(url, next)} : fetchOptions);
 	// Page number (1-based) at which each canonical URL and cursor was requested.
