@@ -234,6 +234,8 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 		await stop(forward);
 		await letGo(undefined);
 		for (const objects of spool.reversed()) {
+			// Read from disk, not the network: an interruption is seen here, between pages.
+			options.signal?.throwIfAborted();
 			yield {chain: 'replay', ...objects};
 		}
 

@@ -507,7 +507,10 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		}
 
 		try {
-			const received = await exchange.received;
+			const received = await exchange.received.catch((error: unknown) => {
+				budget.lost();
+				throw error;
+			});
 			budget.update(received.headers);
 			if (until) {
 				await until;
