@@ -17,8 +17,8 @@ describe('links', () => {
 	test('query-only and path-relative next_uri: resolved against the request, the base prefix kept', async () => {
 		for (const fault of ['query-only-next', 'path-relative-next'] as const) {
 			faultyServer().reset();
-			// eslint-disable-next-line no-await-in-loop -- faultyServer().received is reset and read for each fault in turn
 			// One chain: the requests are counted.
+			// eslint-disable-next-line no-await-in-loop -- faultyServer().received is reset and read for each fault in turn
 			const result = await dumpInProcess(['accounts', `--base-url=${faultyServer().base(fault)}`, '--all', '--one-chain']);
 			expect(result.code, result.stderr).toBe(0);
 			expect(faultyServer().received.map(request => request.path)).toEqual([
