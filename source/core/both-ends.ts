@@ -53,6 +53,17 @@ export type BothEndsOptions = {
 	onOneChain?: (reason: string) => void;
 	/** Folder for the temporary files; the system's when absent. */
 	spillFolder?: string;
+	/**
+	 * How the back chain's pages are handed on. `spool` (the default): each
+	 * `back` step as it comes, and its objects, from disk, in `replay` steps
+	 * after the meeting. `hold` (the audit, which writes no objects but checks
+	 * every page): the `back` steps themselves only after the meeting, in the
+	 * order they came, held in memory meanwhile, so a back chain let go leaves
+	 * nothing behind.
+	 */
+	back?: 'spool' | 'hold';
+	/** Stop once the two chains together took this many pages without meeting (the audit's bound). */
+	maxPages?: number;
 };
 
 type Settled = {chain: Chain; step?: IteratorResult<Page, WalkEnd>; error?: unknown};
@@ -143,7 +154,9 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, options);
 	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
-	const spool = new PageSpool(options.spillFolder);
+	const spool = options.back === 'hold' ? undefined : new PageSpool(options.spillFolder);
+	let held: EndsStep[] = [];
+	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
 	let first: Page | undefined;
 	const letGo = async (reason: string | undefined) => {
 		if (back === undefined) {
@@ -152,6 +165,7 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 
 		const gone = back;
 		back = undefined;
+		held = [];
 		await stop(gone);
 		if (reason !== undefined && options.signal?.aborted !== true) {
 			options.onOneChain?.(reason);
@@ -198,6 +212,10 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 					break;
 				}
 
+				if (bounded() && page.nextUrl !== null) {
+					return {kind: 'max-pages', limit: options.maxPages!};
+				}
+
 				continue;
 			}
 
@@ -223,17 +241,28 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 			}
 
 			const taken = take(page, chain, forward);
-			spool.append(page.objects, page.objectTexts, taken.take);
-			yield {chain: 'back', page, take: taken.take};
+			if (spool) {
+				spool.append(page.objects, page.objectTexts, taken.take);
+				yield {chain: 'back', page, take: taken.take};
+			} else {
+				held.push({chain: 'back', page, take: taken.take});
+			}
+
 			if (taken.met) {
 				break;
+			}
+
+			if (bounded() && page.nextUrl !== null) {
+				return {kind: 'max-pages', limit: options.maxPages!};
 			}
 		}
 
 		// The chains met: the list is whole. The back chain's objects follow, in the order asked for.
+		const backSteps = held;
 		await stop(forward);
 		await letGo(undefined);
-		for (const objects of spool.reversed()) {
+		yield * backSteps;
+		for (const objects of spool?.reversed() ?? []) {
 			// Read from disk, not the network: an interruption is seen here, between pages.
 			options.signal?.throwIfAborted();
 			yield {chain: 'replay', ...objects};
@@ -243,6 +272,6 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	} finally {
 		await stop(forward);
 		await letGo(undefined);
-		spool.close();
+		spool?.close();
 	}
 }

@@ -83,6 +83,7 @@ export const auditFlags = {
 	bothOrders: {type: 'boolean'},
 	compareEnv: {type: 'string'},
 	compareProfile: {type: 'string'},
+	oneChain: {type: 'boolean'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */
