@@ -5,7 +5,8 @@ import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
 import {PagewalkError, UsageError} from '../core/errors.js';
-import {createClient} from '../core/http-client.js';
+import {createClient, type PageClient} from '../core/http-client.js';
+import type {EndsStep} from '../core/both-ends.js';
 import {inert, inertLine} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
 import type {WalkConfig} from '../core/options.js';
@@ -18,7 +19,7 @@ import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../core/types.js';
 import {describeEnd} from '../core/walker.js';
 import {dumpSteps} from './dump-steps.js';
-import {createWriter, formats, type Format} from '../output/index.js';
+import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
@@ -97,6 +98,68 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
+/** The server's warnings, each said once: the first few per dump, the rest counted. */
+class ServerWarnings {
+	unshown = 0;
+	readonly #seen = new Set<string>();
+
+	show(page: Page, say: (line: string) => void): void {
+		for (const warning of page.warnings) {
+			if (this.#seen.has(warning)) {
+				continue;
+			}
+
+			// Stderr is for people: a server that sends thousands of distinct
+			// warnings gets the first few shown and the rest counted.
+			if (this.#seen.size < maxWarningLines) {
+				this.#seen.add(warning);
+				say(`the server warns: ${inertLine(warning, 300)}`);
+			} else {
+				this.unshown++;
+			}
+		}
+	}
+}
+
+/** The dump's walk: from both ends for ndjson and json where it can be (dump-steps.ts), else one chain. */
+function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress) {
+	// The other order's pages are checked apart: a finding there only lets that chain go.
+	const backFindings = new WalkFindings();
+	return dumpSteps(client, config, {
+		all: options.all,
+		oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
+		signal,
+		onRetry(notice) {
+			progress.retry(notice);
+		},
+		doubt(page) {
+			backFindings.add(page);
+			return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+		},
+		onOneChain() {
+			progress.oneChain();
+		},
+	});
+}
+
+/** What a step of the walk writes: its objects (at most `room`, --max-items) and their text. */
+function stepData(item: Exclude<EndsStep, {chain: 'back'}>, writer: Writer, room: number | null): {objects: ListObject[]; data: string | Uint8Array} {
+	if (item.chain === 'replay') {
+		return {objects: item.objects, data: writer.page(item.objects, item.texts)};
+	}
+
+	const {page} = item;
+	let objects = item.take === page.objects.length ? page.objects : page.objects.slice(0, item.take);
+	if (room !== null && objects.length > room) {
+		objects = objects.slice(0, room);
+	}
+
+	const data = page.objectBytes && page.objectTexts && writer.pageBytes
+		? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
+		: writer.page(objects, page.objectTexts);
+	return {objects, data};
+}
+
 /**
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
@@ -158,49 +221,15 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 
 	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
 	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
-	const seenWarnings = new Set<string>();
-	let unshownWarnings = 0;
+	const warnings = new ServerWarnings();
 	let lastId: string | undefined;
 	let written = 0;
 	let end: WalkEnd | undefined;
 	let failure: unknown;
 	let morePages = false;
 	const findings = new WalkFindings();
-	// The other order's pages (a walk from both ends) are checked apart: a finding there only lets that chain go.
-	const backFindings = new WalkFindings();
-	const showWarnings = (page: Page) => {
-		for (const warning of page.warnings) {
-			if (seenWarnings.has(warning)) {
-				continue;
-			}
-
-			// Stderr is for people: a server that sends thousands of distinct
-			// warnings gets the first few shown and the rest counted.
-			if (seenWarnings.size < maxWarningLines) {
-				seenWarnings.add(warning);
-				say(`the server warns: ${inertLine(warning, 300)}`);
-			} else {
-				unshownWarnings++;
-			}
-		}
-	};
-
 	try {
-		const steps = dumpSteps(client, config, {
-			all: options.all,
-			oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
-			signal: controller.signal,
-			onRetry(notice) {
-				progress.retry(notice);
-			},
-			doubt(page) {
-				backFindings.add(page);
-				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
-			},
-			onOneChain() {
-				progress.oneChain();
-			},
-		});
+		const steps = stepsOf(client, config, options, controller.signal, progress);
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
@@ -211,49 +240,39 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 				}
 
 				const item = step.value;
-				if (item.chain === 'back') {
-					showWarnings(item.page);
-					progress.backPage(item.page, item.take);
-					continue;
+				if (item.chain !== 'replay') {
+					warnings.show(item.page, say);
 				}
 
-				let objects: ListObject[];
-				let data: string | Uint8Array;
-				if (item.chain === 'replay') {
-					objects = item.objects;
-					data = writer.page(objects, item.texts);
-				} else {
-					const {page} = item;
-					showWarnings(page);
-					for (const line of findings.add(page)) {
+				if (item.chain === 'forward') {
+					for (const line of findings.add(item.page)) {
 						if (options.quiet !== true) {
 							say(`contract: ${inertLine(line, 300)}`);
 						}
 					}
 
-					objects = item.take === page.objects.length ? page.objects : page.objects.slice(0, item.take);
-					if (config.maxItems !== null && written + objects.length > config.maxItems) {
-						objects = objects.slice(0, config.maxItems - written);
-					}
-
-					data = page.objectBytes && page.objectTexts && writer.pageBytes
-						? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
-						: writer.page(objects, page.objectTexts);
-					morePages = page.nextUrl !== null;
+					morePages = item.page.nextUrl !== null;
 				}
 
+				if (item.chain === 'back') {
+					progress.backPage(item.page, item.take);
+					continue;
+				}
+
+				const out = stepData(item, writer, config.maxItems === null ? null : config.maxItems - written);
+
 				// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-				await writeData(data);
+				await writeData(out.data);
 				if (sink.gone || sink.failure) {
 					break;
 				}
 
-				written += objects.length;
-				lastId = objects.at(-1)?.id ?? lastId;
+				written += out.objects.length;
+				lastId = out.objects.at(-1)?.id ?? lastId;
 				if (item.chain === 'forward') {
-					progress.page(item.page, objects.length);
+					progress.page(item.page, out.objects.length);
 				} else {
-					progress.replayed(objects.length);
+					progress.replayed(out.objects.length);
 				}
 			}
 		} finally {
@@ -291,9 +310,10 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 		say(summary);
 	}
 
-	if (unshownWarnings > 0) {
+	const {unshown} = warnings;
+	if (unshown > 0) {
 		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
-		say(`at least ${formatCount(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
+		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined

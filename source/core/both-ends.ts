@@ -149,6 +149,23 @@ function doubtOf(page: Page, backOrder: Order, first: Page, backPages: number): 
 	return undefined;
 }
 
+/**
+ * A back chain's page to take; undefined when the chain reached its end of
+ * the list (its last object still counts); or why it is let go.
+ */
+function judgeBack(settled: Settled, backOrder: Order, first: Page, options: BothEndsOptions): Page | string | undefined {
+	if (settled.error !== undefined) {
+		return 'the walk in the other order failed';
+	}
+
+	const step = settled.step!;
+	if (step.done) {
+		return step.value.kind === 'end' ? undefined : 'the walk in the other order stopped advancing';
+	}
+
+	return doubtOf(step.value, backOrder, first, settled.chain.count) ?? options.doubt?.(step.value) ?? step.value;
+}
+
 export async function * walkBothEnds(client: PageClient, query: WalkQuery, options: BothEndsOptions = {}): AsyncGenerator<EndsStep, WalkEnd> {
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
@@ -220,26 +237,19 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 			}
 
 			const chain = settled.chain;
-			if (settled.error !== undefined || settled.step!.done) {
-				const end = settled.step?.value as WalkEnd | undefined;
-				if (end?.kind === 'end') {
-					chain.ended = true;
-				} else {
-					// eslint-disable-next-line no-await-in-loop -- once
-					await letGo(end === undefined ? 'the walk in the other order failed' : 'the walk in the other order stopped advancing');
-				}
-
-				continue;
-			}
-
-			const page = settled.step!.value;
-			const doubt = doubtOf(page, backOrder, first!, chain.count) ?? options.doubt?.(page);
-			if (doubt !== undefined) {
+			const judged = judgeBack(settled, backOrder, first!, options);
+			if (typeof judged === 'string') {
 				// eslint-disable-next-line no-await-in-loop -- once
-				await letGo(doubt);
+				await letGo(judged);
 				continue;
 			}
 
+			if (judged === undefined) {
+				chain.ended = true;
+				continue;
+			}
+
+			const page = judged;
 			const taken = take(page, chain, forward);
 			if (spool) {
 				spool.append(page.objects, page.objectTexts, taken.take);
