@@ -2,15 +2,21 @@
  * `dump --all` from both ends (core/both-ends.ts) against the sandbox: the
  * same bytes as --one-chain in every format it applies to, an interruption
  * before and after the meeting that leaves a whole document and a resume
- * flag that finishes the list, a server that lists in one order only, and
- * two chains under the sandbox's rate limit.
+ * flag that finishes the list, a server that lists in one order only, two
+ * chains under the sandbox's rate limit, and the built CLI stopped by SIGTERM
+ * or a closed pipe (no temporary file left).
  */
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readdirSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
 import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {runDump} from '../../source/commands/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
-import {dumpInProcess} from '../support/run-dump.js';
+import {dumpInProcess, usePrivateCli} from '../support/run-dump.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -129,5 +135,56 @@ describe('the rate limit', () => {
 		} finally {
 			await limited.close();
 		}
+	});
+});
+
+describe('the built CLI, signals and a closed pipe', () => {
+	let slow: Sandbox;
+	let cli: string;
+	beforeAll(async () => {
+		cli = usePrivateCli();
+		slow = await startSandbox({records: 400, keyFiles: false, latency: {ms: 5, jitterMs: 0, perObjectMs: 0}});
+	});
+	afterAll(async () => {
+		await slow.close();
+	});
+
+	/** The dump as a subprocess with its own temporary folder; `stop` is told the child at its first output. */
+	async function dumpChild(argv: string[], stop: (child: ChildProcess) => void) {
+		const folder = mkdtempSync(path.join(tmpdir(), 'pagewalk-tmp-test-'));
+		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--base-url', slow.accountUrl, '--all', '--limit', '5', ...argv], {
+			env: {PATH: process.env['PATH'], TMPDIR: folder, COINBASE_ACCESS_TOKEN: slow.credentials.account.full},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.once('data', () => {
+			stop(child);
+		});
+		child.stdout.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		const code = await new Promise<number | null>(resolve => {
+			child.on('close', resolve);
+		});
+		return {code, stdout, stderr, left: readdirSync(folder)};
+	}
+
+	it('SIGTERM: exit 143, a whole JSON array, a resume flag, no temporary file left', async () => {
+		const {code, stdout, stderr, left} = await dumpChild(['--format', 'json'], child => child.kill('SIGTERM'));
+		expect(code, stderr).toBe(143);
+		expect((JSON.parse(stdout) as unknown[]).length).toBeGreaterThan(0);
+		expect(stderr).toMatch(/to resume, run the same command with --starting-after=\S+\.\n$/);
+		expect(left).toEqual([]);
+	});
+
+	it('a reader that goes away: exit 0, quietly, no temporary file left', async () => {
+		const {code, stderr, left} = await dumpChild([], child => child.stdout!.destroy());
+		expect(code).toBe(0);
+		expect(stderr).toBe('');
+		expect(left).toEqual([]);
 	});
 });
