@@ -145,7 +145,8 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 /** What a step of the walk writes: its objects (at most `room`, --max-items) and their text. */
 function stepData(item: Exclude<EndsStep, {chain: 'back'}>, writer: Writer, room: number | null): {objects: ListObject[]; data: string | Uint8Array} {
 	if (item.chain === 'replay') {
-		return {objects: item.objects, data: writer.page(item.objects, item.texts)};
+		const data = item.bytes && item.texts && writer.pageBytes ? writer.pageBytes(item.objects, item.texts, item.bytes) : writer.page(item.objects, item.texts);
+		return {objects: item.objects, data};
 	}
 
 	const {page} = item;

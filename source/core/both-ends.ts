@@ -1,6 +1,6 @@
 import type {FetchOptions, PageClient} from './http-client.js';
 import type {WalkQuery} from './options.js';
-import {PageSpool} from './page-spool.js';
+import {PageSpool, type SpooledObjects} from './page-spool.js';
 import type {ListObject, Order, Page, WalkEnd} from './types.js';
 import {walk} from './walker.js';
 
@@ -40,7 +40,7 @@ export type EndsStep =
 	/** A back page, spooled; its first `take` objects come out in `replay` steps. */
 	| {chain: 'back'; page: Page; take: number}
 	/** After the meeting: the back chain's objects, in the order asked for. */
-	| {chain: 'replay'; objects: ListObject[]; texts: string[] | undefined};
+	| {chain: 'replay'} & SpooledObjects;
 
 export type BothEndsOptions = {
 	/** The order asked for (the forward chain's); the server's default, desc, when absent. */
@@ -65,6 +65,13 @@ export type BothEndsOptions = {
 	/** Stop once the two chains together took this many pages without meeting (the audit's bound). */
 	maxPages?: number;
 };
+
+/**
+ * Objects of held back pages (BothEndsOptions.back 'hold') past which the
+ * back chain is let go: what the audit keeps in memory stays bounded, and a
+ * longer list is walked as one chain from there.
+ */
+export const holdLimit = 100_000;
 
 type Settled = {chain: Chain; step?: IteratorResult<Page, WalkEnd>; error?: unknown};
 
@@ -173,6 +180,7 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
 	const spool = options.back === 'hold' ? undefined : new PageSpool(options.spillFolder);
 	let held: EndsStep[] = [];
+	let heldObjects = 0;
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
 	let first: Page | undefined;
 	const letGo = async (reason: string | undefined) => {
@@ -252,10 +260,17 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 			const page = judged;
 			const taken = take(page, chain, forward);
 			if (spool) {
-				spool.append(page.objects, page.objectTexts, taken.take);
+				spool.append(page.objects, page.objectTexts, taken.take, page.objectBytes);
 				yield {chain: 'back', page, take: taken.take};
 			} else {
-				held.push({chain: 'back', page, take: taken.take});
+				// Held for the checks: the page's texts and bytes are no longer needed.
+				held.push({chain: 'back', page: {...page, objectTexts: undefined, objectBytes: undefined}, take: taken.take});
+				heldObjects += taken.take;
+				if (heldObjects > holdLimit) {
+					// eslint-disable-next-line no-await-in-loop -- once
+					await letGo(`the other end held more than ${holdLimit} objects before the chains met`);
+					continue;
+				}
 			}
 
 			if (taken.met) {

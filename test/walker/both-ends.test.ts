@@ -72,7 +72,8 @@ async function bothEnds(client: PageClient, query: {order?: Order}, taken: Recor
 			texts.push(...item.page.objectTexts!.slice(0, item.take));
 		} else if (item.chain === 'replay') {
 			ids.push(...item.objects.map(object => object.id));
-			texts.push(...item.texts!);
+			const {body, offsets} = item.bytes!;
+			texts.push(...item.objects.map((_, index) => Buffer.from(body.subarray(offsets[index * 2], offsets[(index * 2) + 1])).toString('utf8')));
 		}
 	}
 }
