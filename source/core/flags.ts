@@ -73,6 +73,8 @@ export const dumpFlags = {
 	noCsvGuard: {type: 'boolean'},
 	quiet: {type: 'boolean'},
 	failOnFindings: {type: 'boolean'},
+	// A walk of a whole list goes from both ends at once unless this is given (core/both-ends.ts).
+	oneChain: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {
@@ -81,6 +83,7 @@ export const auditFlags = {
 	bothOrders: {type: 'boolean'},
 	compareEnv: {type: 'string'},
 	compareProfile: {type: 'string'},
+	oneChain: {type: 'boolean'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */

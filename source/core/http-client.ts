@@ -61,6 +61,12 @@ export type FetchOptions = {
 	 * it), so a page and the one read ahead are not parsed and held at once.
 	 */
 	until?: Promise<unknown>;
+	/**
+	 * Which of the client's connections carries the request (ClientOptions.lanes):
+	 * each chain of a walk from both ends keeps to its own, so neither waits
+	 * behind the other's pages. 0 when absent.
+	 */
+	lane?: number;
 };
 
 export type PageClient = {
@@ -102,6 +108,11 @@ export type ClientOptions = {
 	 * next one and a search reading ahead may be in flight together.
 	 */
 	sequential?: boolean;
+	/**
+	 * With `sequential`, this many connections, one per chain of a walk
+	 * from both ends (FetchOptions.lane); 1 when absent.
+	 */
+	lanes?: number;
 };
 
 /**
@@ -295,14 +306,14 @@ function exchangeOf(raw: Raw | undefined, sent: Sent): FailedExchange {
 }
 
 /** What one request goes through: the connections, the rate budget, the shared deadline timer. */
-type Wire = {config: WalkConfig; pool: Connections; budget: RateBudget; deadlines: Deadlines};
+type Wire = {config: WalkConfig; pools: Connections[]; budget: RateBudget; deadlines: Deadlines};
 
 /**
  * One try of one request: the credential attached (a CDP key's JWT signed
  * for this very request), the answer read whole, bounded by --timeout as a
  * whole, ended at once by the caller's abort.
  */
-async function once({config, pool, budget, deadlines}: Wire, url: URL, signal: AbortSignal | undefined, {onLink, until}: FetchOptions): Promise<Raw> {
+async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: AbortSignal | undefined, {onLink, until, lane}: FetchOptions): Promise<Raw> {
 	const {credential} = config;
 	// Credentials are attached here, per request, after the origin check;
 	// a CDP key's JWT is signed here, for this very request (see authorizationFor).
@@ -310,7 +321,7 @@ async function once({config, pool, budget, deadlines}: Wire, url: URL, signal: A
 	const headers: Record<string, string> = {...config.headers, [credentialHeader(config.api).toLowerCase()]: auth.value};
 	// The whole body is read, to its end (or the pool's maxResponseSize)
 	// whatever the status, so the connection goes back to the pool instead of leaking.
-	const exchange = getResponse(pool, {path: `${url.pathname}${url.search}`, headers});
+	const exchange = getResponse(pools[lane ?? 0] ?? pools[0]!, {path: `${url.pathname}${url.search}`, headers});
 	// undici's headers and body timeouts restart on every byte, so a server
 	// that trickles a byte at a time, dribbles headers or sends 1xx after
 	// 1xx would hold the walk forever: --timeout also bounds the request as
@@ -330,7 +341,10 @@ async function once({config, pool, budget, deadlines}: Wire, url: URL, signal: A
 	}
 
 	try {
-		const received = await exchange.received;
+		const received = await exchange.received.catch((error: unknown) => {
+			budget.lost();
+			throw error;
+		});
 		budget.update(received.headers);
 		if (until) {
 			await until;
@@ -352,9 +366,9 @@ async function once({config, pool, budget, deadlines}: Wire, url: URL, signal: A
 	}
 }
 
-export function createClient(config: WalkConfig, {keepBytes = false, sequential = false}: ClientOptions = {}): PageClient {
+export function createClient(config: WalkConfig, {keepBytes = false, sequential = false, lanes = 1}: ClientOptions = {}): PageClient {
 	const {base} = config;
-	const pool = openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential});
+	const pools = Array.from({length: sequential ? Math.max(1, lanes) : 1}, () => openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential}));
 	const {credential} = config;
 	const credentialText = describeCredential(credential);
 	const redactedHeaders = requestHeadersShown(config);
@@ -363,7 +377,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 	const budget = new RateBudget();
 
 	const deadlines = new Deadlines(config.timeoutMs);
-	const wire: Wire = {config, pool, budget, deadlines};
+	const wire: Wire = {config, pools, budget, deadlines};
 	let closing: Promise<void> | undefined;
 
 	async function fetchPage(url: string, options: FetchOptions = {}): Promise<Page> {
@@ -433,7 +447,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		async close() {
 			deadlines.stop();
 			// Closing twice is closing once (undici rejects a second close).
-			closing ??= pool.close();
+			closing ??= Promise.all(pools.map(async pool => pool.close())).then(() => undefined);
 			await closing;
 		},
 	};

@@ -62,7 +62,7 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 	// the whole walk, joined with the caller's signal once.
 	const cancel = options.readAhead ? new AbortController() : undefined;
 	const signal = cancel && options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel?.signal ?? options.signal;
-	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry};
+	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry, lane: options.lane};
 	// With read-ahead, each request tells the link of its own page
 	// (FetchOptions.onLink); only a next_uri is read from the first bytes.
 	const optionsFor = (url: string): FetchOptions => (cancel && !backward ? {...fetchOptions, onLink: next => readAheadEarly(url, next)} : fetchOptions);

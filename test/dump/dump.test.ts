@@ -135,7 +135,8 @@ describe('restricted credential and progress', () => {
 		}, {stderrTty: true});
 		expect(result.code).toBe(0);
 		expect(ndjson(result.stdout).map(object => object.id)).toEqual(sandbox.store.ids('accounts', {viewer: 'restricted'}));
-		expect(result.stderr).toMatch(/\d+ objects in \d+ pages \(\d+ short\) in [\d.]+ s\n$/);
+		// --all walks from both ends: each chain's pages are counted.
+		expect(result.stderr).toMatch(/\d+ objects in ↓ \d+ pages · ↑ \d+ pages \(\d+ short\) in [\d.]+ s\n$/);
 	});
 });
 
