@@ -15,7 +15,8 @@ import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './pr
 import type {Order, Page, RetryNotice} from '../core/types.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../core/walker.js';
-import {walkBothEnds} from '../core/both-ends.js';
+import {quickServerMs, walkBothEnds} from '../core/both-ends.js';
+import {chainFlags} from './dump-steps.js';
 import {Progress} from '../output/progress.js';
 import {parseCommandLine} from '../core/parse-flags.js';
 import {redact} from '../core/secret.js';
@@ -47,7 +48,9 @@ const help = `
 	  --max-pages N            stop after N pages per walk (default ${defaultMaxPages}; reported, exit 3)
 	  --one-chain              walk from the first page only; by default a walk of the whole
 	                           list also walks from its other end at once, in half the round
-	                           trips, meeting in the middle (pages are numbered as read)
+	                           trips, meeting in the middle (pages are numbered as read),
+	                           unless the first page came back in under ${quickServerMs} ms
+	  --both-ends              from both ends even from a server that answers that fast
 
 	Checks (each passed or failed, with the page and the evidence)
 	  unique-ids               every object id is unique across the walk
@@ -96,6 +99,8 @@ export type AuditOptions = {
 	signal?: AbortSignal;
 	/** --one-chain: never walk from both ends. */
 	oneChain?: boolean;
+	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	bothEnds?: boolean;
 };
 
 type Plan = {label: string; order: Order; config: WalkConfig; credential: string};
@@ -150,7 +155,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 			};
 
 			const pages = bothEnds
-				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages})
+				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, ...(options.bothEnds === true ? {quickMs: 0} : {})})
 				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
@@ -244,8 +249,8 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
-		const oneChain = flags.oneChain === true;
-		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, oneChain}, io);
+		const {oneChain, bothEnds} = chainFlags(flags);
+		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, oneChain, bothEnds}, io);
 	} finally {
 		await config.close();
 	}

@@ -1,4 +1,5 @@
 import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../core/both-ends.js';
+import {UsageError} from '../core/errors.js';
 import type {PageClient} from '../core/http-client.js';
 import type {WalkConfig} from '../core/options.js';
 import type {Page, WalkEnd} from '../core/types.js';
@@ -20,6 +21,17 @@ export type DumpStepsOptions = BothEndsOptions & {
 export function walksBothEnds(config: WalkConfig, options: Pick<DumpStepsOptions, 'all' | 'oneChain'>): boolean {
 	return options.all && !options.oneChain && config.maxPages === null && config.maxItems === null
 		&& config.query.startingAfter === undefined && config.query.endingBefore === undefined;
+}
+
+/** --one-chain and --both-ends, of dump's and audit's flags: at most one of them. */
+export function chainFlags(flags: object): {oneChain: boolean; bothEnds: boolean} {
+	const oneChain = 'oneChain' in flags && flags.oneChain === true;
+	const bothEnds = 'bothEnds' in flags && flags.bothEnds === true;
+	if (oneChain && bothEnds) {
+		throw new UsageError('Give --one-chain or --both-ends, not both: one walks the list from its first page only, the other from both ends.');
+	}
+
+	return {oneChain, bothEnds};
 }
 
 /** One chain's pages as the steps of a walk from both ends: every page forward, whole. */

@@ -5,7 +5,7 @@ import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
 import {PagewalkError, UsageError} from '../core/errors.js';
 import {createClient, type PageClient} from '../core/http-client.js';
-import type {EndsStep} from '../core/both-ends.js';
+import {quickServerMs, type EndsStep} from '../core/both-ends.js';
 import {inert, inertLine} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
 import type {WalkConfig} from '../core/options.js';
@@ -17,7 +17,7 @@ import {shellWord} from '../core/shell-quote.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../core/types.js';
 import {describeEnd} from '../core/walker.js';
-import {dumpSteps} from './dump-steps.js';
+import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
@@ -45,7 +45,9 @@ const help = `
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
 	                           no bound, no cursor) also walks from the list's other end at
 	                           once, in half the round trips, and writes the same objects in
-	                           the same order (docs/dump.md)
+	                           the same order (docs/dump.md), unless the first page came back
+	                           in under ${quickServerMs} ms (a local server: one chain is faster there)
+	  --both-ends              from both ends even from a server that answers that fast
 
 	Contract findings
 	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
@@ -127,6 +129,7 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 	return dumpSteps(client, config, {
 		all: options.all,
 		oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
+		...(options.bothEnds === true ? {quickMs: 0} : {}),
 		signal,
 		onRetry(notice) {
 			progress.retry(notice);
@@ -176,6 +179,8 @@ export type DumpOptions = {
 	failOnFindings?: boolean;
 	/** --one-chain: never walk from both ends (dump-steps.ts). */
 	oneChain?: boolean;
+	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	bothEnds?: boolean;
 };
 
 export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
@@ -380,8 +385,8 @@ async function dumpParsed(
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
-		const oneChain = 'oneChain' in flags && flags.oneChain === true;
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain}, io);
+		const {oneChain, bothEnds} = chainFlags(flags);
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds}, io);
 	} finally {
 		await config.close();
 	}

@@ -64,7 +64,18 @@ export type BothEndsOptions = {
 	back?: 'spool' | 'hold';
 	/** Stop once the two chains together took this many pages without meeting (the audit's bound). */
 	maxPages?: number;
+	/**
+	 * A first page answered in less than this many milliseconds walks one
+	 * chain (the other end's first request is cancelled): at that pace a
+	 * round trip costs less than spooling and writing back the other end's
+	 * pages, so a second chain would make the walk slower, not faster.
+	 * 0 (--both-ends): both ends whatever the pace. Default quickServerMs.
+	 */
+	quickMs?: number;
 };
+
+/** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
+export const quickServerMs = 10;
 
 /**
  * Objects of held back pages (BothEndsOptions.back 'hold') past which the
@@ -225,7 +236,7 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				const page = settled.step!.value;
 				if (first === undefined) {
 					first = page;
-					if (page.nextUrl === null) {
+					if (page.nextUrl === null || page.ms < (options.quickMs ?? quickServerMs)) {
 						// eslint-disable-next-line no-await-in-loop -- once
 						await letGo(undefined);
 					}

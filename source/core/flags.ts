@@ -75,6 +75,8 @@ export const dumpFlags = {
 	failOnFindings: {type: 'boolean'},
 	// A walk of a whole list goes from both ends at once unless this is given (core/both-ends.ts).
 	oneChain: {type: 'boolean'},
+	// ... and from both ends even from a server that answers faster than a second chain can help.
+	bothEnds: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {
@@ -84,6 +86,7 @@ export const auditFlags = {
 	compareEnv: {type: 'string'},
 	compareProfile: {type: 'string'},
 	oneChain: {type: 'boolean'},
+	bothEnds: {type: 'boolean'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */

@@ -28,7 +28,7 @@ describe('audit from both ends', () => {
 			for (const order of [[], ['--order', 'asc']]) {
 				it(`${endpoint}, ${viewer}, ${order.join(' ') || 'default order'}: the same checks, objects and end as one chain, in fewer pages in a row`, async () => {
 					const {flags, env} = sandboxTarget(sandbox, viewer);
-					const both = await auditJson([endpoint, ...flags, '--limit', '10', ...order], env);
+					const both = await auditJson([endpoint, ...flags, '--limit', '10', '--both-ends', ...order], env);
 					const one = await auditJson([endpoint, ...flags, '--limit', '10', '--one-chain', ...order], env);
 					expect(both.code).toBe(0);
 					expect(summary(both.report)).toEqual(summary(one.report));
@@ -47,7 +47,7 @@ describe('a faulty page in the other order', () => {
 		const faulty = await startSandbox({records: 100, keyFiles: false, scenario: 'duplicate'});
 		try {
 			const {flags, env} = sandboxTarget(faulty);
-			const both = await auditJson(['accounts', ...flags, '--limit', '10'], env);
+			const both = await auditJson(['accounts', ...flags, '--limit', '10', '--both-ends'], env);
 			const one = await auditJson(['accounts', ...flags, '--limit', '10', '--one-chain'], env);
 			expect(both.code).toBe(1);
 			expect(summary(both.report)).toEqual(summary(one.report));

@@ -36,8 +36,10 @@ function env(viewer: Viewer): Record<string, string> {
 	};
 }
 
+/** A whole walk of the sandbox; from both ends (--both-ends: a local server answers too fast for them by default) unless --one-chain. */
 function args(endpoint: string, ...more: string[]): string[] {
-	return [endpoint, '--base-url', sandbox.accountUrl, '--commerce-url', sandbox.commerceUrl, '--all', '--limit', '10', '--quiet', ...more];
+	const chains = more.includes('--one-chain') ? [] : ['--both-ends'];
+	return [endpoint, '--base-url', sandbox.accountUrl, '--commerce-url', sandbox.commerceUrl, '--all', '--limit', '10', '--quiet', ...chains, ...more];
 }
 
 describe('the same bytes as one chain', () => {
@@ -110,7 +112,7 @@ describe('a server that lists in one order only', () => {
 		const proxy = await startRecordingProxy(sandbox.accountUrl);
 		proxy.mode = 'ignore-order';
 		try {
-			const both = await dumpInProcess(['accounts', '--base-url', proxy.origin, '--all', '--limit', '10', '--quiet'], env('full'));
+			const both = await dumpInProcess(['accounts', '--base-url', proxy.origin, '--all', '--limit', '10', '--quiet', '--both-ends'], env('full'));
 			proxy.mode = 'pass';
 			const one = await dumpInProcess(['accounts', '--base-url', sandbox.accountUrl, '--all', '--limit', '10', '--one-chain'], env('full'));
 			expect(both.code).toBe(0);
@@ -126,7 +128,7 @@ describe('the rate limit', () => {
 	it('two chains spend one budget: paced, never a 429, every object', async () => {
 		const limited = await startSandbox({records: 40, keyFiles: false, rateLimit: {count: 4, perMs: 1000, headers: true}});
 		try {
-			const result = await dumpInProcess(['accounts', '--base-url', limited.accountUrl, '--all', '--limit', '5'], {COINBASE_ACCESS_TOKEN: limited.credentials.account.full}, {stderrTty: true});
+			const result = await dumpInProcess(['accounts', '--base-url', limited.accountUrl, '--all', '--limit', '5', '--both-ends'], {COINBASE_ACCESS_TOKEN: limited.credentials.account.full}, {stderrTty: true});
 			expect(result.code).toBe(0);
 			expect(result.stdout.trim().split('\n').map(line => (JSON.parse(line) as {id: string}).id)).toEqual(limited.store.ids('accounts'));
 			expect(result.stderr).toMatch(/request budget/);
@@ -152,7 +154,7 @@ describe('the built CLI, signals and a closed pipe', () => {
 	/** The dump as a subprocess with its own temporary folder; `stop` is told the child at its first output. */
 	async function dumpChild(argv: string[], stop: (child: ChildProcess) => void) {
 		const folder = mkdtempSync(path.join(tmpdir(), 'pagewalk-tmp-test-'));
-		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--base-url', slow.accountUrl, '--all', '--limit', '5', ...argv], {
+		const child = spawn(process.execPath, [cli, 'dump', 'accounts', '--base-url', slow.accountUrl, '--all', '--limit', '5', '--both-ends', ...argv], {
 			env: {PATH: process.env['PATH'], TMPDIR: folder, COINBASE_ACCESS_TOKEN: slow.credentials.account.full},
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

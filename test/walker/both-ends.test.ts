@@ -52,7 +52,7 @@ function changing(client: PageClient, change: (url: string) => number): PageClie
 async function bothEnds(client: PageClient, query: {order?: Order}, taken: Record<Order, string[]> = {asc: [], desc: []}): Promise<Walked> {
 	const ids: string[] = [];
 	const texts: string[] = [];
-	const steps = walkBothEnds(client, query, {order: query.order});
+	const steps = walkBothEnds(client, query, {order: query.order, quickMs: 0});
 	let pages = 0;
 	for (;;) {
 		// eslint-disable-next-line no-await-in-loop -- steps come one at a time
@@ -128,6 +128,32 @@ describe('a still list: what one chain gives, object for object and byte for byt
 				}
 			},
 		), {numRuns: 60});
+	});
+});
+
+describe('a server that answers faster than a second chain can help', () => {
+	it('is walked as one chain: its first page decides, the other end\'s first request is let go, nothing of it is taken', async () => {
+		const sandbox = await startSandbox({records: 40, seed: 3, keyFiles: false});
+		const config = configFor(sandbox, 'accounts', 'full', undefined, 5);
+		const client = createClient(config, {sequential: true, lanes: 2});
+		try {
+			// Any answer is "fast" under an infinite bound: deterministic, whatever the machine's pace.
+			const steps = walkBothEnds(client, config.query, {quickMs: Number.POSITIVE_INFINITY});
+			const chains = new Set<string>();
+			const ids: string[] = [];
+			for await (const step of steps) {
+				chains.add(step.chain);
+				if (step.chain === 'forward') {
+					ids.push(...step.page.objects.slice(0, step.take).map(object => object.id));
+				}
+			}
+
+			expect([...chains]).toEqual(['forward']);
+			expect(ids).toEqual(sandbox.store.ids('accounts', {order: 'desc', viewer: 'full'}));
+		} finally {
+			await client.close();
+			await sandbox.close();
+		}
 	});
 });
 
@@ -228,7 +254,7 @@ describe('the temporary files', () => {
 		const client = createClient(config, {sequential: true, lanes: 2});
 		const seen: string[][] = [];
 		try {
-			const steps = walkBothEnds(client, config.query, {spillFolder: folder});
+			const steps = walkBothEnds(client, config.query, {spillFolder: folder, quickMs: 0});
 			for await (const step of steps) {
 				if (step.chain === 'back') {
 					seen.push(readdirSync(folder));
