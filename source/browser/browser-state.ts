@@ -17,6 +17,7 @@ import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
+import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks} from './tasks.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
 
 /**
@@ -42,26 +43,29 @@ export type BrowserState = {
 	view: View;
 	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
 	walks: Walks;
-	/** Copies and writes asked for and not yet taken by the app (see effects.ts), oldest first. */
+	/** Copies and writes asked for and not yet done (see effects.ts), oldest first: tasks (tasks.ts) until they answer. */
 	effects: Effect[];
-	nextEffect: number;
+	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
+	tasks: HeldTasks;
 	/** What the last copy or write did, on the status line until the next key. */
 	note: Note | null;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
 	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
 	found?: string;
-	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
+	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
 	search: SearchState;
 };
 
 /**
- * A search across pages while it runs. The app runs it (search-pages.ts)
- * and answers with `search-done`; `cancelling` asks it to stop (Esc), which
- * it does on the page reached. `from` is the stack it started from.
+ * A search across pages while it runs: a task (tasks.ts) the runner carries
+ * out with search-pages.ts, answering with `search-done`; `cancelling` asks
+ * it to stop (Esc), which it does on the page reached. `stack` is the stack
+ * it searches from, `from` where that stack was (checked when it lands).
  */
 export type RunningSearch = {
 	id: number;
+	stack: PageStackState;
 	direction: SearchDirection;
 	filter: string;
 	progress: SearchProgress;
@@ -83,12 +87,12 @@ export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
-	| {type: 'compared'; result: CompareResult}
-	// Copy and save: the wheel, the app taking effects, and what they came to.
+	// The answers of tasks (tasks.ts), each under the id of the task it answers.
+	| {type: 'compared'; id: number; result: CompareResult}
+	| {type: 'done'; id: number; note: Note}
+	| {type: 'saved'; id: number; job: SaveJob; result: SaveResult; refetched: number}
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
-	| {type: 'effects-taken'; through: number}
 	| {type: 'note'; note: Note}
-	| {type: 'saved'; job: SaveJob; result: SaveResult; refetched: number}
 	// Search across pages: progress (throttled by the app) and the one landing.
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
 	| {type: 'search-done'; id: number; outcome: SearchOutcome};
@@ -116,17 +120,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, copied: false, note: null, search: {running: null, count: 0}};
-}
-
-/** The request URL the compare view wants answered, or null when it wants nothing. */
-export function wantedCompare(state: BrowserState): string | null {
-	const page = top(state.stack)?.page;
-	if (state.screen.kind !== 'compare' || state.compareLabels === null || !page) {
-		return null;
-	}
-
-	return state.compare?.url === page.requestUrl ? null : page.requestUrl;
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}};
 }
 
 function compareLines(state: BrowserState): string[] {
@@ -263,7 +257,8 @@ export function overlayLines(state: BrowserState): string[] {
 function withEffect(state: BrowserState, effect: Effect extends infer E ? (E extends Effect ? Omit<E, 'id'> : never) : never): BrowserState {
 	const first = effect.kind === 'copy' && !state.copied;
 	const queued = first ? {...effect, caveat: true} : effect;
-	return {...state, effects: [...state.effects, {...queued, id: state.nextEffect} as Effect], nextEffect: state.nextEffect + 1, copied: state.copied || effect.kind === 'copy'};
+	const [id, numbered] = takeTaskId(state);
+	return {...numbered, effects: [...numbered.effects, {...queued, id} as Effect], copied: state.copied || effect.kind === 'copy'};
 }
 
 /** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
@@ -336,19 +331,30 @@ function savedState(state: BrowserState, action: Extract<BrowserAction, {type: '
 	}
 }
 
+/** The state after `action`, with the tasks it wants settled (tasks.ts). */
 export function browserReducer(previous: BrowserState, action: BrowserAction): BrowserState {
+	const state = reduceBrowser(previous, action);
+	return state === previous ? state : settleTasks(state);
+}
+
+/** The state without a task's effect (copy, save): it answered. */
+function withoutEffect(state: BrowserState, id: number): BrowserState {
+	return {...state, effects: state.effects.filter(effect => effect.id !== id)};
+}
+
+function reduceBrowser(previous: BrowserState, action: BrowserAction): BrowserState {
 	let state = previous;
 	switch (action.type) {
-		case 'effects-taken': {
-			return {...state, effects: state.effects.filter(effect => effect.id > action.through)};
-		}
-
 		case 'note': {
 			return {...state, note: action.note};
 		}
 
+		case 'done': {
+			return state.effects.some(effect => effect.id === action.id) ? {...withoutEffect(state, action.id), note: action.note} : state;
+		}
+
 		case 'saved': {
-			return savedState(state, action);
+			return state.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
 		}
 
 		case 'wheel': {
@@ -364,8 +370,8 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		}
 
 		case 'compared': {
-			// Only the answer for the page still on screen is kept.
-			return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
+			// Only the answer of the request still wanted, for the page still on screen, is kept.
+			return state.tasks.compare?.id === action.id && action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
 		}
 
 		case 'stack': {
@@ -527,18 +533,19 @@ function startSearch(state: BrowserState, direction: SearchDirection): BrowserSt
 		return withNotice(state, {kind: 'search-busy'});
 	}
 
-	const id = state.search.count + 1;
 	const page = direction === 'forward' ? stack.entries.length + 1 : stack.entries.length - 1;
+	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
+	const [id, numbered] = takeTaskId({...state, stack: {...stack, prefetch, notice: null}});
 	const running: RunningSearch = {
 		id,
+		stack: numbered.stack,
 		direction,
 		filter: stack.filter,
 		progress: {direction, page: page >= 1 ? page : null, searched: 0},
 		cancelling: false,
 		from: searchStart(stack),
 	};
-	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
-	return {...state, stack: {...stack, prefetch, notice: null}, search: {running, count: id}};
+	return {...numbered, search: {running, count: state.search.count + 1}};
 }
 
 /**

@@ -3,9 +3,9 @@ import type {Page} from '../core/types.js';
 /**
  * What a key asks of the world outside the reducer: text for the clipboard,
  * pages for a file. The reducer stays pure: it records the request with the
- * data it needs (taken when the key was pressed), the app carries it out
- * through the callbacks the command passed, and the outcome comes back as
- * an action that sets the status line's note.
+ * data it needs (taken when the key was pressed) as a task (tasks.ts), the
+ * task runner carries it out through the callbacks the command passed, and
+ * the outcome comes back as an action that sets the status line's note.
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';

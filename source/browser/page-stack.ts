@@ -37,7 +37,7 @@ export {searchStart} from './search-landing.js';
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
  * are not made here; the state says which request it wants (`pending`, and
- * `prefetch` for the next page) with a request id, the app runs them, and the
+ * `prefetch` for the next page) with a request id, the task runner (tasks.ts) runs them, and the
  * answer comes back as an action carrying that id. An answer whose id is no
  * longer wanted is stale and changes nothing, which is how an aborted or
  * superseded request can never land.
@@ -190,7 +190,7 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 	};
 }
 
-/** Requests the state wants running now; the app starts these and aborts any other. */
+/** Requests the state wants running now: the page tasks of tasks.ts. */
 export function wantedRequests(state: PageStackState): Array<{requestId: number; url: string}> {
 	if (state.pending) {
 		return [{requestId: state.pending.requestId, url: state.pending.url}];
