@@ -183,12 +183,17 @@ export type DumpOptions = {
 	bothEnds?: boolean;
 };
 
-export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
-	// Widths matter only for a table or a terminal: to a pipe, string-width is never loaded.
-	if (options.format === 'table' || io.stdout.isTTY === true || io.stderr.isTTY === true) {
-		await loadTextWidth();
-	}
+/** What a dump writes through: the output, the progress line, stderr's one voice. */
+type Output = {
+	controller: AbortController;
+	sink: Sink;
+	writer: Writer;
+	progress: Progress;
+	writeData(text: string | Uint8Array): Promise<void>;
+	say(line: string): void;
+};
 
+function openOutput(options: DumpOptions, io: DumpIo): Output {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -210,53 +215,59 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	// it: take the line down before every write of data; page() redraws it
 	// below the data afterwards.
 	const dataOnTerminal = io.stdout.isTTY === true;
-	const writeData = async (text: string | Uint8Array) => {
-		if (dataOnTerminal && text.length > 0) {
+	return {
+		controller,
+		sink,
+		writer,
+		progress,
+		async writeData(text) {
+			if (dataOnTerminal && text.length > 0) {
+				progress.clear();
+			}
+
+			await sink.write(text);
+		},
+		say(line) {
 			progress.clear();
-		}
-
-		await sink.write(text);
+			// The one way to stderr: no credential a server echoed survives it.
+			io.stderr.write(`pagewalk: ${redact(line)}\n`);
+		},
 	};
+}
 
-	const say = (line: string) => {
-		progress.clear();
-		// The one way to stderr: no credential a server echoed survives it.
-		io.stderr.write(`pagewalk: ${redact(line)}\n`);
-	};
+/** How a walk went: how it ended (or failed), and what was written. */
+type Walked = {end?: WalkEnd; failure?: unknown; written: number; lastId?: string; morePages: boolean; findings: WalkFindings; warnings: ServerWarnings};
 
+/** Walks the list and writes each step as it comes; never throws (a failure is in the result). */
+async function writeWalk(config: WalkConfig, options: DumpOptions, output: Output): Promise<Walked> {
+	const {writer, progress, sink, say} = output;
 	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
 	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
-	const warnings = new ServerWarnings();
-	let lastId: string | undefined;
-	let written = 0;
-	let end: WalkEnd | undefined;
-	let failure: unknown;
-	let morePages = false;
-	const findings = new WalkFindings();
+	const walked: Walked = {written: 0, morePages: false, findings: new WalkFindings(), warnings: new ServerWarnings()};
 	try {
-		const steps = stepsOf(client, config, options, controller.signal, progress);
+		const steps = stepsOf(client, config, options, output.controller.signal, progress);
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 				const step = await steps.next();
 				if (step.done) {
-					end = step.value;
+					walked.end = step.value;
 					break;
 				}
 
 				const item = step.value;
 				if (item.chain !== 'replay') {
-					warnings.show(item.page, say);
+					walked.warnings.show(item.page, say);
 				}
 
 				if (item.chain === 'forward') {
-					for (const line of findings.add(item.page)) {
+					for (const line of walked.findings.add(item.page)) {
 						if (options.quiet !== true) {
 							say(`contract: ${inertLine(line, 300)}`);
 						}
 					}
 
-					morePages = item.page.nextUrl !== null;
+					walked.morePages = item.page.nextUrl !== null;
 				}
 
 				if (item.chain === 'back') {
@@ -264,16 +275,15 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 					continue;
 				}
 
-				const out = stepData(item, writer, config.maxItems === null ? null : config.maxItems - written);
-
+				const out = stepData(item, writer, config.maxItems === null ? null : config.maxItems - walked.written);
 				// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-				await writeData(out.data);
+				await output.writeData(out.data);
 				if (sink.gone || sink.failure) {
 					break;
 				}
 
-				written += out.objects.length;
-				lastId = out.objects.at(-1)?.id ?? lastId;
+				walked.written += out.objects.length;
+				walked.lastId = out.objects.at(-1)?.id ?? walked.lastId;
 				if (item.chain === 'forward') {
 					progress.page(item.page, out.objects.length);
 				} else {
@@ -285,28 +295,20 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 			await steps.return({kind: 'end'}).catch(() => {});
 		}
 	} catch (error: unknown) {
-		failure = error;
+		walked.failure = error;
 	} finally {
 		await client.close().catch(() => {});
 	}
 
-	if (sink.gone) {
-		// The reader went away (`| head`): what it wanted, it got.
-		return 0;
-	}
+	return walked;
+}
 
-	await writeData(writer.end());
-	if (sink.failure) {
-		say(`could not write the output (${inert(sink.failure.message)}).`);
-		return 1;
-	}
-
-	if (sink.gone) {
-		return 0;
-	}
-
+/** The end of a dump on stderr (notes, findings, how it ended, how to resume) and its exit status. */
+function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo): number {
+	const {say, progress} = output;
+	const {written, lastId, failure, end, findings} = walked;
 	progress.clear();
-	for (const note of writer.notes()) {
+	for (const note of output.writer.notes()) {
 		say(note);
 	}
 
@@ -315,7 +317,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 		say(summary);
 	}
 
-	const {unshown} = warnings;
+	const {unshown} = walked.warnings;
 	if (unshown > 0) {
 		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
 		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
@@ -340,7 +342,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
-			if (morePages) {
+			if (walked.morePages) {
 				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
 			}
 		} else {
@@ -356,6 +358,29 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	}
 
 	return options.failOnFindings === true && findings.total > 0 ? 1 : 0;
+}
+
+export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
+	// Widths matter only for a table or a terminal: to a pipe, string-width is never loaded.
+	if (options.format === 'table' || io.stdout.isTTY === true || io.stderr.isTTY === true) {
+		await loadTextWidth();
+	}
+
+	const output = openOutput(options, io);
+	const walked = await writeWalk(config, options, output);
+	const {sink} = output;
+	if (sink.gone) {
+		// The reader went away (`| head`): what it wanted, it got.
+		return 0;
+	}
+
+	await output.writeData(output.writer.end());
+	if (sink.failure) {
+		output.say(`could not write the output (${inert(sink.failure.message)}).`);
+		return 1;
+	}
+
+	return sink.gone ? 0 : finish(walked, options, output, io);
 }
 
 /**
