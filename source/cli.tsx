@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import process from 'node:process';
-import v8 from 'node:v8';
 import {UsageError} from './core/errors.js';
 import {editDistance, quoteValue} from './core/parse-flags.js';
 import {describeError} from './core/report-error.js';
@@ -43,14 +42,6 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first!)} (did you mean pagewalk ${meant}?); see pagewalk --help.`);
 	}
 
-	// The browser keeps a few pages; every other page, frame and row it
-	// builds is garbage at once. By default V8 lets the heap grow well past
-	// what is live before it collects, so resident memory climbed with every
-	// page walked; sized for memory, it collects sooner (bench:memory). Set
-	// here, before the browser's modules load, as dump sets its own flag.
-	v8.setFlagsFromString('--optimize-for-size');
-	// And, as dump, a young generation that does not grow: a page is garbage once drawn.
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
 	return (await import('./commands/browse.js')).run(argv);
 }
 
