@@ -1,12 +1,10 @@
-import {Box, Text, useApp, useInput} from 'ink';
-import {useEffect, useReducer, useRef, useState} from 'react';
+import {Box, Text} from 'ink';
 import {rowsOf} from './browser/cells.js';
-import {browserReducer, initialBrowserState, overlayLines, wantedCompare} from './browser/browser-state.js';
+import {overlayLines, type BrowserState} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
 import {pickerHint, shownKeys} from './browser/keymap.js';
 import {breadcrumb} from './browser/related-walks.js';
-import {splitKeys} from './browser/key-chunks.js';
-import {searchPages, throttled, type SearchProgress} from './browser/search-pages.js';
+import {promptLine} from './browser/prompt-line.js';
 import {statusModel} from './browser/status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './core/column-order.js';
@@ -15,20 +13,16 @@ import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
 import {shownRows, top} from './browser/page-stack.js';
 import {isPane} from './browser/screen.js';
 import {inert} from './core/inert.js';
-import {cutToWidth} from './core/text-width.js';
-import {comparePageRows, namesById, shortLabel} from './core/page-compare.js';
+import {shortLabel} from './core/page-compare.js';
 import type {Api, Page} from './core/types.js';
 import type {ColourLevel} from './core/colour.js';
 import {ColourContext} from './components/colour.js';
 import {bannerLines, StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
-import {usePageRequests, type LoadPage} from './components/use-page-requests.js';
+import {followEveryMs, type CurlFor, type LoadPage, type SavePages} from './components/use-tasks.js';
 import {useSpinner, useTerminalSize, type Size} from './components/use-terminal.js';
-import {followEveryMs, useFollowPolls} from './components/use-follow.js';
-import {useCopyAndSave, type CurlFor, type SavePages} from './components/use-copy-save.js';
-import {createMouseFilter} from './browser/mouse.js';
-import {overwriteQuestion} from './core/save-path.js';
+import {useBrowser, useBrowserInput} from './components/use-browser.js';
 
 /** The smallest terminal the browser draws in: the status area, a header and a row, and room for an id. */
 export const minimumSize = {columns: 32, rows: 8} as const;
@@ -90,153 +84,28 @@ function columnSpan(layout: TableLayout, offset: number) {
 }
 
 /**
- * The browser. Holds the state, runs the requests it asks for, and maps keys
- * to actions; everything it draws is computed by the pure modules in browser/.
+ * The browser's layout. The state, its tasks and its keys live in hooks
+ * (components/use-browser.ts, use-tasks.ts); everything drawn is computed by
+ * the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save: savePages}: AppProps) {
-	const {exit} = useApp();
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save}: AppProps) {
 	const size = useTerminalSize(fixedSize);
-	const [state, dispatch] = useReducer(
-		browserReducer,
-		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columnChoice: columns?.initial, bounds, endpoint, api, rememberedColumns: columns?.remembered},
-		initialBrowserState,
+	const [state, dispatch] = useBrowser(
+		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columns, bounds, endpoint, api},
+		{loadPage, compare: compare?.loadPage, curlFor, save, followEveryMs: everyMs},
 	);
-	const {stack, screen} = state;
-
-	usePageRequests(stack, action => {
-		dispatch({type: 'stack', action});
-	}, loadPage);
+	const {stack} = state;
 	const spinner = useSpinner(stack.pending !== null && still !== true);
-	useFollowPolls(stack.follow, stack.pending !== null, everyMs, () => {
-		dispatch({type: 'stack', action: {type: 'follow-poll'}});
-	});
 	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
-	const shownEndpoint = state.walks.parents.length > 0 ? breadcrumb(state.walks) : inert(endpoint);
-
+	const related = state.walks.parents.length > 0;
+	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
 	// One line short of the terminal: a frame as tall as the screen makes Ink
 	// clear the whole terminal on every redraw.
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
 	// The error banner wraps: the lines it takes beyond one come from the body.
-	const related = state.walks.parents.length > 0;
-	const banner = state.stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
+	const banner = stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
-	const bodyRows = bodyHeight - 1;
-
-	// Mouse reports are taken out before the keys (browser/mouse.ts): a wheel notch scrolls, and never types.
-	const mouse = useRef<ReturnType<typeof createMouseFilter>>(null);
-	mouse.current ??= createMouseFilter();
-	useInput((raw, rawKey) => {
-		const taken = mouse.current!(raw);
-		if (taken.rows !== 0) {
-			dispatch({type: 'wheel', rows: taken.rows, bodyRows, columns: size.columns});
-		}
-
-		if (taken.keys === '' && raw !== '') {
-			return;
-		}
-
-		const [input, key] = taken.keys === raw ? [raw, rawKey] : [taken.keys, {}];
-		// One read may hold many keys (key repeat, a paste): each one counts, in order.
-		for (const press of splitKeys(input, key)) {
-			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns: size.columns});
-		}
-	});
-
-	// The compare view asks for the page on screen with the second credential;
-	// leaving the view or the page aborts that request.
-	const compareUrl = wantedCompare(state);
-	useEffect(() => {
-		if (compareUrl === null || !compare) {
-			return;
-		}
-
-		const shown = top(state.stack)?.page;
-		const controller = new AbortController();
-		compare.loadPage(compareUrl, controller.signal).then(
-			other => {
-				if (shown) {
-					const rows = comparePageRows(shown.objects.map(object => object.id), other.objects.map(object => object.id), namesById(shown.objects, other.objects));
-					dispatch({type: 'compared', result: {url: compareUrl, rows}});
-				}
-			},
-			(error: unknown) => {
-				if (!controller.signal.aborted) {
-					dispatch({type: 'compared', result: {url: compareUrl, error}});
-				}
-			},
-		);
-		return () => {
-			controller.abort();
-		};
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- the URL names the request; the page object behind it is read once
-	}, [compareUrl, compare]);
-
-	useCopyAndSave(state.effects, dispatch, {curlFor, save: savePages, loadPage});
-
-	// A search across pages (n, N) runs here, outside the reducer: the pages it
-	// passes cost no frame. The status line says where it starts at once, then
-	// the page it is on twice a second (a frame of a 100-row page costs tens of
-	// ms of CPU under load: bench:search), and the outcome lands with one
-	// action. Esc aborts it through the signal.
-	const searching = state.search.running;
-	const searchController = useRef<AbortController | null>(null);
-	useEffect(() => {
-		if (!searching) {
-			return;
-		}
-
-		const {id} = searching;
-		const controller = new AbortController();
-		searchController.current = controller;
-		let disposed = false;
-		const onProgress = throttled((progress: SearchProgress) => {
-			if (!disposed) {
-				dispatch({type: 'search-progress', id, progress});
-			}
-		}, 500, undefined, {leading: false});
-		void searchPages(state.stack, searching.direction, searching.filter, {loadPage, signal: controller.signal, onProgress}).then(outcome => {
-			onProgress.cancel();
-			if (!disposed) {
-				dispatch({type: 'search-done', id, outcome});
-			}
-		});
-		return () => {
-			disposed = true;
-			onProgress.cancel();
-			controller.abort();
-		};
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- one run per search id; it starts from the stack of the render that began it
-	}, [searching?.id]);
-	useEffect(() => {
-		if (searching?.cancelling) {
-			searchController.current?.abort();
-		}
-	}, [searching?.cancelling]);
-
-	// A choice made in the picker is remembered for the endpoint (a related
-	// list's under its pattern); once per choice, not again when a walk is left
-	// and its parent's view, choice included, comes back: every choice saved
-	// (or given at start) is kept, not only the last, since the parent's and
-	// the child's may both have been made.
-	const save = columns?.save;
-	const [saved] = useState(() => new WeakSet<ColumnChoice>(state.view.choice ? [state.view.choice] : []));
-	useEffect(() => {
-		if (state.view.chosen > 0 && state.view.choice && !saved.has(state.view.choice)) {
-			saved.add(state.view.choice);
-			if (state.walks.parents.length > 0) {
-				save?.(state.view.choice, state.walks.place.columnsKey);
-			} else {
-				save?.(state.view.choice);
-			}
-		}
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- saved once per choice made, not when the callback's identity changes
-	}, [state.view.chosen, state.view.choice]);
-
-	useEffect(() => {
-		if (state.quit) {
-			exit();
-		}
-	}, [state.quit, exit]);
+	useBrowserInput(dispatch, bodyHeight - 1, size.columns);
 
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);
@@ -253,57 +122,12 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
-		search: searching?.progress ?? null,
+		search: state.search.running?.progress ?? null,
 		note: state.note,
 		related,
 		missingColumns: missingColumns(allRows, state.view.choice),
 	});
-
-	let prompt: string | undefined;
-	if (screen.kind === 'save') {
-		const offered = screen.draft === '' && screen.suggested !== undefined ? `(Enter: ${screen.suggested}) ` : '';
-		prompt = `write ${screen.what === 'page' ? 'the page' : `the walk (${stack.entries.length} page${stack.entries.length === 1 ? '' : 's'})`} as NDJSON to file: ${offered}${inert(screen.draft)}`;
-	} else if (screen.kind === 'overwrite') {
-		prompt = `${overwriteQuestion(screen.job.name, shownKeys('confirm-yes')[0])} `;
-	} else if (screen.kind === 'filter') {
-		prompt = `/ filter rows: ${inert(screen.draft)}`;
-	} else if (screen.kind === 'limit') {
-		prompt = `limit (0–100), Enter applies: ${screen.draft}${screen.fresh ? ' (type to replace)' : ''}`;
-	} else if (screen.kind === 'jump') {
-		prompt = `: jump (id: after it, <id: before it): ${inert(screen.draft)}`;
-	} else if (screen.kind === 'find') {
-		prompt = `/ find in this pane${state.found === undefined ? '' : ` (Enter alone: "${inert(cutToWidth(state.found, 20))}")`}: ${inert(screen.draft)}`;
-	}
-
-	// While `/` finds text in a pane, the pane stays drawn under the prompt.
-	const pane = screen.kind === 'find' ? screen.pane : screen;
-
-	let body;
-	if (screen.kind === 'columns') {
-		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
-		const scroll = Math.max(0, screen.cursor - (bodyHeight - 2));
-		body = <TextPane title={`columns: ${pickerHint()}`} lines={lines} scroll={scroll} height={bodyHeight} width={size.columns} />;
-	} else if (isPane(pane)) {
-		const titles = {
-			help: 'keys',
-			detail: `object ${(top(stack)?.selected ?? 0) + 1} of ${rows.length}`,
-			debug: 'debug: request and response',
-			compare: compare ? `compare: ${inert(shortLabel(compare.labels.a))} against ${inert(shortLabel(compare.labels.b))}` : 'compare',
-		};
-		body = (
-			<TextPane
-				title={titles[pane.kind]}
-				lines={overlayLines(pane === screen ? state : {...state, screen: pane})}
-				scroll={pane.scroll}
-				height={bodyHeight}
-				width={size.columns}
-				wrap={state.view.wrap}
-				column={state.view.paneColumn}
-				syntax={pane.kind === 'detail' ? 'json' : undefined}
-			/>
-		);
-	}
-
+	const body = overlayBody(state, {height: bodyHeight, width: size.columns, shown: rows.length, compareLabels: compare?.labels});
 	// The table stays mounted, hidden, under an overlay: closing the overlay
 	// (or applying the column picker) updates its rows instead of building
 	// every row's Ink nodes again.
@@ -325,9 +149,43 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 			<Box flexDirection="column" width={size.columns} height={frameRows}>
 				{body}
 				{table}
-				<StatusArea model={model} prompt={prompt} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
+				<StatusArea model={model} prompt={promptLine(state)} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
 			</Box>
 		</ColourContext.Provider>
+	);
+}
+
+/** What covers the table: the column picker or a pane (while `/` finds text in a pane, the pane stays drawn under the prompt), or nothing. */
+function overlayBody(state: BrowserState, {height, width, shown, compareLabels}: {height: number; width: number; shown: number; compareLabels: {a: string; b: string} | undefined}) {
+	const {screen} = state;
+	if (screen.kind === 'columns') {
+		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
+		const scroll = Math.max(0, screen.cursor - (height - 2));
+		return <TextPane title={`columns: ${pickerHint()}`} lines={lines} scroll={scroll} height={height} width={width} />;
+	}
+
+	const pane = screen.kind === 'find' ? screen.pane : screen;
+	if (!isPane(pane)) {
+		return undefined;
+	}
+
+	const titles = {
+		help: 'keys',
+		detail: `object ${(top(state.stack)?.selected ?? 0) + 1} of ${shown}`,
+		debug: 'debug: request and response',
+		compare: compareLabels ? `compare: ${inert(shortLabel(compareLabels.a))} against ${inert(shortLabel(compareLabels.b))}` : 'compare',
+	};
+	return (
+		<TextPane
+			title={titles[pane.kind]}
+			lines={overlayLines(pane === screen ? state : {...state, screen: pane})}
+			scroll={pane.scroll}
+			height={height}
+			width={width}
+			wrap={state.view.wrap}
+			column={state.view.paneColumn}
+			syntax={pane.kind === 'detail' ? 'json' : undefined}
+		/>
 	);
 }
 

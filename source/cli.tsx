@@ -7,6 +7,7 @@ import {UsageError} from './core/errors.js';
 import {editDistance, quoteValue} from './core/parse-flags.js';
 import {describeError} from './core/report-error.js';
 import {loadTextWidth} from './core/text-width.js';
+import {setHeapFlags} from './commands/heap-flags.js';
 
 type Command = {run(argv: string[]): Promise<number>};
 
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
 
 	const load = first === undefined ? undefined : subcommands[first];
 	if (load) {
+		if (first === 'dump') {
+			setHeapFlags('dump');
+		}
+
 		return (await load()).run(rest);
 	}
 

@@ -3,6 +3,7 @@
  * the walk ended. Takes the walker's async generator, so it does no I/O of
  * its own and tests can feed it hand-built pages.
  */
+import type {EndsStep} from '../core/both-ends.js';
 import {describeError} from '../core/report-error.js';
 import type {Order, Page, WalkEnd} from '../core/types.js';
 import {type CheckResult, ContractChecks} from './checks.js';
@@ -41,7 +42,7 @@ export type AuditWalkOptions = {
 	order: Order;
 	keepIds?: boolean;
 	/** Told after each page, for progress. */
-	onPage?: (page: Page, audit: {pages: number; objects: number; short: number}) => void;
+	onPage?: (page: Page, audit: {pages: number; objects: number; short: number; chain: EndsStep['chain']; take: number}) => void;
 	now?: () => number;
 };
 
@@ -72,7 +73,12 @@ function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
 	}
 }
 
-export async function auditWalk(walk: AsyncGenerator<Page, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {
+/**
+ * `walk` is the walker's pages, or the steps of a walk from both ends
+ * (core/both-ends.ts): each chain's pages as they come, each counted for the
+ * objects it took.
+ */
+export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {
 	const now = options.now ?? (() => performance.now());
 	const started = now();
 	const checks = new ContractChecks();
@@ -82,21 +88,32 @@ export async function auditWalk(walk: AsyncGenerator<Page, WalkEnd>, options: Au
 	let retries = 0;
 	let short = 0;
 	let end: WalkEndInfo;
+	let endFill: PageFill | undefined;
 	try {
 		for (;;) {
 			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walk.next();
 			if (step.done) {
 				const last = fills.at(-1);
-				end = describeEnd(step.value, last !== undefined && last.kind !== 'full' && !last.continues);
+				// From both ends, the page at the end of the list is the other chain's first.
+				end = describeEnd(step.value, endFill === undefined ? last !== undefined && last.kind !== 'full' && !last.continues : endFill.kind !== 'full');
 				break;
 			}
 
-			const page = step.value;
+			const item = step.value;
+			if ('chain' in item && item.chain === 'replay') {
+				continue;
+			}
+
+			const {page, take, chain} = 'chain' in item ? item : {page: item, take: item.objects.length, chain: 'forward' as const};
 			const fill = pageFill(page, fills.length);
 			fills.push(fill);
-			checks.add(page);
-			objects += page.objects.length;
+			if (chain === 'back') {
+				endFill ??= fill;
+			}
+
+			checks.add(page, {chain, take});
+			objects += take;
 			retries += page.retries;
 			if (fill.kind !== 'full') {
 				short += 1;
@@ -104,10 +121,10 @@ export async function auditWalk(walk: AsyncGenerator<Page, WalkEnd>, options: Au
 
 			if (ids) {
 				const cursor = queryParameter(page.requestUrl, 'starting_after') ?? queryParameter(page.requestUrl, 'ending_before');
-				ids.push({cursor, ids: page.objects.map((object) => object.id)});
+				ids.push({cursor, ids: page.objects.slice(0, take).map((object) => object.id)});
 			}
 
-			options.onPage?.(page, {pages: fills.length, objects, short});
+			options.onPage?.(page, {pages: fills.length, objects, short, chain, take});
 		}
 	} catch (error: unknown) {
 		const {message} = describeError(error);

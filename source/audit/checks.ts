@@ -64,7 +64,8 @@ export const evidenceLimit = 10;
 export class ContractChecks {
 	private readonly state = new Map<CheckId, {failures: number; evidence: Evidence[]; notes: Evidence[]}>();
 	private readonly seen = new Map<string, number>();
-	private previous: OrderCarry | null = null;
+	/** The order carried across page boundaries, per chain of a walk from both ends (core/both-ends.ts). */
+	private readonly previous = new Map<string, OrderCarry | null>();
 	private firstTotal: number | null = null;
 	private lastTotal: number | null = null;
 	private commerce = false;
@@ -78,21 +79,28 @@ export class ContractChecks {
 		}
 	}
 
-	/** Checks one page; `page` numbers are 1-based and follow the walk. */
-	add(page: Page): void {
+	/**
+	 * Checks one page; `page` numbers are 1-based and follow the walk (the
+	 * order pages were read in). In a walk from both ends, `chain` names the
+	 * page's chain (the order is checked along each) and only its first
+	 * `take` objects are the walk's (the rest, past the meeting, the other
+	 * chain's): ids are counted of those.
+	 */
+	add(page: Page, {chain = 'forward', take = page.objects.length}: {chain?: string; take?: number} = {}): void {
 		this.pages += 1;
 		const number = this.pages;
 		const sent = sentParameters(page.requestUrl);
-		this.record(number, checkRepeatedIds(page.objects, id => this.seen.get(id)));
-		for (const object of page.objects) {
+		const taken = take === page.objects.length ? page.objects : page.objects.slice(0, take);
+		this.record(number, checkRepeatedIds(taken, id => this.seen.get(id)));
+		for (const object of taken) {
 			if (!this.seen.has(object.id)) {
 				this.seen.set(object.id, number);
 			}
 		}
 
 		// The order asked for (default desc), not the one echoed: echo-order checks the echo.
-		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.previous);
-		this.previous = order.carry;
+		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.previous.get(chain) ?? null);
+		this.previous.set(chain, order.carry);
 		this.ordered += order.compared;
 		this.record(number, order.findings);
 		this.record(number, checkEcho(page, sent));

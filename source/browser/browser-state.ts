@@ -1,7 +1,6 @@
 import type {ColumnChoice} from '../core/column-order.js';
 import {prettyLines} from '../core/exact-cells.js';
 import {inert} from '../core/inert.js';
-import {cutToWidth} from '../core/text-width.js';
 import {clampOffset} from '../core/table-layout.js';
 import {compareViewLines, shortLabel, type CompareRow} from '../core/page-compare.js';
 import {describeError} from '../core/report-error.js';
@@ -12,12 +11,13 @@ import {jsonLines} from './format.js';
 import {initialWalks, maxParents, openRelated, relatedLine, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {isPane, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
-import {copyNote, osc52} from '../core/clipboard.js';
-import {noFileName, shownName, wroteNote, type SaveResult} from '../core/save-path.js';
-import {commandFor, helpLines, keyName, shownKeys, type KeyFlags} from './keymap.js';
+import {osc52} from '../core/clipboard.js';
+import type {SaveResult} from '../core/save-path.js';
+import {commandFor, helpLines, keyName, type KeyFlags} from './keymap.js';
 import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
+import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks} from './tasks.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
 
 /**
@@ -43,26 +43,29 @@ export type BrowserState = {
 	view: View;
 	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
 	walks: Walks;
-	/** Copies and writes asked for and not yet taken by the app (see effects.ts), oldest first. */
+	/** Copies and writes asked for and not yet done (see effects.ts), oldest first: tasks (tasks.ts) until they answer. */
 	effects: Effect[];
-	nextEffect: number;
+	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
+	tasks: HeldTasks;
 	/** What the last copy or write did, on the status line until the next key. */
 	note: Note | null;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
 	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
 	found?: string;
-	/** Search across pages (`n`, `N`): the one running, if any, and how many were started (their ids). */
+	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
 	search: SearchState;
 };
 
 /**
- * A search across pages while it runs. The app runs it (search-pages.ts)
- * and answers with `search-done`; `cancelling` asks it to stop (Esc), which
- * it does on the page reached. `from` is the stack it started from.
+ * A search across pages while it runs: a task (tasks.ts) the runner carries
+ * out with search-pages.ts, answering with `search-done`; `cancelling` asks
+ * it to stop (Esc), which it does on the page reached. `stack` is the stack
+ * it searches from, `from` where that stack was (checked when it lands).
  */
 export type RunningSearch = {
 	id: number;
+	stack: PageStackState;
 	direction: SearchDirection;
 	filter: string;
 	progress: SearchProgress;
@@ -84,12 +87,12 @@ export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
 	| {type: 'stack'; action: StackAction}
-	| {type: 'compared'; result: CompareResult}
-	// Copy and save: the wheel, the app taking effects, and what they came to.
+	// The answers of tasks (tasks.ts), each under the id of the task it answers.
+	| {type: 'compared'; id: number; result: CompareResult}
+	| {type: 'done'; id: number; note: Note}
+	| {type: 'saved'; id: number; job: SaveJob; result: SaveResult; refetched: number}
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
-	| {type: 'effects-taken'; through: number}
 	| {type: 'note'; note: Note}
-	| {type: 'saved'; job: SaveJob; result: SaveResult; refetched: number}
 	// Search across pages: progress (throttled by the app) and the one landing.
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
 	| {type: 'search-done'; id: number; outcome: SearchOutcome};
@@ -117,17 +120,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], nextEffect: 1, copied: false, note: null, search: {running: null, count: 0}};
-}
-
-/** The request URL the compare view wants answered, or null when it wants nothing. */
-export function wantedCompare(state: BrowserState): string | null {
-	const page = top(state.stack)?.page;
-	if (state.screen.kind !== 'compare' || state.compareLabels === null || !page) {
-		return null;
-	}
-
-	return state.compare?.url === page.requestUrl ? null : page.requestUrl;
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}};
 }
 
 function compareLines(state: BrowserState): string[] {
@@ -264,7 +257,8 @@ export function overlayLines(state: BrowserState): string[] {
 function withEffect(state: BrowserState, effect: Effect extends infer E ? (E extends Effect ? Omit<E, 'id'> : never) : never): BrowserState {
 	const first = effect.kind === 'copy' && !state.copied;
 	const queued = first ? {...effect, caveat: true} : effect;
-	return {...state, effects: [...state.effects, {...queued, id: state.nextEffect} as Effect], nextEffect: state.nextEffect + 1, copied: state.copied || effect.kind === 'copy'};
+	const [id, numbered] = takeTaskId(state);
+	return {...numbered, effects: [...numbered.effects, {...queued, id} as Effect], copied: state.copied || effect.kind === 'copy'};
 }
 
 /** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
@@ -276,7 +270,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 			if (request.what === 'curl') {
 				return page
 					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
-					: {...state, note: {text: 'No page on screen yet, so there is no request to copy.', tone: 'warn'}};
+					: {...state, note: {kind: 'nothing-to-copy'}};
 			}
 
 			const row = selectedRow(state.stack);
@@ -291,12 +285,12 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 
 		case 'save': {
 			if (request.name.trim() === '') {
-				return {...state, note: {text: noFileName, tone: 'warn'}};
+				return {...state, note: {kind: 'no-file-name'}};
 			}
 
 			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
 			if (pages.length === 0) {
-				return {...state, note: {text: 'No page on screen yet, so nothing was written.', tone: 'warn'}};
+				return {...state, note: {kind: 'nothing-to-write'}};
 			}
 
 			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
@@ -307,7 +301,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 		}
 
 		case 'kept': {
-			return {...state, note: {text: `kept ${shownName(request.name)} as it was; nothing written`, tone: 'good'}};
+			return {...state, note: {kind: 'kept', name: request.name}};
 		}
 	}
 }
@@ -315,7 +309,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 /** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
 export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
 	const write = osc52(text);
-	return {sequence: write.ok ? write.sequence : null, note: {text: copyNote(effect.words, effect.label, write, effect.caveat === true), tone: write.ok ? 'good' : 'warn'}};
+	return {sequence: write.ok ? write.sequence : null, note: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
 }
 
 /** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
@@ -323,33 +317,44 @@ function savedState(state: BrowserState, action: Extract<BrowserAction, {type: '
 	const {job, result} = action;
 	switch (result.kind) {
 		case 'written': {
-			return {...state, note: {text: wroteNote(job.name, {...result, refetched: action.refetched}, job.what === 'walk'), tone: 'good'}};
+			return {...state, note: {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'}};
 		}
 
 		case 'exists': {
 			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
-			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {text: `${shownName(job.name)} exists, so nothing was written.`, tone: 'warn'}};
+			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {kind: 'exists', name: job.name}};
 		}
 
 		case 'failed': {
-			return {...state, note: {text: result.message, tone: 'warn'}};
+			return {...state, note: {kind: 'write-failed', message: result.message}};
 		}
 	}
 }
 
+/** The state after `action`, with the tasks it wants settled (tasks.ts). */
 export function browserReducer(previous: BrowserState, action: BrowserAction): BrowserState {
+	const state = reduceBrowser(previous, action);
+	return state === previous ? state : settleTasks(state);
+}
+
+/** The state without a task's effect (copy, save): it answered. */
+function withoutEffect(state: BrowserState, id: number): BrowserState {
+	return {...state, effects: state.effects.filter(effect => effect.id !== id)};
+}
+
+function reduceBrowser(previous: BrowserState, action: BrowserAction): BrowserState {
 	let state = previous;
 	switch (action.type) {
-		case 'effects-taken': {
-			return {...state, effects: state.effects.filter(effect => effect.id > action.through)};
-		}
-
 		case 'note': {
 			return {...state, note: action.note};
 		}
 
+		case 'done': {
+			return state.effects.some(effect => effect.id === action.id) ? {...withoutEffect(state, action.id), note: action.note} : state;
+		}
+
 		case 'saved': {
-			return savedState(state, action);
+			return state.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
 		}
 
 		case 'wheel': {
@@ -365,8 +370,8 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 		}
 
 		case 'compared': {
-			// Only the answer for the page still on screen is kept.
-			return action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
+			// Only the answer of the request still wanted, for the page still on screen, is kept.
+			return state.tasks.compare?.id === action.id && action.result.url === top(state.stack)?.page?.requestUrl ? {...state, compare: action.result} : state;
 		}
 
 		case 'stack': {
@@ -499,16 +504,14 @@ function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: nu
 		}
 	}
 
-	const shown = inert(cutToWidth(text, 40));
 	if (found === -1) {
-		return {...state, screen: pane, found: text, note: {text: `no line of this pane holds "${shown}"`, tone: 'warn'}};
+		return {...state, screen: pane, found: text, note: {kind: 'not-found', text}};
 	}
 
 	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
 	const row = wrapping ? wrappedRows(lines.slice(0, found), columns) : found;
 	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
-	const again = shownKeys('find')[0]!;
-	return {...state, screen: {...pane, scroll}, found: text, note: {text: `"${shown}" on line ${found + 1} of ${lines.length} (${again} Enter: the next)`, tone: 'good'}};
+	return {...state, screen: {...pane, scroll}, found: text, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
 }
 
 function withNotice(state: BrowserState, notice: Notice): BrowserState {
@@ -530,18 +533,19 @@ function startSearch(state: BrowserState, direction: SearchDirection): BrowserSt
 		return withNotice(state, {kind: 'search-busy'});
 	}
 
-	const id = state.search.count + 1;
 	const page = direction === 'forward' ? stack.entries.length + 1 : stack.entries.length - 1;
+	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
+	const [id, numbered] = takeTaskId({...state, stack: {...stack, prefetch, notice: null}});
 	const running: RunningSearch = {
 		id,
+		stack: numbered.stack,
 		direction,
 		filter: stack.filter,
 		progress: {direction, page: page >= 1 ? page : null, searched: 0},
 		cancelling: false,
 		from: searchStart(stack),
 	};
-	const prefetch = stack.prefetch && !stack.prefetch.page ? null : stack.prefetch;
-	return {...state, stack: {...stack, prefetch, notice: null}, search: {running, count: id}};
+	return {...numbered, search: {running, count: state.search.count + 1}};
 }
 
 /**

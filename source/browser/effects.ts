@@ -3,9 +3,9 @@ import type {Page} from '../core/types.js';
 /**
  * What a key asks of the world outside the reducer: text for the clipboard,
  * pages for a file. The reducer stays pure: it records the request with the
- * data it needs (taken when the key was pressed), the app carries it out
- * through the callbacks the command passed, and the outcome comes back as
- * an action that sets the status line's note.
+ * data it needs (taken when the key was pressed) as a task (tasks.ts), the
+ * task runner carries it out through the callbacks the command passed, and
+ * the outcome comes back as an action that sets the status line's note.
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';
@@ -27,5 +27,4 @@ export type Effect =
 	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string; caveat?: boolean}
 	| {id: number; kind: 'save'; job: SaveJob};
 
-/** The status line's note: what was copied or written, or the one sentence of a failure. */
-export type Note = {text: string; tone: 'good' | 'warn'};
+export type {Note} from './notes.js';

@@ -1,17 +1,43 @@
-import {contractDefaults, cursorParameters, pageFill, type Finding} from '../core/contract.js';
-import {PagewalkError} from '../core/errors.js';
+import {contractDefaults, type Finding} from '../core/contract.js';
 import type {FillMark} from '../core/fill-strip.js';
-import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
 import type {FailedExchange, Order, Page, RetryNotice} from '../core/types.js';
-import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
-import {pageFindings} from './page-findings.js';
+import {shownPageRows, visibleRows, type RowSort} from './cells.js';
+import {arrived, pollFollow, probed, startFollow, type Moves} from './follow-steps.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
+import {searchLanded} from './search-landing.js';
 import type {SearchBound, SearchDirection, SearchEnd, SearchOutcome} from './search-pages.js';
+import {
+	addSeen,
+	checkedEntry,
+	clamp,
+	describeChange,
+	enqueue,
+	ensurePrefetch,
+	evict,
+	flipInPlace,
+	indexOfId,
+	keptAsPrefetch,
+	keptSelection,
+	navigating,
+	newWalk,
+	reachedBound,
+	replaceTop,
+	request,
+	selectedRow,
+	shownRows,
+	takeBackForward,
+	top,
+	visibleCount,
+	withoutCursor,
+} from './stack-steps.js';
+
+export {boundReached, fillMark, firstPageUrl, loadFailure, maxQueuedKeys, selectedRow, shownRows, top} from './stack-steps.js';
+export {searchStart} from './search-landing.js';
 
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
  * are not made here; the state says which request it wants (`pending`, and
- * `prefetch` for the next page) with a request id, the app runs them, and the
+ * `prefetch` for the next page) with a request id, the task runner (tasks.ts) runs them, and the
  * answer comes back as an action carrying that id. An answer whose id is no
  * longer wanted is stale and changes nothing, which is how an aborted or
  * superseded request can never land.
@@ -143,27 +169,6 @@ export type Bounds = {maxPages: number | null; maxItems: number | null};
 export const limitStep = 5;
 export const maxLimit = contractDefaults.maximumLimit;
 
-/** `url` with the given order and limit and no cursor: the first page in those settings. */
-export function firstPageUrl(url: string, settings: Settings): string {
-	const parsed = new URL(url);
-	for (const name of cursorParameters) {
-		parsed.searchParams.delete(name);
-	}
-
-	parsed.searchParams.set('limit', String(settings.limit));
-	parsed.searchParams.set('order', settings.order);
-	return parsed.href;
-}
-
-function withoutCursor(url: string): string {
-	const parsed = new URL(url);
-	for (const name of cursorParameters) {
-		parsed.searchParams.delete(name);
-	}
-
-	return parsed.href;
-}
-
 export function initialState(options: {startUrl: string; settings: Settings; maxCachedPages?: number; bounds?: Bounds}): PageStackState {
 	return {
 		settings: options.settings,
@@ -185,64 +190,7 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 	};
 }
 
-/** The bound reached after `pages` pages holding `objects` distinct objects, if any: the stack's and the search's. */
-export function boundReached({maxPages, maxItems}: PageStackState['bounds'], pages: number, objects: number): {flag: 'max-pages' | 'max-items'; limit: number} | undefined {
-	if (maxPages !== null && pages >= maxPages) {
-		return {flag: 'max-pages', limit: maxPages};
-	}
-
-	if (maxItems !== null && objects >= maxItems) {
-		return {flag: 'max-items', limit: maxItems};
-	}
-
-	return undefined;
-}
-
-/** The bound the walk has reached (pages walked, or distinct objects seen), if any. */
-function reachedBound(state: PageStackState): Notice | null {
-	const bound = boundReached(state.bounds, state.entries.length, state.seen.size);
-	return bound ? {kind: 'bound', ...bound} : null;
-}
-
-/** How full a page was, kept for the fill strip when the page itself is forgotten. */
-export function fillMark(page: Page, index: number): FillMark {
-	const {kind, ratio} = pageFill(page, index);
-	return {kind, ratio};
-}
-
-/** What a failed page load shows, and whether retrying it can help. */
-export function loadFailure(error: unknown): {message: string; retryable: boolean; problem?: string; exchange?: FailedExchange} {
-	const problem = error instanceof PagewalkError ? error.problem : undefined;
-	const exchange = error instanceof PagewalkError ? error.exchange : undefined;
-	return {
-		message: error instanceof Error ? error.message : String(error),
-		retryable: !(error instanceof PagewalkError) || error.retryable,
-		...(problem === undefined ? {} : {problem}),
-		...(exchange === undefined ? {} : {exchange}),
-	};
-}
-
-export function top(state: PageStackState): Entry | undefined {
-	return state.entries.at(-1);
-}
-
-/** The rows of the page on screen as shown: filtered, and sorted when a sort is set. */
-export function shownRows(state: PageStackState, sort: RowSort | null = state.sort): Row[] {
-	const page = top(state)?.page;
-	return page ? shownPageRows(page.objects, state.filter, page.objectTexts, sort) : [];
-}
-
-export function selectedRow(state: PageStackState): Row | undefined {
-	const entry = top(state);
-	return entry ? shownRows(state)[entry.selected] : undefined;
-}
-
-/** Where the object with this id is among `rows`, or -1. */
-function indexOfId(rows: readonly Row[], id: string): number {
-	return rows.findIndex(row => String(row.object.id) === id);
-}
-
-/** Requests the state wants running now; the app starts these and aborts any other. */
+/** Requests the state wants running now: the page tasks of tasks.ts. */
 export function wantedRequests(state: PageStackState): Array<{requestId: number; url: string}> {
 	if (state.pending) {
 		return [{requestId: state.pending.requestId, url: state.pending.url}];
@@ -254,97 +202,6 @@ export function wantedRequests(state: PageStackState): Array<{requestId: number;
 	}
 
 	return [];
-}
-
-/** Whether a navigation (not a refresh) is on its way: row keys then wait for it. */
-function navigating(state: PageStackState): boolean {
-	return state.pending !== null && state.pending.kind !== 'refresh';
-}
-
-function request(state: PageStackState, url: string, kind: RequestKind): PageStackState {
-	return {
-		...state,
-		pending: {requestId: state.nextRequestId, url, kind, retrying: null},
-		nextRequestId: state.nextRequestId + 1,
-		// A new navigation drops whatever the old one had queued, and the
-		// prefetch of a page that is no longer next.
-		queue: [],
-		prefetch: kind === 'refresh' ? state.prefetch : null,
-		error: null,
-	};
-}
-
-function clamp(value: number, low: number, high: number): number {
-	return Math.min(Math.max(value, low), high);
-}
-
-function visibleCount(state: PageStackState, entry: Entry): number {
-	return entry.page ? visibleRows(entry.page.objects, state.filter, entry.page.objectTexts).length : 0;
-}
-
-/** The entry of a page landing on top of `below`, checked against the contract as it arrives. */
-function checkedEntry(below: readonly Entry[], url: string, page: Page, selected: number): Entry {
-	const earlier = below.flatMap((entry, index) => (entry.page ? [{number: index + 1, page: entry.page}] : []));
-	return {url, page, selected, findings: pageFindings(page, earlier, below.length > 0)};
-}
-
-function replaceTop(state: PageStackState, entry: Entry): PageStackState {
-	return {...state, entries: [...state.entries.slice(0, -1), entry]};
-}
-
-/** Starts the next prefetch when the page on top has a next page not yet fetched. */
-function ensurePrefetch(state: PageStackState): PageStackState {
-	if (state.pending) {
-		return state;
-	}
-
-	const next = top(state)?.page?.nextUrl ?? null;
-	if (next === null || next === top(state)?.url || reachedBound(state)) {
-		return state.prefetch ? {...state, prefetch: null} : state;
-	}
-
-	if (state.prefetch?.url === next) {
-		return state;
-	}
-
-	return {...state, prefetch: {requestId: state.nextRequestId, url: next, page: null}, nextRequestId: state.nextRequestId + 1};
-}
-
-/** Forgets the pages of the entries below `keepFrom`, keeping how full each was (the fill strip). */
-function forgetBelow(state: PageStackState, keepFrom: number): PageStackState {
-	return {
-		...state,
-		entries: state.entries.map((entry, index) => {
-			if (index >= keepFrom || !entry.page) {
-				return entry;
-			}
-
-			return {...entry, page: null, fill: fillMark(entry.page, index)};
-		}),
-	};
-}
-
-/** Forgets the pages of entries deep in the stack: memory stays bounded on long walks. */
-function evict(state: PageStackState): PageStackState {
-	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || state.entries[keepFrom - 1]?.page === null) {
-		return state;
-	}
-
-	return forgetBelow(state, keepFrom);
-}
-
-function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
-	if (page.objects.every(object => seen.has(object.id))) {
-		return seen;
-	}
-
-	const next = new Set(seen);
-	for (const object of page.objects) {
-		next.add(object.id);
-	}
-
-	return next;
 }
 
 /**
@@ -363,132 +220,6 @@ function drain(state: PageStackState): PageStackState {
 	}
 
 	return current;
-}
-
-/** Keys held while loading: far more than anyone presses ahead, few enough to replay in one go. */
-export const maxQueuedKeys = 1000;
-
-function enqueue(state: PageStackState, action: StackAction): PageStackState {
-	if (state.queue.length >= maxQueuedKeys) {
-		const count = state.notice?.kind === 'keys-dropped' ? state.notice.count + 1 : 1;
-		return {...state, notice: {kind: 'keys-dropped', count}};
-	}
-
-	return {...state, queue: [...state.queue, action]};
-}
-
-/**
- * Where the selection goes when the filter changes: onto the same object,
- * else the first row after where it was; or, on `next` (the page loaded
- * again), onto the same object by id.
- */
-function keptSelection(page: Page, before: string, after: string, selected: number, next: Page = page, sort: RowSort | null = null): number {
-	const old = shownPageRows(page.objects, before, page.objectTexts, sort)[selected];
-	if (old === undefined) {
-		return 0;
-	}
-
-	const rows = shownPageRows(next.objects, after, next.objectTexts, sort);
-	if (next !== page || sort) {
-		// Another load of the page, or rows in a sorted order: the same object by its id, else the first row.
-		return Math.max(0, indexOfId(rows, String(old.object.id)));
-	}
-
-	const at = rows.findIndex(row => row.index >= old.index);
-	return at === -1 ? Math.max(0, rows.length - 1) : at;
-}
-
-/**
- * ← while → is still under way takes back the last → (and the row moves
- * meant for the page it brings): `lllh` in one read ends where three → and
- * one ← lead, without loading a page only to leave it. With no → waiting, ←
- * stops the page that loads: the user changed their mind. Anything else
- * waiting (a new order, a refresh) keeps ← in line after it.
- */
-function takeBackForward(state: PageStackState): PageStackState | undefined {
-	let index = state.queue.length - 1;
-	while (index >= 0 && (state.queue[index]!.type === 'move' || state.queue[index]!.type === 'move-to')) {
-		index--;
-	}
-
-	if (index >= 0) {
-		return state.queue[index]!.type === 'next' ? {...state, queue: state.queue.slice(0, index)} : undefined;
-	}
-
-	return state.pending?.kind === 'push' ? {...state, pending: null, queue: [], notice: {kind: 'stopped-loading'}} : undefined;
-}
-
-/**
- * Whether two loads of a page hold the same objects: by their exact texts
- * when both have them (cheaper, and safe for objects nested too deep for
- * JSON.stringify), else by serializing; a page too deep to serialize counts
- * as changed.
- */
-function sameObjects(before: Page, after: Page): boolean {
-	if (before.objectTexts !== undefined && after.objectTexts !== undefined) {
-		return before.objectTexts.length === after.objectTexts.length && before.objectTexts.every((text, index) => text === after.objectTexts![index]);
-	}
-
-	const text = stringifyOrNote(before.objects);
-	return text !== tooDeepNote && text === stringifyOrNote(after.objects);
-}
-
-function describeChange(before: Page, after: Page): Notice {
-	const same =
-		before.objects.length === after.objects.length &&
-		sameObjects(before, after) &&
-		stringifyOrNote(before.rawPagination) === stringifyOrNote(after.rawPagination);
-	if (same) {
-		return {kind: 'refreshed', changed: false};
-	}
-
-	const beforeIds = new Set(before.objects.map(object => object.id));
-	const afterIds = new Set(after.objects.map(object => object.id));
-	const added = [...afterIds].filter(id => !beforeIds.has(id)).length;
-	const removed = [...beforeIds].filter(id => !afterIds.has(id)).length;
-	return {kind: 'refreshed', changed: true, added, removed};
-}
-
-/**
- * `o` keeps the selected object on screen: the walk in the other order
- * starts at it. One request cannot ask for "this object and its
- * neighbours", so the cursor is a neighbour on the page: the object above it
- * as `ending_before` (in the new order the page ends with the selected
- * object, the ones that were below it before it), else the one below it as
- * `starting_after` (the page starts with it); at an end of the page, the
- * cursor the page was asked with is that neighbour. Flipping back does the
- * same, so `o` twice comes back to the same object. No neighbour known (the
- * only object of a first page): undefined, and the walk starts from the first page.
- */
-function flipInPlace(state: PageStackState, order: Order): PageStackState | undefined {
-	const page = top(state)?.page;
-	const row = selectedRow(state);
-	if (!page || !row) {
-		return undefined;
-	}
-
-	// At an end of the page, the page's own cursor names the neighbour beyond it.
-	const cursors = new URL(page.requestUrl).searchParams;
-	const above = page.objects[row.index - 1]?.id ?? (row.index === 0 ? cursors.get('starting_after') : null);
-	const below = page.objects[row.index + 1]?.id ?? (row.index === page.objects.length - 1 ? cursors.get('ending_before') : null);
-	const jump = above ? {cursor: 'ending_before' as const, id: String(above)} : below ? {cursor: 'starting_after' as const, id: String(below)} : undefined;
-	if (!jump) {
-		return undefined;
-	}
-
-	const settings = {...state.settings, order};
-	const firstUrl = firstPageUrl(state.firstUrl, settings);
-	const id = String(row.object.id);
-	const flipped = request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set()}, jumpUrl(firstUrl, jump), 'reset');
-	return {...flipped, pending: {...flipped.pending!, focus: id}, notice: {kind: 'new-walk', change: 'order', order, at: id}};
-}
-
-function newWalk(state: PageStackState, settings: Settings, notice: Notice): PageStackState {
-	const firstUrl = firstPageUrl(state.firstUrl, settings);
-	return {
-		...request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set(), entries: state.entries}, firstUrl, 'reset'),
-		notice,
-	};
 }
 
 function landed(state: PageStackState, pending: Pending, page: Page): PageStackState {
@@ -511,7 +242,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			// The page we came from is the next page of one reached through
 			// previous_uri: keep it as the prefetch so → is instant.
 			const old = top(state);
-			const prefetch = old?.page && page.nextUrl === old.url ? {requestId: state.nextRequestId, url: old.url, page: old.page} : null;
+			const prefetch = keptAsPrefetch(state, page, old);
 			const focused = pending.focus === undefined ? -1 : indexOfId(shownPageRows(page.objects, state.filter, page.objectTexts, state.sort), pending.focus);
 			return {
 				...base,
@@ -522,7 +253,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 		}
 
 		case 'probe': {
-			return probed(base, page);
+			return probed(base, page, moves);
 		}
 
 		case 'refresh': {
@@ -547,52 +278,236 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 	}
 }
 
+function onLoaded(state: PageStackState, action: Extract<StackAction, {type: 'loaded'}>): PageStackState {
+	if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
+		return {...state, prefetch: {...state.prefetch, page: action.page}};
+	}
+
+	if (state.pending?.requestId !== action.requestId) {
+		return state; // Stale: superseded or aborted.
+	}
+
+	return drain(ensurePrefetch(evict(landed(state, state.pending, action.page))));
+}
+
+function onFailed(state: PageStackState, action: Extract<StackAction, {type: 'failed'}>): PageStackState {
+	if (state.prefetch?.requestId === action.requestId) {
+		// A failed prefetch is not the user's problem yet; → will fetch again.
+		return {...state, prefetch: null};
+	}
+
+	if (state.pending?.requestId !== action.requestId) {
+		return state;
+	}
+
+	const {url, kind, jump} = state.pending;
+	if (state.follow) {
+		// Following goes on, pausing longer after each failure in a row (the error shows meanwhile).
+		state = {...state, follow: {...state.follow, failures: state.follow.failures + 1}};
+	}
+
+	const dropped = state.queue.length;
+	return {
+		...state,
+		pending: null,
+		queue: [],
+		error: {
+			message: action.message,
+			url,
+			kind,
+			retryable: action.retryable ?? true,
+			...(action.problem === undefined ? {} : {problem: action.problem}),
+			...(jump ? {jump: true as const} : {}),
+			...(action.exchange === undefined ? {} : {exchange: action.exchange}),
+		},
+		notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
+	};
+}
+
+function onNext(state: PageStackState, action: Extract<StackAction, {type: 'next'}>): PageStackState {
+	if (state.pending) {
+		return enqueue(state, action);
+	}
+
+	const entry = top(state);
+	if (!entry?.page) {
+		return state;
+	}
+
+	const next = entry.page.nextUrl;
+	if (next === null) {
+		return {...state, notice: {kind: 'end-of-list', reason: 'no-next-uri'}};
+	}
+
+	if (next === entry.url) {
+		return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
+	}
+
+	const bound = reachedBound(state);
+	if (bound) {
+		return {...state, notice: bound};
+	}
+
+	if (state.prefetch?.url === next && state.prefetch.page) {
+		const page = state.prefetch.page;
+		return ensurePrefetch(
+			evict({
+				...state,
+				entries: [...state.entries, checkedEntry(state.entries, next, page, 0)],
+				prefetch: null,
+				seen: addSeen(state.seen, page),
+				notice: null,
+				error: null,
+			}),
+		);
+	}
+
+	if (state.prefetch?.url === next) {
+		// Already on its way: adopt the prefetch instead of asking twice.
+		return {...state, pending: {requestId: state.prefetch.requestId, url: next, kind: 'push', retrying: null}, prefetch: null, error: null};
+	}
+
+	return request(state, next, 'push');
+}
+
+function onPrevious(state: PageStackState, action: Extract<StackAction, {type: 'previous'}>): PageStackState {
+	const current = state;
+	if (current.pending) {
+		const takenBack = takeBackForward(current);
+		if (takenBack) {
+			return takenBack;
+		}
+
+		// Loading the first page, a new walk, a page back or a refresh:
+		// ← applies to the page that lands, like any key pressed meanwhile.
+		return enqueue(current, action);
+	}
+
+	if (current.entries.length > 1) {
+		const popped = top(current)!;
+		const below = current.entries.slice(0, -1);
+		const target = below.at(-1)!;
+		// The page we leave is the next page of the one we return to.
+		// (A prefetch for the page we leave is of no use any more.)
+		const prefetch = keptAsPrefetch(current, target.page, popped);
+		const moved = {...current, prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
+		if (target.page) {
+			return ensurePrefetch({...moved, entries: below});
+		}
+
+		return {...request(moved, target.url, 'pop'), prefetch};
+	}
+
+	const entry = top(current);
+	if (!entry) {
+		return current;
+	}
+
+	if (entry.url === current.firstUrl) {
+		return {...current, notice: {kind: 'already-first'}};
+	}
+
+	const previous = entry.page?.previousUrl ?? null;
+	if (previous === null) {
+		return {...current, notice: {kind: 'no-previous'}};
+	}
+
+	return {...request(current, previous, 'reset'), notice: {kind: 'following-previous'}};
+}
+
+function onFirst(state: PageStackState): PageStackState {
+	let current = state.pending ? {...state, pending: null, queue: []} : state;
+	const bottom = current.entries[0];
+	if (bottom?.page && bottom.url === current.firstUrl) {
+		if (current.entries.length === 1) {
+			return {...current, notice: {kind: 'already-first'}};
+		}
+
+		const second = current.entries[1]!;
+		const prefetch = keptAsPrefetch(current, bottom.page, second);
+		current = {...current, entries: [bottom], prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
+		return ensurePrefetch(current);
+	}
+
+	return request(current, current.firstUrl, 'reset');
+}
+
+function onLimit(state: PageStackState, action: Extract<StackAction, {type: 'change-limit' | 'set-limit'}>): PageStackState {
+	const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
+	const limit = clamp(Math.round(wanted), 0, maxLimit);
+	if (!Number.isFinite(limit) || limit === state.settings.limit) {
+		return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
+	}
+
+	return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
+}
+
+function onRefresh(state: PageStackState, action: Extract<StackAction, {type: 'refresh'}>): PageStackState {
+	if (state.error) {
+		// After an error, r retries exactly what failed.
+		const retried = request(state, state.error.url, state.error.kind);
+		const pending = state.error.jump ? {...retried.pending!, jump: true as const} : retried.pending;
+		return {...retried, pending, notice: {kind: 'retrying'}};
+	}
+
+	if (state.pending) {
+		return navigating(state) ? enqueue(state, action) : state;
+	}
+
+	const entry = top(state);
+	return entry ? request(state, entry.url, 'refresh') : state;
+}
+
+function onMove(state: PageStackState, action: Extract<StackAction, {type: 'move' | 'move-to'}>): PageStackState {
+	if (navigating(state)) {
+		return enqueue(state, action);
+	}
+
+	const entry = top(state);
+	if (!entry) {
+		return state;
+	}
+
+	const last = Math.max(0, visibleCount(state, entry) - 1);
+	const target =
+		action.type === 'move' ? entry.selected + action.delta : action.position === 'top' ? 0 : last;
+	const selected = clamp(target, 0, last);
+	return selected === entry.selected ? state : replaceTop(state, {...entry, selected});
+}
+
+function onSetFilter(state: PageStackState, action: Extract<StackAction, {type: 'set-filter'}>): PageStackState {
+	// The page on screen keeps its place: the object selected stays
+	// selected when the filter changes (or the first row after it, when
+	// the filter hides it). Pages below start at their first row.
+	const entries = state.entries.map((entry, index) => {
+		if (index === state.entries.length - 1 && entry.page) {
+			return {...entry, selected: keptSelection(entry.page, state.filter, action.filter, entry.selected, entry.page, state.sort)};
+		}
+
+		return entry.selected === 0 ? entry : {...entry, selected: 0};
+	});
+	return {...state, filter: action.filter, entries};
+}
+
+function onSort(state: PageStackState, action: Extract<StackAction, {type: 'sort'}>): PageStackState {
+	// The selected object stays selected in the new order.
+	const selected = selectedRow(state);
+	const sorted = {...state, sort: action.sort};
+	if (!selected) {
+		return sorted;
+	}
+
+	return replaceTop(sorted, {...top(state)!, selected: Math.max(0, shownRows(state, action.sort).indexOf(selected))});
+}
+
 export function pageStackReducer(state: PageStackState, action: StackAction): PageStackState {
 	switch (action.type) {
 		case 'loaded': {
-			if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
-				return {...state, prefetch: {...state.prefetch, page: action.page}};
-			}
-
-			if (state.pending?.requestId !== action.requestId) {
-				return state; // Stale: superseded or aborted.
-			}
-
-			return drain(ensurePrefetch(evict(landed(state, state.pending, action.page))));
+			return onLoaded(state, action);
 		}
 
 		case 'failed': {
-			if (state.prefetch?.requestId === action.requestId) {
-				// A failed prefetch is not the user's problem yet; → will fetch again.
-				return {...state, prefetch: null};
-			}
-
-			if (state.pending?.requestId !== action.requestId) {
-				return state;
-			}
-
-			const {url, kind, jump} = state.pending;
-			if (state.follow) {
-				// Following goes on, pausing longer after each failure in a row (the error shows meanwhile).
-				state = {...state, follow: {...state.follow, failures: state.follow.failures + 1}};
-			}
-
-			const dropped = state.queue.length;
-			return {
-				...state,
-				pending: null,
-				queue: [],
-				error: {
-					message: action.message,
-					url,
-					kind,
-					retryable: action.retryable ?? true,
-					...(action.problem === undefined ? {} : {problem: action.problem}),
-					...(jump ? {jump: true as const} : {}),
-					...(action.exchange === undefined ? {} : {exchange: action.exchange}),
-				},
-				notice: dropped > 0 ? {kind: 'keys-dropped', count: dropped} : state.notice,
-			};
+			return onFailed(state, action);
 		}
 
 		case 'retrying': {
@@ -604,115 +519,15 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		}
 
 		case 'next': {
-			if (state.pending) {
-				return enqueue(state, action);
-			}
-
-			const entry = top(state);
-			if (!entry?.page) {
-				return state;
-			}
-
-			const next = entry.page.nextUrl;
-			if (next === null) {
-				return {...state, notice: {kind: 'end-of-list', reason: 'no-next-uri'}};
-			}
-
-			if (next === entry.url) {
-				return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
-			}
-
-			const bound = reachedBound(state);
-			if (bound) {
-				return {...state, notice: bound};
-			}
-
-			if (state.prefetch?.url === next && state.prefetch.page) {
-				const page = state.prefetch.page;
-				return ensurePrefetch(
-					evict({
-						...state,
-						entries: [...state.entries, checkedEntry(state.entries, next, page, 0)],
-						prefetch: null,
-						seen: addSeen(state.seen, page),
-						notice: null,
-						error: null,
-					}),
-				);
-			}
-
-			if (state.prefetch?.url === next) {
-				// Already on its way: adopt the prefetch instead of asking twice.
-				return {...state, pending: {requestId: state.prefetch.requestId, url: next, kind: 'push', retrying: null}, prefetch: null, error: null};
-			}
-
-			return request(state, next, 'push');
+			return onNext(state, action);
 		}
 
 		case 'previous': {
-			const current = state;
-			if (current.pending) {
-				const takenBack = takeBackForward(current);
-				if (takenBack) {
-					return takenBack;
-				}
-
-				// Loading the first page, a new walk, a page back or a refresh:
-				// ← applies to the page that lands, like any key pressed meanwhile.
-				return enqueue(current, action);
-			}
-
-			if (current.entries.length > 1) {
-				const popped = top(current)!;
-				const below = current.entries.slice(0, -1);
-				const target = below.at(-1)!;
-				// The page we leave is the next page of the one we return to.
-				// (A prefetch for the page we leave is of no use any more.)
-				const prefetch =
-					popped.page && target.page?.nextUrl === popped.url
-						? {requestId: current.nextRequestId, url: popped.url, page: popped.page}
-						: null;
-				const moved = {...current, prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
-				if (target.page) {
-					return ensurePrefetch({...moved, entries: below});
-				}
-
-				return {...request(moved, target.url, 'pop'), prefetch};
-			}
-
-			const entry = top(current);
-			if (!entry) {
-				return current;
-			}
-
-			if (entry.url === current.firstUrl) {
-				return {...current, notice: {kind: 'already-first'}};
-			}
-
-			const previous = entry.page?.previousUrl ?? null;
-			if (previous === null) {
-				return {...current, notice: {kind: 'no-previous'}};
-			}
-
-			return {...request(current, previous, 'reset'), notice: {kind: 'following-previous'}};
+			return onPrevious(state, action);
 		}
 
 		case 'first': {
-			let current = state.pending ? {...state, pending: null, queue: []} : state;
-			const bottom = current.entries[0];
-			if (bottom?.page && bottom.url === current.firstUrl) {
-				if (current.entries.length === 1) {
-					return {...current, notice: {kind: 'already-first'}};
-				}
-
-				const second = current.entries[1]!;
-				const prefetch =
-					second.page && bottom.page.nextUrl === second.url ? {requestId: current.nextRequestId, url: second.url, page: second.page} : null;
-				current = {...current, entries: [bottom], prefetch, nextRequestId: current.nextRequestId + 1, notice: null, error: null};
-				return ensurePrefetch(current);
-			}
-
-			return request(current, current.firstUrl, 'reset');
+			return onFirst(state);
 		}
 
 		case 'toggle-order': {
@@ -722,61 +537,20 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'change-limit':
 		case 'set-limit': {
-			const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
-			const limit = clamp(Math.round(wanted), 0, maxLimit);
-			if (!Number.isFinite(limit) || limit === state.settings.limit) {
-				return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
-			}
-
-			return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
+			return onLimit(state, action);
 		}
 
 		case 'refresh': {
-			if (state.error) {
-				// After an error, r retries exactly what failed.
-				const retried = request(state, state.error.url, state.error.kind);
-				const pending = state.error.jump ? {...retried.pending!, jump: true as const} : retried.pending;
-				return {...retried, pending, notice: {kind: 'retrying'}};
-			}
-
-			if (state.pending) {
-				return navigating(state) ? enqueue(state, action) : state;
-			}
-
-			const entry = top(state);
-			return entry ? request(state, entry.url, 'refresh') : state;
+			return onRefresh(state, action);
 		}
 
 		case 'move':
 		case 'move-to': {
-			if (navigating(state)) {
-				return enqueue(state, action);
-			}
-
-			const entry = top(state);
-			if (!entry) {
-				return state;
-			}
-
-			const last = Math.max(0, visibleCount(state, entry) - 1);
-			const target =
-				action.type === 'move' ? entry.selected + action.delta : action.position === 'top' ? 0 : last;
-			const selected = clamp(target, 0, last);
-			return selected === entry.selected ? state : replaceTop(state, {...entry, selected});
+			return onMove(state, action);
 		}
 
 		case 'set-filter': {
-			// The page on screen keeps its place: the object selected stays
-			// selected when the filter changes (or the first row after it, when
-			// the filter hides it). Pages below start at their first row.
-			const entries = state.entries.map((entry, index) => {
-				if (index === state.entries.length - 1 && entry.page) {
-					return {...entry, selected: keptSelection(entry.page, state.filter, action.filter, entry.selected, entry.page, state.sort)};
-				}
-
-				return entry.selected === 0 ? entry : {...entry, selected: 0};
-			});
-			return {...state, filter: action.filter, entries};
+			return onSetFilter(state, action);
 		}
 
 		case 'jump': {
@@ -795,7 +569,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		}
 
 		case 'follow': {
-			return startFollow(state);
+			return startFollow(state, moves);
 		}
 
 		case 'unfollow': {
@@ -807,172 +581,13 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 		}
 
 		case 'sort': {
-			// The selected object stays selected in the new order.
-			const selected = selectedRow(state);
-			const sorted = {...state, sort: action.sort};
-			if (!selected) {
-				return sorted;
-			}
-
-			return replaceTop(sorted, {...top(state)!, selected: Math.max(0, shownRows(state, action.sort).indexOf(selected))});
+			return onSort(state, action);
 		}
 	}
 }
 
-/** F: follow from the first page in desc (going there first), from the page on screen in asc. */
-function startFollow(state: PageStackState): PageStackState {
-	const follow: Follow = {count: 0, fresh: [], failures: 0};
-	if (state.settings.order === 'desc' && (state.entries.length > 1 || top(state)?.url !== state.firstUrl)) {
-		return {...pageStackReducer({...state, queue: []}, {type: 'first'}), follow, notice: null};
-	}
-
-	return {...state, follow, notice: null};
-}
-
-/**
- * A poll: is anything past the followed end? In desc, the objects before the
- * first one (`ending_before` it); in asc, those after the last one
- * (`starting_after` it) of the page on screen. An empty answer costs an empty
- * page; only an arrival loads the page again.
- */
-function pollFollow(state: PageStackState): PageStackState {
-	const entry = top(state);
-	if (!state.follow || state.pending || !entry?.page) {
-		return state;
-	}
-
-	const {objects} = entry.page;
-	const edge = state.settings.order === 'desc' ? objects[0] : objects.at(-1);
-	if (edge === undefined) {
-		return request(state, entry.url, 'refresh');
-	}
-
-	const cursor = state.settings.order === 'desc' ? 'ending_before' : 'starting_after';
-	return request(state, jumpUrl(state.firstUrl, {cursor, id: String(edge.id)}), 'probe');
-}
-
-/** What a poll found: nothing (the last arrival's marks fade), or objects: the page loads again (in asc, the next page when this one is full). */
-function probed(state: PageStackState, page: Page): PageStackState {
-	const follow = state.follow ? {...state.follow, failures: 0} : null;
-	if (page.objects.length === 0 || !follow) {
-		return {...state, follow: follow && {...follow, fresh: []}};
-	}
-
-	const entry = top(state)!;
-	if (state.settings.order === 'asc' && entry.page?.nextUrl) {
-		return pageStackReducer({...state, follow}, {type: 'next'});
-	}
-
-	return request({...state, follow}, entry.url, 'refresh');
-}
-
-/** The objects a refresh of the followed page brought: counted, and marked new. */
-function arrived(follow: Follow, before: Page, after: Page): Follow {
-	const known = new Set(before.objects.map(object => String(object.id)));
-	const fresh = after.objects.map(object => String(object.id)).filter(id => !known.has(id));
-	return {...follow, count: follow.count + fresh.length, fresh, failures: 0};
-}
-
-/** Where a search starts from: checked again when it lands. */
-export function searchStart(state: PageStackState): SearchStart {
-	return {walk: state.walk, depth: state.entries.length, url: top(state)?.url ?? ''};
-}
-
-/**
- * Forgets the pages of every entry below the cached window. A search lands
- * with evicted entries between cached ones, which `evict` (made for one page
- * at a time) would stop at.
- */
-function evictBelow(state: PageStackState): PageStackState {
-	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || !state.entries.slice(0, keepFrom).some(entry => entry.page)) {
-		return state;
-	}
-
-	return forgetBelow(state, keepFrom);
-}
-
-function searchNotice(outcome: SearchOutcome, page: number): Notice {
-	const {direction, searched, filter} = outcome;
-	switch (outcome.result) {
-		case 'found': {
-			return {kind: 'search-found', direction, searched, page, before: outcome.landing?.kind === 'before'};
-		}
-
-		case 'end': {
-			return {kind: 'search-end', direction, searched, filter, end: outcome.end ?? 'no-next-uri'};
-		}
-
-		case 'bound': {
-			return {kind: 'search-bound', direction, searched, filter, bound: outcome.bound!};
-		}
-
-		case 'cancelled':
-		case 'failed': {
-			return {kind: 'search-stopped', direction, searched, moved: outcome.landing !== null, by: outcome.result === 'failed' ? 'error' : 'escape'};
-		}
-	}
-}
-
-/**
- * A search's one landing: the matching page (or the last one reached, when
- * it stopped) goes on top, the pages passed below it as evicted entries, so
- * ← walks back through them as through any page walked by hand.
- */
-function searchLanded(state: PageStackState, outcome: SearchOutcome, from: SearchStart): PageStackState {
-	const start = searchStart(state);
-	if (state.pending || start.walk !== from.walk || start.depth !== from.depth || start.url !== from.url) {
-		return state; // The stack moved on meanwhile: the outcome is stale.
-	}
-
-	const error = outcome.error ? {message: outcome.error.message, url: outcome.error.url, kind: outcome.error.kind, retryable: outcome.error.retryable} : null;
-	const landing = outcome.landing;
-	if (!landing) {
-		// Nothing moved; the prefetch the search dropped when it started is wanted again.
-		const stayed = {...state, notice: searchNotice(outcome, state.entries.length), error};
-		return error ? stayed : ensurePrefetch(stayed);
-	}
-
-	let entries: Entry[];
-	let seen = outcome.seen ?? state.seen;
-	switch (landing.kind) {
-		case 'forward': {
-			const below = [
-				...state.entries,
-				...landing.passed.map((passed): Entry => ({url: passed.url, page: null, selected: 0, fill: passed.fill})),
-			];
-			entries = [...below, checkedEntry(below, landing.url, landing.page, 0)];
-			break;
-		}
-
-		case 'stack': {
-			const below = state.entries.slice(0, landing.index);
-			const entry = state.entries[landing.index]!;
-			const selected = outcome.result === 'found' ? 0 : entry.selected;
-			entries = [...below, entry.page === landing.page ? {...entry, selected} : checkedEntry(below, entry.url, landing.page, selected)];
-			break;
-		}
-
-		case 'before': {
-			entries = [checkedEntry([], landing.url, landing.page, 0)];
-			seen = addSeen(state.seen, landing.page);
-			break;
-		}
-	}
-
-	// The page above the landing, when it is still in memory, is its next page: keep it for →.
-	const above = landing.kind === 'stack' ? state.entries[landing.index + 1] : undefined;
-	const prefetch = above?.page && landing.page.nextUrl === above.url ? {requestId: state.nextRequestId, url: above.url, page: above.page} : null;
-	const moved: PageStackState = {
-		...state,
-		entries,
-		seen,
-		prefetch,
-		nextRequestId: state.nextRequestId + 1,
-		queue: [],
-		error,
-		notice: searchNotice(outcome, entries.length),
-	};
-	// After a failed page, nothing is fetched ahead: r retries what failed.
-	return error ? evictBelow(moved) : ensurePrefetch(evictBelow(moved));
-}
+/** The moves a follow step takes, as the reducer makes them. */
+const moves: Moves = {
+	first: state => pageStackReducer(state, {type: 'first'}),
+	next: state => pageStackReducer(state, {type: 'next'}),
+};

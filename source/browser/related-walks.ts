@@ -12,12 +12,12 @@ import {firstPageUrl, initialState, type PageStackState, type Settings} from './
  * filter, columns. The walks left behind wait on a stack of parents. Pure, so
  * every move is tested without React.
  *
- * Requests: the app runs what the current walk's page stack wants and aborts
+ * Tasks (tasks.ts): the runner runs what the current walk wants and aborts
  * the rest, so opening a related list aborts whatever its parent had in
- * flight. Request ids stay unique across walks (the app keys running requests
- * by id): a new walk numbers its requests on from its parent's, and a parent
- * taken up again gets fresh ids for the requests it still wants, so an answer
- * to a request of another walk can never land on it.
+ * flight. The page stack's counter numbers every task, so a new walk goes on
+ * from its parent's counter, and a parent taken up again gets fresh ids for
+ * the requests it still wants: an answer to a request of another walk can
+ * never land on it.
  */
 
 /** Where a walk is: what the breadcrumb calls its list, the path the status line shows, where its columns are remembered. */

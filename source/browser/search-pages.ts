@@ -1,17 +1,19 @@
 import type {FillMark} from '../core/fill-strip.js';
-import {requestSent, type FetchOptions} from '../core/http-client.js';
+import type {FetchOptions} from '../core/http-client.js';
 import {canonicalUrl} from '../core/links.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import type {Page, RetryNotice, WalkEnd} from '../core/types.js';
+import {walk, type PageSource} from '../core/walker.js';
 import {mayMatch, visibleRows} from './cells.js';
 import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from './page-stack.js';
 
 /**
- * Search across pages (`n` forward, `N` backward): walks the list until a
+ * Search across pages (`n` forward, `N` backward): walks the list with the
+ * core walker (core/walker.ts: its read-ahead, loop and bound rules) until a
  * page holds a row the filter lets through. It runs outside the reducer, as
- * a plain async loop over `loadPage`, so the pages it passes cost a request
- * and a match each, not a render; the app lands on the outcome with one
- * action. The match is the filter's own (`visibleRows`), so `n` stops on
- * exactly the pages where `/` would show rows.
+ * a plain async loop over the browser's `loadPage`, so the pages it passes
+ * cost a request and a match each, not a render; the app lands on the
+ * outcome with one action. The match is the filter's own (`visibleRows`), so
+ * `n` stops on exactly the pages where `/` would show rows.
  *
  * Memory stays bounded as on a walk by hand: a passed page is dropped as
  * soon as it is matched, and only its URL and fill mark are kept (the stack
@@ -91,24 +93,68 @@ export function pageMatches(page: Page, filter: string): boolean {
 	return mayMatch(page.objects, filter, page.objectTexts) && visibleRows(page.objects, filter, page.objectTexts).length > 0;
 }
 
-class Stop {
-	constructor(readonly result: 'cancelled' | 'failed', readonly error?: {message: string; url: string; retryable: boolean}) {}
+/** What stopped a search short of a match or the list's end: Esc, or a page that failed. */
+function stopped(error: unknown, options: SearchOptions, urlOf: (error: unknown) => string): {result: 'cancelled'} | {result: 'failed'; error: {message: string; url: string; retryable: boolean}} {
+	return options.signal.aborted ? {result: 'cancelled'} : {result: 'failed', error: {...loadFailure(error), url: urlOf(error)}};
 }
 
-async function fetchOrStop(options: SearchOptions, url: string, onLink?: FetchOptions['onLink']): Promise<Page | Stop> {
-	if (options.signal.aborted) {
-		return new Stop('cancelled');
-	}
+/**
+ * The search's view of the browser's loader as a page source for the core
+ * walker: the page the stack prefetched is handed over instead of asked for
+ * again, and the URL each page and each failure came from is kept, since the
+ * stack keeps pages by the link that led to them.
+ */
+function searchSource(firstUrl: string, options: SearchOptions, prefetched?: {url: string; page: Page | null} | null) {
+	const pageUrls = new WeakMap<Page, string>();
+	const failedUrls = new WeakMap<object, string>();
+	let handed = prefetched?.page ? prefetched : null;
+	const source: PageSource = {
+		firstUrl,
+		async fetchPage(url, fetchOptions = {}) {
+			if (handed?.url === url && handed.page) {
+				const {page} = handed;
+				handed = null;
+				pageUrls.set(page, url);
+				return page;
+			}
 
+			handed = null;
+			try {
+				const page = await options.loadPage(url, {...fetchOptions, signal: fetchOptions.signal ?? options.signal});
+				pageUrls.set(page, url);
+				return page;
+			} catch (error: unknown) {
+				if (typeof error === 'object' && error !== null) {
+					failedUrls.set(error, url);
+				}
+
+				throw error;
+			}
+		},
+	};
+	return {
+		source,
+		urlOf: (page: Page) => pageUrls.get(page) ?? page.requestUrl,
+		failedUrl: (error: unknown) => (typeof error === 'object' && error !== null ? failedUrls.get(error) : undefined) ?? firstUrl,
+	};
+}
+
+/** The next page of a search's walk, how the walk ended, or what stopped it (the failed page's request named as `kind`). */
+type Walked = {page: Page} | {end: WalkEnd} | {stopped: 'cancelled' | 'failed'; error?: NonNullable<SearchOutcome['error']>};
+
+async function nextPage(pages: AsyncGenerator<Page, WalkEnd>, options: SearchOptions, failedUrl: (error: unknown) => string, kind: RequestKind): Promise<Walked> {
 	try {
-		return await options.loadPage(url, {signal: options.signal, ...(onLink ? {onLink} : {})});
+		const step = await pages.next();
+		return step.done ? {end: step.value} : {page: step.value};
 	} catch (error: unknown) {
-		if (options.signal.aborted) {
-			return new Stop('cancelled');
-		}
-
-		return new Stop('failed', {...loadFailure(error), url});
+		const stop = stopped(error, options, failedUrl);
+		return 'error' in stop ? {stopped: 'failed', error: {...stop.error, kind}} : {stopped: 'cancelled'};
 	}
+}
+
+/** The search's words for how a walk ended without a match. */
+function searchEnd(end: WalkEnd): SearchEnd {
+	return end.kind === 'not-advancing' ? 'loops-back' : 'no-next-uri';
 }
 
 /** Runs one search from the stack as it is now; never throws (a failed page is an outcome). */
@@ -116,6 +162,13 @@ export async function searchPages(stack: PageStackState, direction: SearchDirect
 	return direction === 'forward' ? searchForward(stack, filter, options) : searchBackward(stack, filter, options);
 }
 
+/**
+ * Forward: the core walker from the top page's next_uri, with the stack as
+ * the pages walked before (a link back into it is a loop) and its bounds
+ * less what the stack has used. The walker reads each page ahead from the
+ * first bytes of the one before, so matching a page overlaps the server's
+ * work on the next; a walk that ends cancels what it read ahead.
+ */
 async function searchForward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
 	const base = {direction: 'forward' as const, filter};
 	const entry = top(stack);
@@ -123,149 +176,106 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: 'no-next-uri'};
 	}
 
-	const {maxPages} = stack.bounds;
+	const {maxPages, maxItems} = stack.bounds;
 	const searchLimit = options.maxSearchPages ?? defaultSearchPages;
+	const walked = stack.entries.map(item => item.url);
+	const start = entry.page.nextUrl;
+	if (start === null || start === entry.url || walked.some(url => canonicalUrl(url) === canonicalUrl(start))) {
+		// The end of the list: nothing matched, and the search does not move.
+		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: start === null ? 'no-next-uri' : 'loops-back'};
+	}
+
 	// Copied once, then grown in place: a copy per page would cost the whole set each time.
 	const seen = new Set(stack.seen);
-	// A next_uri leading back to a page of this walk would search in circles.
-	const visited = new Set(stack.entries.map(item => canonicalUrl(item.url)));
+	const depth = stack.entries.length;
+	const searchBound: SearchBound = maxPages === null ? {flag: 'search', limit: searchLimit} : {flag: 'max-pages', limit: maxPages};
+	const already = boundReached(stack.bounds, depth, seen.size) ?? (maxPages === null && searchLimit <= 0 ? searchBound : undefined);
+	if (already) {
+		return {...base, result: 'bound', searched: 0, landing: null, seen, bound: already};
+	}
+
+	const {source, urlOf, failedUrl} = searchSource(start, options, stack.prefetch);
+	const pages = walk(source, {maxPages: null, maxItems: null}, {
+		signal: options.signal,
+		readAhead: true,
+		maxPages: (maxPages ?? searchLimit) - (maxPages === null ? 0 : depth),
+		maxItems: maxItems === null ? null : maxItems - seen.size,
+		walked: {urls: walked, pages: stack.entries.flatMap(item => (item.page ? [item.page] : []))},
+	});
 	const passed: PassedPage[] = [];
-	let current: {url: string; page: Page} = {url: entry.url, page: entry.page};
-	let depth = stack.entries.length;
-	let searched = 0;
-	const landing = (): SearchLanding | null => (searched === 0 ? null : {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page});
-	/**
-	 * The bound that stops the search before it asks for another page, if
-	 * any; `more` pages counted as walked and searched (a page not
-	 * parsed yet, whose next link is read from its first bytes).
-	 */
-	const bounded = (more = 0): SearchBound | undefined => boundReached(stack.bounds, depth + more, seen.size)
-		?? (maxPages === null && searched + more >= searchLimit ? {flag: 'search', limit: searchLimit} : undefined);
-
-	// The page after the one being matched is asked for before the match runs,
-	// as soon as its link is read from the first bytes of the page before it
-	// (onLink, as the walker's read-ahead does), so reading and matching a
-	// page overlap the server's work on the next one. Esc aborts it with the
-	// rest; a page read past the match is aborted when it lands.
-	const readAhead = new AbortController();
-	const stopReading = () => {
-		readAhead.abort();
-	};
-
-	options.signal.addEventListener('abort', stopReading, {once: true});
-	const load = {...options, signal: readAhead.signal};
-	// Typed by assertion so the loop's read of it is not narrowed to its first value.
-	let ahead = null as {url: string; page: Promise<Page | Stop>} | null;
-	// A function, not `ahead?.url`: onLink sets it while a page is awaited.
-	const aheadUrl = () => ahead?.url;
-	// The page the loop waits for: only its link may start the read-ahead early.
-	let awaited: string | undefined;
-	/**
-	 * The link of the page awaited, from its first bytes: read ahead on it at
-	 * once when the search surely goes on to it (not that page again, not a
-	 * page of this walk, no bound reached with it; a --max-items bound needs
-	 * the page's objects, so it waits for the page). A search that ends on
-	 * the page after all aborts the request.
-	 */
-	const onLink = (from: string, link: string | null): boolean => {
-		if (awaited !== from || ahead !== null || link === null || link === awaited || stack.bounds.maxItems !== null
-			|| visited.has(canonicalUrl(link)) || bounded(1)) {
-			return false;
-		}
-
-		ahead = {url: link, page: fetchOrStop(load, link, linkOf(link))};
-		return true;
-	};
-	// Each request tells the link of its own page: a page let go of starts nothing.
-	const linkOf = (from: string) => (link: string | null) => onLink(from, link);
-
+	let current: {url: string; page: Page} | undefined;
+	const landing = (): SearchLanding | null => (current ? {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page} : null);
+	options.onProgress?.({direction: 'forward', page: depth + 1, searched: 0});
 	try {
 		for (;;) {
-			const next = current.page.nextUrl;
-			const canonical = next === null ? '' : canonicalUrl(next);
-			if (next === null || next === current.url || visited.has(canonical)) {
-				// The end of the list: nothing matched, and the search does not move.
-				return {...base, result: 'end', searched, landing: null, seen: null, end: next === null ? 'no-next-uri' : 'loops-back'};
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await nextPage(pages, options, failedUrl, 'push');
+			if ('stopped' in step) {
+				return {...base, result: step.stopped, searched: passed.length, landing: landing(), seen: current ? seen : null, ...(step.error ? {error: step.error} : {})};
 			}
 
-			const bound = bounded();
-			if (bound) {
-				return {...base, result: 'bound', searched, landing: landing(), seen, bound};
+			if ('end' in step) {
+				const {end} = step;
+				if (end.kind === 'max-pages' || end.kind === 'max-items') {
+					const bound = end.kind === 'max-pages' ? searchBound : {flag: 'max-items' as const, limit: maxItems!};
+					return {...base, result: 'bound', searched: passed.length, landing: landing(), seen, bound};
+				}
+
+				return {...base, result: 'end', searched: passed.length, landing: null, seen: null, end: searchEnd(end)};
 			}
 
-			options.onProgress?.({direction: 'forward', page: depth + 1, searched});
-			// The next page may already be here: the stack prefetches it.
-			const prefetched = searched === 0 && stack.prefetch?.url === next ? stack.prefetch.page : null;
-			const pending = prefetched ?? (ahead?.url === next ? ahead.page : fetchOrStop(load, next, linkOf(next)));
-			ahead = null;
-			awaited = next;
-			let page: Page | Stop;
-			try {
-				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-				page = await pending;
-			} finally {
-				awaited = undefined;
-			}
-
-			if (page instanceof Stop) {
-				const error = page.error ? {...page.error, kind: 'push' as const} : undefined;
-				return {...base, result: page.result, searched, landing: landing(), seen: searched === 0 ? null : seen, error};
-			}
-
-			searched += 1;
-			depth += 1;
-			visited.add(canonical);
+			const {page} = step;
 			for (const object of page.objects) {
 				seen.add(object.id);
 			}
 
-			const after: string | null = page.nextUrl;
-			// Not twice, when the page's first bytes already started it.
-			if (after !== null && after !== next && !bounded() && aheadUrl() !== after) {
-				ahead = {url: after, page: fetchOrStop(load, after, linkOf(after))};
-				// On the wire while this page is matched, not after.
-				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop (requestSent)
-				await requestSent();
+			current = {url: urlOf(page), page};
+			passed.push({url: current.url, fill: fillMark(page, depth + passed.length)});
+			if (pageMatches(page, filter)) {
+				return {...base, result: 'found', searched: passed.length, landing: landing(), seen};
 			}
 
-			passed.push({url: next, fill: fillMark(page, depth - 1)});
-			current = {url: next, page};
-			if (pageMatches(page, filter)) {
-				return {...base, result: 'found', searched, landing: landing(), seen};
+			if (page.nextUrl !== null) {
+				options.onProgress?.({direction: 'forward', page: depth + passed.length + 1, searched: passed.length});
 			}
 		}
 	} finally {
-		options.signal.removeEventListener('abort', stopReading);
-		readAhead.abort();
+		await pages.return(undefined as unknown as WalkEnd);
 	}
 }
 
+/**
+ * Backward: down the stack first (cached pages cost nothing, evicted ones
+ * are fetched again), then past its bottom through previous_uri with the
+ * core walker, until the walk's first page.
+ */
 async function searchBackward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
 	const base = {direction: 'backward' as const, filter, seen: null};
 	const limit = stack.bounds.maxPages ?? options.maxSearchPages ?? defaultSearchPages;
+	const bound: SearchBound = {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit};
 	let searched = 0;
 	let fetched = 0;
 	let reached: SearchLanding | null = null;
 	const stop = (result: 'bound' | 'cancelled' | 'failed', extra: Partial<SearchOutcome> = {}): SearchOutcome => ({...base, result, searched, landing: reached, ...extra});
 
-	// Down the stack first: cached pages cost nothing, evicted ones are fetched again.
 	let bottom: Page | null = null;
 	for (let index = stack.entries.length - 2; index >= 0; index--) {
 		const entry = stack.entries[index]!;
 		let page = entry.page;
 		if (!page) {
 			if (fetched >= limit) {
-				return stop('bound', {bound: {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit}});
+				return stop('bound', {bound});
 			}
 
 			options.onProgress?.({direction: 'backward', page: index + 1, searched});
-			// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
-			const loaded = await fetchOrStop(options, entry.url);
-			if (loaded instanceof Stop) {
-				return stop(loaded.result, {error: loaded.error ? {...loaded.error, kind: 'pop'} : undefined});
+			try {
+				// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
+				page = await options.loadPage(entry.url, {signal: options.signal});
+			} catch (error: unknown) {
+				const outcome = stopped(error, options, () => entry.url);
+				return stop(outcome.result, 'error' in outcome ? {error: {...outcome.error, kind: 'pop'}} : {});
 			}
 
-			page = loaded;
 			fetched += 1;
 		}
 
@@ -280,41 +290,55 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 
 	// Below the bottom of the stack: previous_uri, page after page.
 	const first = stack.entries[0];
-	let current: {url: string; page: Page} | null = first ? {url: first.url, page: bottom ?? first.page!} : null;
-	if (!current?.page) {
+	const from = first ? {url: first.url, page: bottom ?? first.page} : null;
+	if (!from?.page || from.url === stack.firstUrl) {
 		return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
 	}
 
-	const visited = new Set(stack.entries.map(item => canonicalUrl(item.url)));
-	for (;;) {
-		if (current.url === stack.firstUrl) {
-			return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
-		}
+	const previous = from.page.previousUrl;
+	const walked = stack.entries.map(item => item.url);
+	if (previous === null || walked.some(url => canonicalUrl(url) === canonicalUrl(previous))) {
+		return {...base, result: 'end', searched, landing: null, end: previous === null ? 'no-previous' : 'loops-back'};
+	}
 
-		const previous: string | null = current.page.previousUrl;
-		if (previous === null || visited.has(canonicalUrl(previous))) {
-			return {...base, result: 'end', searched, landing: null, end: previous === null ? 'no-previous' : 'loops-back'};
-		}
+	if (fetched >= limit) {
+		return stop('bound', {bound});
+	}
 
-		if (fetched >= limit) {
-			return stop('bound', {bound: {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit}});
-		}
+	const {source, urlOf, failedUrl} = searchSource(previous, options);
+	const pages = walk(source, {maxPages: limit - fetched, maxItems: null}, {signal: options.signal, follow: 'previous', walked: {urls: walked, pages: []}});
+	options.onProgress?.({direction: 'backward', page: null, searched});
+	try {
+		for (;;) {
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await nextPage(pages, options, failedUrl, 'reset');
+			if ('stopped' in step) {
+				return stop(step.stopped, step.error ? {error: step.error} : {});
+			}
 
-		options.onProgress?.({direction: 'backward', page: null, searched});
-		// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-		const page = await fetchOrStop(options, previous);
-		if (page instanceof Stop) {
-			return stop(page.result, {error: page.error ? {...page.error, kind: 'reset'} : undefined});
-		}
+			if ('end' in step) {
+				const {end} = step;
+				return end.kind === 'max-pages'
+					? stop('bound', {bound})
+					: {...base, result: 'end', searched, landing: null, end: end.kind === 'end' ? 'no-previous' : 'loops-back'};
+			}
 
-		fetched += 1;
-		searched += 1;
-		visited.add(canonicalUrl(previous));
-		current = {url: previous, page};
-		reached = {kind: 'before', url: previous, page};
-		if (pageMatches(page, filter)) {
-			return {...base, result: 'found', searched, landing: reached};
+			const {page} = step;
+			const url = urlOf(page);
+			searched += 1;
+			reached = {kind: 'before', url, page};
+			if (pageMatches(page, filter)) {
+				return {...base, result: 'found', searched, landing: reached};
+			}
+
+			if (url === stack.firstUrl) {
+				return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
+			}
+
+			options.onProgress?.({direction: 'backward', page: null, searched});
 		}
+	} finally {
+		await pages.return(undefined as unknown as WalkEnd);
 	}
 }
 

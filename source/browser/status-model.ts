@@ -5,11 +5,16 @@ import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 import type {Finding} from '../core/contract.js';
 import type {Page, RetryNotice} from '../core/types.js';
-import type {Note} from './effects.js';
+import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
-import {shownKeys} from './keymap.js';
+import {shownKeys, type Command} from './keymap.js';
+
+/** The first key the keymap shows for a command: every key a sentence names comes from there. */
+function key(command: Command): string {
+	return shownKeys(command)[0]!;
+}
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -64,7 +69,7 @@ export function errorText(error: LoadError, related: boolean): string {
 	}
 
 	if (related && error.problem !== undefined && error.kind === 'reset' && /\(404 /.test(error.problem)) {
-		return `error: ${inert(error.problem)}; this server does not serve that list for this object (Esc goes back)`;
+		return `error: ${inert(error.problem)}; this server does not serve that list for this object (${key('close')} goes back)`;
 	}
 
 	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(error.message)}`;
@@ -97,7 +102,7 @@ export function waitingText(notice: RetryNotice, now?: number, stoppable = false
 	const left = notice.since === undefined || now === undefined ? notice.waitMs : Math.max(0, notice.waitMs - (now - notice.since));
 	const seconds = Math.ceil(left / 1000);
 	const what = notice.pacing ? `request budget spent (${inert(notice.reason)}): next request in ${seconds} s` : `${inert(notice.reason)}: retry ${notice.attempt} in ${seconds} s`;
-	return stoppable ? `${what} (${shownKeys('previous')[0]!} stops)` : what;
+	return stoppable ? `${what} (${key('previous')} stops)` : what;
 }
 
 /** The words of a notice the page stack recorded: one short line. */
@@ -138,7 +143,7 @@ export function noticeText(notice: Notice): string {
 
 		case 'new-walk': {
 			if (notice.change === 'order') {
-				return notice.at === undefined ? `order ${notice.order}: new walk from the first page` : `order ${notice.order}: new walk started at ${inert(cutToWidth(notice.at, 40))} (${shownKeys('first')[0]!}: from the first page)`;
+				return notice.at === undefined ? `order ${notice.order}: new walk from the first page` : `order ${notice.order}: new walk started at ${inert(cutToWidth(notice.at, 40))} (${key('first')}: from the first page)`;
 			}
 
 			return `limit ${notice.limit}: new walk from the first page`;
@@ -153,7 +158,7 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'bound': {
-			return `stopped at --${notice.flag} ${notice.limit}: → follows next_uri no further (the list goes on)`;
+			return `stopped at --${notice.flag} ${notice.limit}: ${key('next')} follows next_uri no further (the list goes on)`;
 		}
 
 		// Listed, not a default: a new kind of notice must be worded, or this does not compile.
@@ -170,7 +175,7 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'follow-stopped': {
-			return `stopped following: ${notice.count} new object${notice.count === 1 ? '' : 's'} arrived (${shownKeys('follow')[0]!} follows again)`;
+			return `stopped following: ${notice.count} new object${notice.count === 1 ? '' : 's'} arrived (${key('follow')} follows again)`;
 		}
 	}
 }
@@ -222,7 +227,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 		}
 
 		case 'search-busy': {
-			return 'a page is loading: press n or N again once it is shown';
+			return `a page is loading: press ${key('search-next')} or ${key('search-previous')} again once it is shown`;
 		}
 
 		case 'search-found': {
@@ -230,7 +235,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 				return `match ${pages(notice.searched)} back, before where this walk started (through previous_uri)`;
 			}
 
-			return `match on page ${notice.page} (${pages(notice.searched)} searched${notice.direction === 'forward' ? '; ← walks back' : ' back'})`;
+			return `match on page ${notice.page} (${pages(notice.searched)} searched${notice.direction === 'forward' ? `; ${key('previous')} walks back` : ' back'})`;
 		}
 
 		case 'search-end': {
@@ -246,7 +251,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 		}
 
 		case 'search-stopped': {
-			const how = notice.by === 'escape' ? 'search stopped (Esc)' : 'search stopped by the error above';
+			const how = notice.by === 'escape' ? `search stopped (${key('close')})` : 'search stopped by the error above';
 			const again = notice.direction === 'forward' ? 'n' : 'N';
 			return notice.moved ? `${how} after ${pages(notice.searched)} with no match: ${again} goes on from here` : `${how}: nothing moved`;
 		}
@@ -368,7 +373,8 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	let message: Segment | null = null;
 	if (input.note && !state.error) {
-		message = {id: 'note', text: inert(input.note.text), tone: input.note.tone};
+		const {text, tone} = noteText(input.note);
+		message = {id: 'note', text: inert(text), tone};
 	} else if (input.search) {
 		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
 	} else if (state.error) {
@@ -391,7 +397,7 @@ export function statusModel(input: StatusInput): StatusModel {
 /** `searching page 37… (Esc cancels)`: the page a running search is looking at. */
 export function searchingText(progress: SearchProgress): string {
 	const where = progress.page === null ? `before the walk's first page (${progress.searched} searched)` : `page ${progress.page}`;
-	return `searching ${where}… (Esc cancels)`;
+	return `searching ${where}… (${key('close')} cancels)`;
 }
 
 /** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */
@@ -444,7 +450,7 @@ function pendingText(state: PageStackState): string {
 		case 'reset': {
 			if (pending.url === state.firstUrl) {
 				// A new walk (o, +, -, L) or the first page: the order it will have.
-				return `→ loading ${state.settings.order} from the start…`;
+				return `${key('next')} loading ${state.settings.order} from the start…`;
 			}
 
 			return `loading the page ${walkStart(pending.url).replace('started ', '')}…`;
@@ -454,8 +460,8 @@ function pendingText(state: PageStackState): string {
 
 /** The first contract finding of the page on screen, and how many more the debug view lists. */
 export function contractText(findings: readonly Finding[], pageNumber: number): string {
-	const key = shownKeys('debug')[0]!;
-	const more = findings.length > 1 ? ` (+${findings.length - 1} more, ${key} lists them)` : ` (${key} for details)`;
+	const debug = key('debug');
+	const more = findings.length > 1 ? ` (+${findings.length - 1} more, ${debug} lists them)` : ` (${debug} for details)`;
 	return `contract: ${inert(findingMessage(worstFirst(findings)[0]!, pageNumber))}${more}`;
 }
 

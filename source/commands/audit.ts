@@ -12,8 +12,11 @@ import {commands, walkFlagsHelp} from '../core/flags.js';
 import {openConfig} from './demo.js';
 import type {Credential} from '../core/credentials.js';
 import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './profile-config.js';
-import type {Order, RetryNotice} from '../core/types.js';
+import type {Order, Page, RetryNotice} from '../core/types.js';
+import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../core/walker.js';
+import {quickServerMs, walkBothEnds} from '../core/both-ends.js';
+import {chainFlags} from './dump-steps.js';
 import {Progress} from '../output/progress.js';
 import {parseCommandLine} from '../core/parse-flags.js';
 import {redact} from '../core/secret.js';
@@ -43,6 +46,11 @@ const help = `
 	  --compare-profile NAME   the same with the credential of profile NAME (see pagewalk
 	                           profiles); its base URL must be the one in use
 	  --max-pages N            stop after N pages per walk (default ${defaultMaxPages}; reported, exit 3)
+	  --one-chain              walk from the first page only; by default a walk of the whole
+	                           list also walks from its other end at once, in half the round
+	                           trips, meeting in the middle (pages are numbered as read),
+	                           unless the first page came back in under ${quickServerMs} ms
+	  --both-ends              from both ends even from a server that answers that fast
 
 	Checks (each passed or failed, with the page and the evidence)
 	  unique-ids               every object id is unique across the walk
@@ -89,6 +97,10 @@ export type AuditOptions = {
 	primaryLabel?: string;
 	/** Aborted (with an Interrupted) by SIGINT, SIGTERM or SIGHUP: stop and report what was read. */
 	signal?: AbortSignal;
+	/** --one-chain: never walk from both ends. */
+	oneChain?: boolean;
+	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	bothEnds?: boolean;
 };
 
 type Plan = {label: string; order: Order; config: WalkConfig; credential: string};
@@ -122,27 +134,40 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 			break;
 		}
 
-		const client = createClient(plan.config, {sequential: true});
+		const client = createClient(plan.config, {sequential: true, lanes: 2});
 		const query = {...plan.config.query, ...(options.bothOrders || plan.config.query.order !== undefined ? {order: plan.order} : {})};
 		const startUrl = client.urlFor(query);
 		endpoint ||= startUrl;
 		try {
-			const pages = walk(client, plan.config, {
-				startUrl,
-				signal: options.signal,
-				readAhead: true,
-				maxPages: plan.config.maxPages ?? defaultMaxPages,
-				onRetry(notice: RetryNotice) {
-					progress.retry(notice);
-				},
-			});
+			const onRetry = (notice: RetryNotice) => {
+				progress.retry(notice);
+			};
+
+			// A whole list from its first page walks from both ends (core/both-ends.ts), under the same bound in pages.
+			// Not where walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
+			const bothEnds = options.oneChain !== true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
+				&& query.startingAfter === undefined && query.endingBefore === undefined;
+			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
+			const backFindings = new WalkFindings();
+			const doubt = (page: Page) => {
+				backFindings.add(page);
+				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+			};
+
+			const pages = bothEnds
+				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, ...(options.bothEnds === true ? {quickMs: 0} : {})})
+				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
 				keepIds,
-				onPage(page) {
-					progress.page(page, page.objects.length);
+				onPage(page, {chain, take}) {
+					if (chain === 'back') {
+						progress.backPage(page, take);
+					} else {
+						progress.page(page, take);
+					}
 				},
 			});
 			if (options.signal?.aborted) {
@@ -224,7 +249,8 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
-		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal}, io);
+		const {oneChain, bothEnds} = chainFlags(flags);
+		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, oneChain, bothEnds}, io);
 	} finally {
 		await config.close();
 	}

@@ -1,11 +1,11 @@
 import process from 'node:process';
-import v8 from 'node:v8';
 import {loadTextWidth} from '../core/text-width.js';
 import type {Writable} from 'node:stream';
 import {parseColumnList} from '../core/column-order.js';
 import {colourLevel} from '../core/colour.js';
 import {PagewalkError, UsageError} from '../core/errors.js';
-import {createClient} from '../core/http-client.js';
+import {createClient, type PageClient} from '../core/http-client.js';
+import {quickServerMs, type EndsStep} from '../core/both-ends.js';
 import {inert, inertLine} from '../core/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
 import type {WalkConfig} from '../core/options.js';
@@ -15,9 +15,10 @@ import {describeError} from '../core/report-error.js';
 import {redact} from '../core/secret.js';
 import {shellWord} from '../core/shell-quote.js';
 import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
-import type {ListObject, WalkEnd} from '../core/types.js';
-import {describeEnd, walk} from '../core/walker.js';
-import {createWriter, formats, type Format} from '../output/index.js';
+import type {ListObject, Page, WalkEnd} from '../core/types.js';
+import {describeEnd} from '../core/walker.js';
+import {chainFlags, dumpSteps} from './dump-steps.js';
+import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
@@ -41,6 +42,12 @@ const help = `
 	                           yet is kept as an empty column (it may appear on a later page)
 	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
 	                           (by default they get a leading ' so a spreadsheet shows text)
+	  --one-chain              walk from the first page only; by default --all (ndjson, json,
+	                           no bound, no cursor) also walks from the list's other end at
+	                           once, in half the round trips, and writes the same objects in
+	                           the same order (docs/dump.md), unless the first page came back
+	                           in under ${quickServerMs} ms (a local server: one chain is faster there)
+	  --both-ends              from both ends even from a server that answers that fast
 
 	Contract findings
 	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
@@ -92,6 +99,70 @@ function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
+/** The server's warnings, each said once: the first few per dump, the rest counted. */
+class ServerWarnings {
+	unshown = 0;
+	readonly #seen = new Set<string>();
+
+	show(page: Page, say: (line: string) => void): void {
+		for (const warning of page.warnings) {
+			if (this.#seen.has(warning)) {
+				continue;
+			}
+
+			// Stderr is for people: a server that sends thousands of distinct
+			// warnings gets the first few shown and the rest counted.
+			if (this.#seen.size < maxWarningLines) {
+				this.#seen.add(warning);
+				say(`the server warns: ${inertLine(warning, 300)}`);
+			} else {
+				this.unshown++;
+			}
+		}
+	}
+}
+
+/** The dump's walk: from both ends for ndjson and json where it can be (dump-steps.ts), else one chain. */
+function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress) {
+	// The other order's pages are checked apart: a finding there only lets that chain go.
+	const backFindings = new WalkFindings();
+	return dumpSteps(client, config, {
+		all: options.all,
+		oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
+		...(options.bothEnds === true ? {quickMs: 0} : {}),
+		signal,
+		onRetry(notice) {
+			progress.retry(notice);
+		},
+		doubt(page) {
+			backFindings.add(page);
+			return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+		},
+		onOneChain() {
+			progress.oneChain();
+		},
+	});
+}
+
+/** What a step of the walk writes: its objects (at most `room`, --max-items) and their text. */
+function stepData(item: Exclude<EndsStep, {chain: 'back'}>, writer: Writer, room: number | null): {objects: ListObject[]; data: string | Uint8Array} {
+	if (item.chain === 'replay') {
+		const data = item.bytes && item.texts && writer.pageBytes ? writer.pageBytes(item.objects, item.texts, item.bytes) : writer.page(item.objects, item.texts);
+		return {objects: item.objects, data};
+	}
+
+	const {page} = item;
+	let objects = item.take === page.objects.length ? page.objects : page.objects.slice(0, item.take);
+	if (room !== null && objects.length > room) {
+		objects = objects.slice(0, room);
+	}
+
+	const data = page.objectBytes && page.objectTexts && writer.pageBytes
+		? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
+		: writer.page(objects, page.objectTexts);
+	return {objects, data};
+}
+
 /**
  * The dump itself, with its streams passed in so tests can run it in
  * process. Returns the exit status; usage errors are thrown (exit 2).
@@ -106,6 +177,10 @@ export type DumpOptions = {
 	quiet?: boolean;
 	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
 	failOnFindings?: boolean;
+	/** --one-chain: never walk from both ends (dump-steps.ts). */
+	oneChain?: boolean;
+	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	bothEnds?: boolean;
 };
 
 export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
@@ -150,9 +225,8 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	};
 
 	// The body bytes are kept for the writers that copy them (see exact-bytes.ts).
-	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true});
-	const seenWarnings = new Set<string>();
-	let unshownWarnings = 0;
+	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
+	const warnings = new ServerWarnings();
 	let lastId: string | undefined;
 	let written = 0;
 	let end: WalkEnd | undefined;
@@ -160,63 +234,55 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 	let morePages = false;
 	const findings = new WalkFindings();
 	try {
-		const pages = walk(client, config, {
-			signal: controller.signal,
-			readAhead: true,
-			// Without --all, the first page; but a count asked for is a count delivered (as gh's --limit):
-			// --max-items walks as many pages as it takes, short pages included.
-			maxPages: options.all || config.maxItems !== null ? config.maxPages : 1,
-			onRetry(notice) {
-				progress.retry(notice);
-			},
-		});
-		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await pages.next();
-			if (step.done) {
-				end = step.value;
-				break;
-			}
+		const steps = stepsOf(client, config, options, controller.signal, progress);
+		try {
+			for (;;) {
+				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+				const step = await steps.next();
+				if (step.done) {
+					end = step.value;
+					break;
+				}
 
-			const page = step.value;
-			for (const warning of page.warnings) {
-				if (seenWarnings.has(warning)) {
+				const item = step.value;
+				if (item.chain !== 'replay') {
+					warnings.show(item.page, say);
+				}
+
+				if (item.chain === 'forward') {
+					for (const line of findings.add(item.page)) {
+						if (options.quiet !== true) {
+							say(`contract: ${inertLine(line, 300)}`);
+						}
+					}
+
+					morePages = item.page.nextUrl !== null;
+				}
+
+				if (item.chain === 'back') {
+					progress.backPage(item.page, item.take);
 					continue;
 				}
 
-				// Stderr is for people: a server that sends thousands of distinct
-				// warnings gets the first few shown and the rest counted.
-				if (seenWarnings.size < maxWarningLines) {
-					seenWarnings.add(warning);
-					say(`the server warns: ${inertLine(warning, 300)}`);
+				const out = stepData(item, writer, config.maxItems === null ? null : config.maxItems - written);
+
+				// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
+				await writeData(out.data);
+				if (sink.gone || sink.failure) {
+					break;
+				}
+
+				written += out.objects.length;
+				lastId = out.objects.at(-1)?.id ?? lastId;
+				if (item.chain === 'forward') {
+					progress.page(item.page, out.objects.length);
 				} else {
-					unshownWarnings++;
+					progress.replayed(out.objects.length);
 				}
 			}
-
-			for (const line of findings.add(page)) {
-				if (options.quiet !== true) {
-					say(`contract: ${inertLine(line, 300)}`);
-				}
-			}
-
-			let objects: ListObject[] = page.objects;
-			if (config.maxItems !== null && written + objects.length > config.maxItems) {
-				objects = objects.slice(0, config.maxItems - written);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-			await writeData(page.objectBytes && page.objectTexts && writer.pageBytes
-				? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
-				: writer.page(objects, page.objectTexts));
-			if (sink.gone || sink.failure) {
-				break;
-			}
-
-			written += objects.length;
-			lastId = objects.at(-1)?.id ?? lastId;
-			morePages = page.nextUrl !== null;
-			progress.page(page, objects.length);
+		} finally {
+			// Ends the walk (and cancels what it read ahead) when the loop left it early.
+			await steps.return({kind: 'end'}).catch(() => {});
 		}
 	} catch (error: unknown) {
 		failure = error;
@@ -249,9 +315,10 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 		say(summary);
 	}
 
-	if (unshownWarnings > 0) {
+	const {unshown} = warnings;
+	if (unshown > 0) {
 		// At least: a page's warnings past the first hundred are not read (see envelope.ts).
-		say(`at least ${formatCount(unshownWarnings)} more ${unshownWarnings === 1 ? 'warning' : 'warnings'} from the server ${unshownWarnings === 1 ? 'was' : 'were'} not shown.`);
+		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
@@ -318,7 +385,8 @@ async function dumpParsed(
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings}, io);
+		const {oneChain, bothEnds} = chainFlags(flags);
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds}, io);
 	} finally {
 		await config.close();
 	}
@@ -342,13 +410,6 @@ async function onProcess(dumpIt: (io: DumpIo, signal: AbortSignal) => Promise<nu
 }
 
 export async function run(argv: string[]): Promise<number> {
-	// Every page is garbage once written: V8's young generation need not grow
-	// past its starting size for that (it grows to 16 MiB a half when pages
-	// come fast). Kept small, a dump of 1,000,000 objects peaked at 115-126 MiB
-	// of RSS instead of 137-162 (bench:walk, target < 150), at 0.77x the floor
-	// instead of 0.74x. v8.setFlagsFromString after start-up is Node's way to
-	// set it; V8 reads this flag each time it considers growing the space.
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
 	return onProcess(async (io, signal) => runDump(argv, io, {signal}));
 }
 

@@ -1,11 +1,11 @@
 import {writeSync} from 'node:fs';
 import {constants} from 'node:os';
 import process from 'node:process';
-import v8 from 'node:v8';
 import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../core/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
+import {setHeapFlags} from './heap-flags.js';
 
 // Alternate screen on, and off with the cursor shown again: the user's
 // scrollback is left exactly as it was, whatever happened in between.
@@ -59,7 +59,8 @@ export async function runBrowser({mouse: wantsMouse = true, ...props}: AppProps 
 	process.once('exit', restore);
 	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
 	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
-	sizeHeapForMemory();
+	// After the first frame, not before the modules load (heap-flags.ts).
+	setHeapFlags('browser');
 	const stop = (signal: NodeJS.Signals) => {
 		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();
@@ -80,25 +81,6 @@ export async function runBrowser({mouse: wantsMouse = true, ...props}: AppProps 
 	}
 
 	return status;
-}
-
-/**
- * The browser keeps a few pages; every other page, frame and row it builds is
- * garbage at once. By default V8 lets the heap grow well past what is live
- * before it collects, so resident memory climbed with every page walked;
- * sized for memory, it collects sooner (bench:memory). And, as dump, a young
- * generation that does not grow: a page is garbage once drawn.
- *
- * Set once the first frame is drawn (Ink draws it inside render()), not
- * before the browser's modules load: loading them and drawing the first frame
- * allocate far more than is kept, and with these flags V8 collects many times
- * over on the way there, a good part of the time to the first page
- * (bench:startup). The flags are read as the heap grows, so they take
- * effect from here on.
- */
-function sizeHeapForMemory(): void {
-	v8.setFlagsFromString('--optimize-for-size');
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /**

@@ -1,5 +1,6 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import {Component, type ReactNode} from 'react';
+import {commandFor, keyName, shownKeys, type Command} from '../browser/keymap.js';
 import {inert} from '../core/inert.js';
 import {redact} from '../core/secret.js';
 
@@ -10,24 +11,29 @@ import {redact} from '../core/secret.js';
  * stack trace and exits. The pages already seen are gone with it; the
  * sentence says how to read the list another way.
  */
-function Banner({detail}: {detail: string}) {
+/** The keymap's commands that leave a screen: here, with nothing to go back to, each quits. */
+const leaving: ReadonlySet<Command> = new Set(['back', 'close', 'quit', 'interrupt']);
+
+function Banner({detail, onQuit}: {detail: string; onQuit?: (() => void) | undefined}) {
 	const {exit} = useApp();
 	useInput((input, key) => {
-		if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
-			exit();
+		const command = commandFor('overlay', keyName(input, key));
+		if (command !== undefined && leaving.has(command)) {
+			(onQuit ?? exit)();
 		}
 	});
 	return (
 		<Box flexDirection="column" paddingX={1}>
 			<Text bold>pagewalk could not draw this page ({detail}).</Text>
-			<Text>Press q to quit; `pagewalk dump` writes the same list as text.</Text>
+			<Text>Press {shownKeys('back')[0]} to quit; `pagewalk dump` writes the same list as text.</Text>
 		</Box>
 	);
 }
 
 type State = {detail?: string};
 
-export class RenderFailure extends Component<{children: ReactNode}, State> {
+/** `onQuit`: what a key that leaves does (default: Ink's exit). */
+export class RenderFailure extends Component<{children: ReactNode; onQuit?: () => void}, State> {
 	static getDerivedStateFromError(error: unknown): State {
 		const message = error instanceof Error ? error.message : String(error);
 		// Inert and redacted as any text drawn: the message may quote server bytes.
@@ -37,6 +43,6 @@ export class RenderFailure extends Component<{children: ReactNode}, State> {
 	override state: State = {};
 
 	override render(): ReactNode {
-		return this.state.detail === undefined ? this.props.children : <Banner detail={this.state.detail} />;
+		return this.state.detail === undefined ? this.props.children : <Banner detail={this.state.detail} onQuit={this.props.onQuit} />;
 	}
 }

@@ -19,7 +19,7 @@ function blank(width: number): string {
 /**
  * The window of rows as one Ink text node, not one per row: a key that moves
  * the selection or changes every row (a sideways scroll, a column toggle)
- * reconciles one element instead of fifty (bench:keys, our own work).
+ * reconciles one element instead of one per row (bench:keys).
  *
  * Ink hands every text node's string to string-width on every frame (the
  * output pass checks whether it must wrap), and string-width is fast only for

@@ -1,4 +1,5 @@
 import {maxFlattenDepth} from './flatten.js';
+import {skipString, skipValue, stringValue} from './json-tokenizer.js';
 
 /**
  * Flattens one object's exact JSON text (see core/json-spans.ts) into
@@ -13,6 +14,7 @@ import {maxFlattenDepth} from './flatten.js';
  *   stays apart from the nested a → b (`a.b`);
  * - a key given twice in one object keeps both values, the second as `key#2`.
  *
+ * Read with the one JSON scanner's walk over valid text (json-tokenizer.ts).
  * Iterative over the text, and nesting deeper than `maxDepth` levels stays
  * one cell holding its exact text: a deeply nested object costs linear work,
  * not one ever longer path per level.
@@ -35,68 +37,6 @@ function segment(prefix: string, key: string): string {
 	}
 
 	return `${prefix}[${JSON.stringify(key)}]`;
-}
-
-function stringEnd(text: string, start: number): number {
-	let at = start + 1;
-	for (;;) {
-		const code = text.charCodeAt(at);
-		if (code === 0x22) {
-			return at + 1;
-		}
-
-		at += code === 0x5C ? 2 : 1;
-		if (Number.isNaN(code)) {
-			throw new SyntaxError('unterminated string');
-		}
-	}
-}
-
-/** End of the value starting at `start` of minified, valid JSON. */
-function valueEnd(text: string, start: number): number {
-	const first = text.charCodeAt(start);
-	if (first === 0x22) {
-		return stringEnd(text, start);
-	}
-
-	let at = start;
-	if (first === 0x7B || first === 0x5B) {
-		let depth = 0;
-		do {
-			const code = text.charCodeAt(at);
-			if (code === 0x22) {
-				at = stringEnd(text, at);
-				continue;
-			}
-
-			if (code === 0x7B || code === 0x5B) {
-				depth++;
-			} else if (code === 0x7D || code === 0x5D) {
-				depth--;
-			} else if (Number.isNaN(code)) {
-				throw new SyntaxError('unterminated value');
-			}
-
-			at++;
-		} while (depth > 0);
-		return at;
-	}
-
-	// A number or a literal: up to the next delimiter.
-	while (at < text.length) {
-		const code = text.charCodeAt(at);
-		if (code === 0x2C || code === 0x7D || code === 0x5D) {
-			break;
-		}
-
-		at++;
-	}
-
-	return at;
-}
-
-function decode(token: string): string {
-	return token.includes('\\') ? JSON.parse(token) as string : token.slice(1, -1);
 }
 
 /**
@@ -126,8 +66,8 @@ export function exactCells(text: string, options: CellOptions = {}): Map<string,
 			continue;
 		}
 
-		const keyEnd = stringEnd(text, at);
-		const path = segment(prefixes.at(-1)!, decode(text.slice(at, keyEnd)));
+		const keyEnd = skipString(text, at);
+		const path = segment(prefixes.at(-1)!, stringValue(text, at, keyEnd));
 		at = keyEnd + 1;
 		const first = text.charCodeAt(at);
 		if (first === 0x7B && text.charCodeAt(at + 1) !== 0x7D && prefixes.length < maxDepth) {
@@ -136,16 +76,17 @@ export function exactCells(text: string, options: CellOptions = {}): Map<string,
 			continue;
 		}
 
-		const end = valueEnd(text, at);
+		const end = skipValue(text, at);
 		const token = text.slice(at, end);
-		at = end;
 		let cell: string;
 		if (first === 0x22) {
-			const decoded = decode(token);
+			const decoded = stringValue(text, at, end);
 			cell = options.string ? options.string(decoded) : decoded;
 		} else {
 			cell = token === 'null' ? options.nullText ?? '' : token;
 		}
+
+		at = end;
 
 		if (cells.has(path)) {
 			const count = (repeats.get(path) ?? 1) + 1;
@@ -177,7 +118,7 @@ export function prettyLines(text: string, options: {maxDepth?: number; string?: 
 	while (at < text.length) {
 		const code = text.charCodeAt(at);
 		if (code === 0x22) {
-			const end = stringEnd(text, at);
+			const end = skipString(text, at);
 			line += options.string ? options.string(text.slice(at, end)) : text.slice(at, end);
 			at = end;
 		} else if (code === 0x7B || code === 0x5B) {

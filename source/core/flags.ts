@@ -73,6 +73,10 @@ export const dumpFlags = {
 	noCsvGuard: {type: 'boolean'},
 	quiet: {type: 'boolean'},
 	failOnFindings: {type: 'boolean'},
+	// A walk of a whole list goes from both ends at once unless this is given (core/both-ends.ts).
+	oneChain: {type: 'boolean'},
+	// ... and from both ends even from a server that answers faster than a second chain can help.
+	bothEnds: {type: 'boolean'},
 } as const;
 
 export const auditFlags = {
@@ -81,6 +85,8 @@ export const auditFlags = {
 	bothOrders: {type: 'boolean'},
 	compareEnv: {type: 'string'},
 	compareProfile: {type: 'string'},
+	oneChain: {type: 'boolean'},
+	bothEnds: {type: 'boolean'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */

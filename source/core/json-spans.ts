@@ -1,33 +1,24 @@
+import {compactJson, isWhitespace, JsonReader, JsonSyntaxError, jsonArray, jsonClose, jsonEnd, jsonKey, jsonObject, skipString, skipValue, stringValue, type Spacing} from './json-tokenizer.js';
 import type {ObjectBytes} from './types.js';
-import {isUnsafeCodePoint, jsonEscape} from './unsafe-chars.js';
+import {isUnsafeCodePoint} from './unsafe-chars.js';
 
 /**
  * The API's own text of each listed object. JSON.parse followed by
  * JSON.stringify is not the identity: integers above 2^53 lose digits, long
  * decimals are rounded, `1.0` becomes `1`, integer-like keys move to the
  * front, duplicate keys collapse. So the writers take each object's text from
- * the body itself: this scanner validates the body and cuts out every element
- * of the top-level `data` array (and the `pagination` value), with the
- * insignificant whitespace removed and every token unchanged. The one change:
- * characters unsafe on a terminal (the table in unsafe-chars.ts) that appear
- * literally inside a string are written as `\uXXXX` escapes, one per UTF-16
- * unit, so a surrogate pair stays a pair and the value stays the same. Escapes
- * the server wrote (`\u001b`, even a lone `\ud800`) are kept as written.
+ * the body itself: every element of the top-level `data` array (and the
+ * `pagination` value) is cut out of it, as compactJson in json-tokenizer.ts
+ * writes a value: the insignificant whitespace removed, every token
+ * unchanged, characters unsafe on a terminal inside strings escaped.
  *
- * Iterative with an explicit stack, never recursive: a body of objects nested
- * 100,000 deep must not overflow the call stack. One pass, linear in the body.
- *
- * Written here rather than taken from a streaming JSON library: those hand
- * out parsed values (numbers already rounded) or events without the source
- * offsets that cutting exact spans needs.
+ * Two ways to the same texts: scanPage validates the body with the one JSON
+ * scanner (json-tokenizer.ts) as it cuts; pageSpans, which `dump` calls for
+ * every page, reads a body JSON.parse has already accepted, with no checks
+ * left to make (the fast path below).
  */
 
-export class JsonSyntaxError extends Error {
-	constructor(readonly problem: string, readonly offset: number) {
-		super(`${problem} at offset ${offset}`);
-		this.name = 'JsonSyntaxError';
-	}
-}
+export {JsonSyntaxError} from './json-tokenizer.js';
 
 export type PageSpans = {
 	/** The exact text of each element of the top-level `data` array, in order. */
@@ -36,36 +27,6 @@ export type PageSpans = {
 	paginationText: string | undefined;
 };
 
-const object = 1;
-const array = 2;
-
-// What the scanner expects next.
-const value = 0;
-const afterValue = 1;
-const firstKey = 2;
-const key = 3;
-const firstItem = 4;
-
-function isWhitespace(code: number): boolean {
-	return code === 0x20 || code === 0x0A || code === 0x0D || code === 0x09;
-}
-
-function isDigit(code: number): boolean {
-	return code >= 0x30 && code <= 0x39;
-}
-
-function isHex(code: number): boolean {
-	return isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-}
-
-const escapable = new Set([0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74]);
-
-/** A key's value as JSON.parse reads it (a key may be written with escapes). */
-function keyOf(body: string, start: number, end: number): string {
-	const raw = body.slice(start + 1, end - 1);
-	return raw.includes('\\') ? JSON.parse(body.slice(start, end)) as string : raw;
-}
-
 /**
  * Validates `body` as one JSON text and returns the exact texts of the
  * elements of its top-level `data` array and of its `pagination` value. As
@@ -73,49 +34,20 @@ function keyOf(body: string, start: number, end: number): string {
  * JsonSyntaxError on invalid JSON.
  */
 export function scanPage(body: string): PageSpans {
-	const {length} = body;
-	const stack: number[] = [];
+	const reader = new JsonReader(body);
 	let objectTexts: string[] = [];
 	let paginationText: string | undefined;
-	let state = value;
-	let index = 0;
 	// The top-level key whose value comes next, and whether `data` is open.
 	let topKey: string | undefined;
 	let inData = false;
-	// The value being cut out: its depth, pieces and the start of the current piece.
+	// The value being cut out: its depth and start, and the reader's counts there.
 	let captureDepth = -1;
 	let captureStart = 0;
-	let pieces: string[] = [];
-	let pieceStart = 0;
-
-	const fail = (problem: string, at: number): never => {
-		throw new JsonSyntaxError(at >= length ? 'unexpected end of JSON' : problem, at);
-	};
-
-	const startValue = (at: number) => {
-		const depth = stack.length;
-		if (captureDepth === -1 && ((depth === 2 && inData) || (depth === 1 && topKey === 'pagination'))) {
-			captureDepth = depth;
-			captureStart = at;
-			pieceStart = at;
-			pieces = [];
-		}
-	};
-
-	const endValue = (at: number) => {
-		if (captureDepth !== stack.length) {
-			return;
-		}
-
-		let text: string;
-		if (pieces.length === 0) {
-			text = body.slice(captureStart, at);
-		} else {
-			pieces.push(body.slice(pieceStart, at));
-			text = pieces.join('');
-			pieces = [];
-		}
-
+	let spaces = 0;
+	let wide = 0;
+	const endValue = () => {
+		// Already compact and plain ASCII: the text is the very slice.
+		const text = reader.spaces === spaces && reader.wide === wide ? body.slice(captureStart, reader.end) : compactJson(body, captureStart, reader.end);
 		if (captureDepth === 2) {
 			objectTexts.push(text);
 		} else {
@@ -125,265 +57,43 @@ export function scanPage(body: string): PageSpans {
 		captureDepth = -1;
 	};
 
-	const scanString = (start: number): number => {
-		let at = start + 1;
-		for (;;) {
-			if (at >= length) {
-				fail('unterminated string', at);
+	for (let kind = reader.next(); kind !== jsonEnd; kind = reader.next()) {
+		const {depth} = reader;
+		if (kind === jsonKey) {
+			if (depth === 1) {
+				topKey = stringValue(body, reader.start, reader.end);
 			}
 
-			const code = body.charCodeAt(at);
-			if (code === 0x22) {
-				return at + 1;
-			}
-
-			if (code === 0x5C) {
-				const next = body.charCodeAt(at + 1);
-				if (next === 0x75) {
-					for (let digit = 2; digit < 6; digit++) {
-						if (!isHex(body.charCodeAt(at + digit))) {
-							fail('bad \\u escape in a string', at);
-						}
-					}
-
-					at += 6;
-				} else if (escapable.has(next)) {
-					at += 2;
-				} else {
-					fail('bad escape in a string', at);
-				}
-
-				continue;
-			}
-
-			if (code < 0x20) {
-				fail('control character in a string', at);
-			}
-
-			if (code < 0x7F) {
-				at++;
-				continue;
-			}
-
-			// A pair is looked up as one code point; a surrogate alone is unsafe.
-			let units = 1;
-			let point = code;
-			if (code >= 0xD8_00 && code <= 0xDB_FF) {
-				const low = body.charCodeAt(at + 1);
-				if (low >= 0xDC_00 && low <= 0xDF_FF) {
-					units = 2;
-					point = ((code - 0xD8_00) * 0x4_00) + (low - 0xDC_00) + 0x1_00_00;
-				}
-			}
-
-			if (captureDepth !== -1 && isUnsafeCodePoint(point)) {
-				pieces.push(body.slice(pieceStart, at), jsonEscape(body.slice(at, at + units)));
-				pieceStart = at + units;
-			}
-
-			at += units;
-		}
-	};
-
-	const scanNumber = (start: number): number => {
-		let at = start;
-		if (body.charCodeAt(at) === 0x2D) {
-			at++;
+			continue;
 		}
 
-		if (body.charCodeAt(at) === 0x30) {
-			at++;
-		} else if (isDigit(body.charCodeAt(at))) {
-			while (isDigit(body.charCodeAt(at))) {
-				at++;
+		if (kind === jsonClose) {
+			if (depth === captureDepth) {
+				endValue();
 			}
-		} else {
-			fail('bad number', at);
+
+			if (depth === 1) {
+				inData = false;
+			}
+
+			continue;
 		}
 
-		if (body.charCodeAt(at) === 0x2E) {
-			at++;
-			if (!isDigit(body.charCodeAt(at))) {
-				fail('bad number', at);
-			}
-
-			while (isDigit(body.charCodeAt(at))) {
-				at++;
-			}
+		if (depth === 1 && topKey === 'data') {
+			// A later `data` replaces an earlier one, as in JSON.parse.
+			objectTexts = [];
+			inData = kind === jsonArray;
 		}
 
-		const exponent = body.charCodeAt(at);
-		if (exponent === 0x65 || exponent === 0x45) {
-			at++;
-			const sign = body.charCodeAt(at);
-			if (sign === 0x2B || sign === 0x2D) {
-				at++;
-			}
-
-			if (!isDigit(body.charCodeAt(at))) {
-				fail('bad number', at);
-			}
-
-			while (isDigit(body.charCodeAt(at))) {
-				at++;
-			}
+		if (captureDepth === -1 && ((depth === 2 && inData) || (depth === 1 && topKey === 'pagination'))) {
+			captureDepth = depth;
+			captureStart = reader.start;
+			spaces = reader.spaces;
+			wide = reader.wide;
 		}
 
-		return at;
-	};
-
-	const literal = (word: string) => {
-		if (!body.startsWith(word, index)) {
-			fail('unexpected character', index);
-		}
-
-		startValue(index);
-		index += word.length;
-		endValue(index);
-		state = afterValue;
-	};
-
-	for (;;) {
-		// Whitespace: skipped, and cut out of the value being captured.
-		if (index < length && isWhitespace(body.charCodeAt(index))) {
-			if (captureDepth !== -1 && index > pieceStart) {
-				pieces.push(body.slice(pieceStart, index));
-			}
-
-			while (index < length && isWhitespace(body.charCodeAt(index))) {
-				index++;
-			}
-
-			pieceStart = index;
-		}
-
-		if (state === afterValue && stack.length === 0) {
-			if (index < length) {
-				fail('unexpected text after the JSON value', index);
-			}
-
-			break;
-		}
-
-		const code = body.charCodeAt(index);
-		switch (state) {
-			case firstItem: {
-				if (code === 0x5D) {
-					stack.pop();
-					index++;
-					if (inData && stack.length === 1) {
-						inData = false;
-					}
-
-					endValue(index);
-					state = afterValue;
-					break;
-				}
-
-				state = value;
-				break;
-			}
-
-			case firstKey:
-			case key: {
-				if (state === firstKey && code === 0x7D) {
-					stack.pop();
-					index++;
-					endValue(index);
-					state = afterValue;
-					break;
-				}
-
-				if (code !== 0x22) {
-					fail('expected a key in double quotes', index);
-				}
-
-				const start = index;
-				index = scanString(index);
-				if (stack.length === 1) {
-					topKey = keyOf(body, start, index);
-				}
-
-				if (captureDepth !== -1 && index < length && isWhitespace(body.charCodeAt(index))) {
-					pieces.push(body.slice(pieceStart, index));
-					while (index < length && isWhitespace(body.charCodeAt(index))) {
-						index++;
-					}
-
-					pieceStart = index;
-				} else {
-					while (index < length && isWhitespace(body.charCodeAt(index))) {
-						index++;
-					}
-				}
-
-				if (body.charCodeAt(index) !== 0x3A) {
-					fail('expected a colon after a key', index);
-				}
-
-				index++;
-				state = value;
-				break;
-			}
-
-			case value: {
-				if (stack.length === 1 && topKey === 'data') {
-					// A later `data` replaces an earlier one, as in JSON.parse.
-					objectTexts = [];
-					inData = code === 0x5B;
-				}
-
-				if (code === 0x7B) {
-					startValue(index);
-					stack.push(object);
-					index++;
-					state = firstKey;
-				} else if (code === 0x5B) {
-					startValue(index);
-					stack.push(array);
-					index++;
-					state = firstItem;
-				} else if (code === 0x22) {
-					startValue(index);
-					index = scanString(index);
-					endValue(index);
-					state = afterValue;
-				} else if (code === 0x2D || isDigit(code)) {
-					startValue(index);
-					index = scanNumber(index);
-					endValue(index);
-					state = afterValue;
-				} else if (code === 0x74) {
-					literal('true');
-				} else if (code === 0x66) {
-					literal('false');
-				} else if (code === 0x6E) {
-					literal('null');
-				} else {
-					fail('expected a value', index);
-				}
-
-				break;
-			}
-
-			default: {
-				const top = stack.at(-1);
-				if (code === 0x2C) {
-					index++;
-					state = top === object ? key : value;
-				} else if ((top === object && code === 0x7D) || (top === array && code === 0x5D)) {
-					stack.pop();
-					index++;
-					if (inData && stack.length === 1) {
-						inData = false;
-					}
-
-					endValue(index);
-					state = afterValue;
-				} else {
-					fail(top === object ? 'expected a comma or }' : 'expected a comma or ]', index);
-				}
-			}
+		if (depth === captureDepth && kind !== jsonObject && kind !== jsonArray) {
+			endValue();
 		}
 	}
 
@@ -435,36 +145,13 @@ function matchedEnd(pattern: RegExp, body: string, at: number): number | undefin
 	}
 }
 
-/** Set by skipValue when it passes whitespace between tokens. */
-let spaced = false;
-
 function skipWhitespace(body: string, at: number): number {
-	while (isWhitespace(body.charCodeAt(at))) {
-		at++;
+	let index = at;
+	while (isWhitespace(body.charCodeAt(index))) {
+		index++;
 	}
 
-	return at;
-}
-
-/** The index after the string whose opening quote is at `at`. */
-function skipString(body: string, at: number): number {
-	let quote = at;
-	for (;;) {
-		quote = body.indexOf('"', quote + 1);
-		if (quote === -1) {
-			throw new JsonSyntaxError('unterminated string', body.length);
-		}
-
-		// A quote after an odd run of backslashes is escaped.
-		let before = quote - 1;
-		while (body.charCodeAt(before) === 0x5C) {
-			before--;
-		}
-
-		if ((quote - 1 - before) % 2 === 0) {
-			return quote + 1;
-		}
-	}
+	return index;
 }
 
 /**
@@ -487,7 +174,7 @@ export function leadingValue(text: string, key: string): string | undefined {
 
 		const keyStart = index;
 		index = skipString(text, index);
-		if (keyOf(text, keyStart, index) !== key) {
+		if (stringValue(text, keyStart, index) !== key) {
 			return undefined;
 		}
 
@@ -501,56 +188,6 @@ export function leadingValue(text: string, key: string): string | undefined {
 	} catch {
 		// Cut short within the value, or not JSON there.
 		return undefined;
-	}
-}
-
-/** The index after the (valid) value starting at `at`. */
-function skipValue(body: string, at: number): number {
-	const first = body.charCodeAt(at);
-	if (first === 0x22) {
-		return skipString(body, at);
-	}
-
-	let index = at;
-	if (first !== 0x7B && first !== 0x5B) {
-		// A number or a literal.
-		for (;;) {
-			const code = body.charCodeAt(index);
-			if (code === 0x2C || code === 0x7D || code === 0x5D || isWhitespace(code) || Number.isNaN(code)) {
-				// Not a value at all: the body was not valid JSON after all.
-				if (index === at) {
-					throw new JsonSyntaxError('expected a value', at);
-				}
-
-				return index;
-			}
-
-			index++;
-		}
-	}
-
-	let depth = 0;
-	for (;;) {
-		const code = body.charCodeAt(index);
-		if (code === 0x22) {
-			index = skipString(body, index);
-			continue;
-		}
-
-		if (code === 0x7B || code === 0x5B) {
-			depth++;
-		} else if (code === 0x7D || code === 0x5D) {
-			depth--;
-			if (depth === 0) {
-				return index + 1;
-			}
-		} else if (isWhitespace(code)) {
-			spaced = true;
-		} else if (Number.isNaN(code)) {
-			throw new JsonSyntaxError('unexpected end of JSON', index);
-		}
-
-		index++;
 	}
 }
 
@@ -569,9 +206,10 @@ const noSpans = (): Spans => ({starts: [], ends: [], spaced: [], ascii: []});
 /** Where the elements of `data` lie in a body known to be valid JSON with an object at the top. */
 function validBodySpans(body: string): Spans {
 	let spans = noSpans();
+	const spacing: Spacing = {spaced: false};
 	let index = skipWhitespace(body, 0);
 	if (body.charCodeAt(index) !== 0x7B) {
-		throw new JsonSyntaxError('expected an object', index);
+		throw new JsonSyntaxError('expected an object', index, body);
 	}
 
 	index++;
@@ -589,7 +227,7 @@ function validBodySpans(body: string): Spans {
 
 		const keyStart = index;
 		index = skipString(body, index);
-		const name = keyOf(body, keyStart, index);
+		const name = stringValue(body, keyStart, index);
 		index = skipWhitespace(body, skipWhitespace(body, index) + 1);
 		if (name !== 'data' || body.charCodeAt(index) !== 0x5B) {
 			if (name === 'data') {
@@ -618,11 +256,11 @@ function validBodySpans(body: string): Spans {
 
 			let end = next === 0x7B ? matchedEnd(asciiObject, body, index) : undefined;
 			const ascii = end !== undefined;
-			spaced = false;
-			end ??= (next === 0x7B ? matchedEnd(anyObject, body, index) : undefined) ?? skipValue(body, index);
+			spacing.spaced = false;
+			end ??= (next === 0x7B ? matchedEnd(anyObject, body, index) : undefined) ?? skipValue(body, index, spacing);
 			spans.starts.push(index);
 			spans.ends.push(end);
-			spans.spaced.push(spaced);
+			spans.spaced.push(spacing.spaced);
 			spans.ascii.push(ascii);
 			index = end;
 		}
@@ -706,15 +344,14 @@ function validBodyTexts(body: string, byteLength?: number): {texts: string[]; of
 	const offsets = markObjects(body, spans, unsafe, byteLength);
 	const texts: string[] = [];
 	for (let index = 0; index < count; index++) {
-		const text = body.slice(spans.starts[index], spans.ends[index]);
 		if (spans.spaced[index]! || unsafe[index]!) {
-			texts.push(scanPage(`{"data":[${text}]}`).objectTexts[0]!);
+			texts.push(compactJson(body, spans.starts[index]!, spans.ends[index]!));
 			// Not a plain slice of the bytes: written from its text.
 			if (offsets) {
 				offsets[index * 2] = -1;
 			}
 		} else {
-			texts.push(text);
+			texts.push(body.slice(spans.starts[index], spans.ends[index]));
 		}
 	}
 

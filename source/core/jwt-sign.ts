@@ -2,11 +2,10 @@
  * One JWT per request, as the account API wants for CDP keys: made right
  * before the request is sent, for that request's method, host and path only.
  *
- * Signed with node:crypto, not `jose`. test/bench/jwt.ts measured both on
- * our busy 2-core machine: node:crypto took 0.07 to 0.3 ms a JWT, jose's
- * SignJWT from as much (ES256 with a pre-imported CryptoKey, once) to 2.9
- * times that, 1.5 to 2.5 times in most runs (its WebCrypto path is
- * asynchronous and converts a KeyObject on every call). Either is small beside a request; what
+ * Signed with node:crypto, not `jose`: bench:jwt finds node:crypto the
+ * faster of the two (jose's WebCrypto path is asynchronous and converts a
+ * KeyObject on every call; figures in docs/benchmarks.md), though either is
+ * small beside a request. What
  * decides is that node:crypto is synchronous, so a JWT is made in the code
  * that builds a request's headers (retries, prefetch) with no await and no
  * window between signing and sending. A compact JWS is base64url of

@@ -98,37 +98,26 @@ export type ResolveInput = {
 	profileCredential?: CredentialInput['profile'];
 };
 
-/**
- * Validates everything in the order a user meets it, then returns the --demo
- * plan and a builder that only fills in what a started sandbox knows.
- */
-function assemble({input, flags, env = process.env, readKeyFile, profileCredential}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
-	if (input.length > 1) {
-		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
-	}
+/** The --demo flags, each checked and each refused without --demo. */
+type DemoFlags = {demo: boolean; credential?: string; auth?: string; scenario?: string; latency?: string; keyFile?: string};
 
-	const apiRaw = text(flags.api);
-	if (apiRaw !== undefined && apiRaw !== 'account' && apiRaw !== 'commerce') {
-		throw new UsageError(`--api must be account or commerce, not ${quote(apiRaw)}.`);
-	}
-
-	const apiFlag = apiRaw as Api | undefined;
+function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	const demo = flags.demo === true;
-	const demoCredentialRaw = text(flags.demoCredential);
-	if (demoCredentialRaw !== undefined && demoCredentialRaw !== 'full' && demoCredentialRaw !== 'restricted') {
-		throw new UsageError(`--demo-credential must be full or restricted, not ${quote(demoCredentialRaw)}.`);
+	const credential = text(flags.demoCredential);
+	if (credential !== undefined && credential !== 'full' && credential !== 'restricted') {
+		throw new UsageError(`--demo-credential must be full or restricted, not ${quote(credential)}.`);
 	}
 
-	if (demoCredentialRaw !== undefined && !demo) {
+	if (credential !== undefined && !demo) {
 		throw new UsageError('--demo-credential only applies with --demo.');
 	}
 
-	const demoAuthRaw = text(flags.demoAuth);
-	if (demoAuthRaw !== undefined && demoAuthRaw !== 'key' && demoAuthRaw !== 'token') {
-		throw new UsageError(`--demo-auth must be key or token, not ${quote(demoAuthRaw)}.`);
+	const auth = text(flags.demoAuth);
+	if (auth !== undefined && auth !== 'key' && auth !== 'token') {
+		throw new UsageError(`--demo-auth must be key or token, not ${quote(auth)}.`);
 	}
 
-	if (demoAuthRaw !== undefined && !demo) {
+	if (auth !== undefined && !demo) {
 		throw new UsageError('--demo-auth only applies with --demo.');
 	}
 
@@ -137,17 +126,17 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 		throw new UsageError('--demo signs with the sandbox\'s own keys, so it cannot be combined with --key-file.');
 	}
 
-	const scenarioRaw = text(flags.scenario);
-	if (scenarioRaw !== undefined && !isScenario(scenarioRaw)) {
-		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quote(scenarioRaw)}.`);
+	const scenario = text(flags.scenario);
+	if (scenario !== undefined && !isScenario(scenario)) {
+		throw new UsageError(`--scenario must be one of ${scenarioNames.join(', ')}, not ${quote(scenario)}.`);
 	}
 
-	if (scenarioRaw !== undefined && !demo) {
+	if (scenario !== undefined && !demo) {
 		throw new UsageError('--scenario only applies with --demo (or to pagewalk serve).');
 	}
 
-	const latencyRaw = text(flags.latency);
-	if (latencyRaw !== undefined && !demo) {
+	const latency = text(flags.latency);
+	if (latency !== undefined && !demo) {
 		throw new UsageError('--latency only applies with --demo (or to pagewalk serve): it slows the sandbox, not a real server.');
 	}
 
@@ -155,19 +144,15 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 		throw new UsageError('--demo runs its own sandbox, so it cannot be combined with --base-url or --commerce-url.');
 	}
 
-	// With --demo the real bases are placeholders until the sandbox has ports.
-	const accountBase = demo ? 'http://127.0.0.1:1/' : baseUrl('base-url', 'PAGEWALK_BASE_URL', flags.baseUrl, env, defaults.baseUrl);
-	const commerceBase = demo ? 'http://127.0.0.2:1/' : baseUrl('commerce-url', 'PAGEWALK_COMMERCE_URL', flags.commerceUrl, env, defaults.commerceUrl);
-	const bases: Record<Api, LinkBase> = {account: parseBase(accountBase), commerce: parseBase(commerceBase)};
+	return {demo, credential, auth, scenario, latency, keyFile};
+}
 
-	if (demo && /^[a-z][a-z\d+.-]*:/i.test(input[0] ?? '')) {
-		throw new UsageError('With --demo give the endpoint as a name or path, not a full URL.');
-	}
-
-	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases);
-
-	// Query parameters written into the endpoint count as flags; flags win.
-	const fromUrl = target.query;
+/**
+ * The walk's query: the flags, and the query parameters written into the
+ * endpoint, which count as flags (flags win); parameters the contract does
+ * not name are passed on as they are.
+ */
+function walkQuery(flags: ResolveInput['flags'], fromUrl: URLSearchParams): {query: WalkQuery; extraQuery: Array<[string, string]>} {
 	const extraQuery: Array<[string, string]> = [];
 	for (const [key, value] of fromUrl) {
 		if (!(paginationParameters as readonly string[]).includes(key)) {
@@ -204,6 +189,48 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 		query.endingBefore = before;
 	}
 
+	return {query, extraQuery};
+}
+
+/** The headers every request carries: JSON, our user agent, the API's version header, then --header. */
+function requestHeadersFor(api: Api, version: string, extraHeaders: Iterable<[string, string]>): Record<string, string> {
+	const requestHeaders: Record<string, string> = {accept: 'application/json', 'user-agent': userAgent};
+	requestHeaders[api === 'account' ? 'CB-VERSION' : 'X-CC-Version'] = version;
+	for (const [name, value] of extraHeaders) {
+		requestHeaders[name] = value;
+	}
+
+	return requestHeaders;
+}
+
+/**
+ * Validates everything in the order a user meets it, then returns the --demo
+ * plan and a builder that only fills in what a started sandbox knows.
+ */
+function assemble({input, flags, env = process.env, readKeyFile, profileCredential}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
+	if (input.length > 1) {
+		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
+	}
+
+	const apiRaw = text(flags.api);
+	if (apiRaw !== undefined && apiRaw !== 'account' && apiRaw !== 'commerce') {
+		throw new UsageError(`--api must be account or commerce, not ${quote(apiRaw)}.`);
+	}
+
+	const apiFlag = apiRaw as Api | undefined;
+	const demoFlagged = demoFlags(flags);
+	const {demo, keyFile} = demoFlagged;
+	// With --demo the real bases are placeholders until the sandbox has ports.
+	const accountBase = demo ? 'http://127.0.0.1:1/' : baseUrl('base-url', 'PAGEWALK_BASE_URL', flags.baseUrl, env, defaults.baseUrl);
+	const commerceBase = demo ? 'http://127.0.0.2:1/' : baseUrl('commerce-url', 'PAGEWALK_COMMERCE_URL', flags.commerceUrl, env, defaults.commerceUrl);
+	const bases: Record<Api, LinkBase> = {account: parseBase(accountBase), commerce: parseBase(commerceBase)};
+
+	if (demo && /^[a-z][a-z\d+.-]*:/i.test(input[0] ?? '')) {
+		throw new UsageError('With --demo give the endpoint as a name or path, not a full URL.');
+	}
+
+	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases);
+	const {query, extraQuery} = walkQuery(flags, target.query);
 	const version = apiVersion(flags.apiVersion);
 	const extraHeaders = headers(flags.header);
 	const timeoutMs = seconds('timeout', flags.timeout, defaults.timeoutSeconds, 600);
@@ -212,27 +239,17 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	const maxPages = integer('max-pages', flags.maxPages, 1, 10_000_000) ?? null;
 	const maxItems = integer('max-items', flags.maxItems, 1, 1_000_000_000) ?? null;
 
-	if (demo && demoAuthRaw === 'key' && target.api !== 'account') {
+	if (demo && demoFlagged.auth === 'key' && target.api !== 'account') {
 		throw new UsageError('--demo-auth key is for the account API; the commerce API takes an API key.');
 	}
 
-	const requestHeaders: Record<string, string> = {accept: 'application/json', 'user-agent': userAgent};
-	if (target.api === 'account') {
-		requestHeaders['CB-VERSION'] = version;
-	} else {
-		requestHeaders['X-CC-Version'] = version;
-	}
-
-	for (const [name, value] of extraHeaders) {
-		requestHeaders[name] = value;
-	}
-
+	const requestHeaders = requestHeadersFor(target.api, version, extraHeaders);
 	const plan: DemoPlan | null = demo
 		? {
-				scenario: (scenarioRaw ?? 'restricted') as ScenarioName,
-				credential: (demoCredentialRaw ?? 'restricted') as 'full' | 'restricted',
-				auth: (demoAuthRaw ?? (target.api === 'account' ? 'key' : 'token')) as DemoAuth,
-				...(latencyRaw === undefined ? {} : {latency: latencyRaw}),
+				scenario: (demoFlagged.scenario ?? 'restricted') as ScenarioName,
+				credential: (demoFlagged.credential ?? 'restricted') as 'full' | 'restricted',
+				auth: (demoFlagged.auth ?? (target.api === 'account' ? 'key' : 'token')) as DemoAuth,
+				...(demoFlagged.latency === undefined ? {} : {latency: demoFlagged.latency}),
 			}
 		: null;
 	return {

@@ -7,9 +7,12 @@
  * (seconds from now, or a time in epoch seconds when it is that large).
  * Without them nothing changes: the walk honours 429 and Retry-After as before.
  *
- * One budget per client: every request of a walk (read-ahead, the browser's
- * prefetch and search) spends from it, so a request sent before the answer to
- * the one before it arrives is counted too.
+ * One budget per client: every request of a walk (read-ahead, both chains of
+ * a walk from both ends, the browser's prefetch and search) spends from it,
+ * so a request sent before the answer to the one before it arrives is counted
+ * too. A stated budget is taken to leave out every request still in flight
+ * when it was stated: with two chains, one chain's answer can state the
+ * budget before the server has counted the other chain's request.
  */
 
 export type BudgetSnapshot = {limit: number | undefined; remaining: number; resetAt: number};
@@ -32,16 +35,19 @@ function resetTime(seconds: number, now: number): number {
 
 export class RateBudget {
 	#known: BudgetSnapshot | undefined;
-	/** Requests sent since the last answer that said the budget: each spends one. */
+	/** Requests sent since the last answer that said the budget, or in flight when it came: each spends one. */
 	#unanswered = 0;
+	/** Requests sent and not yet answered (or failed). */
+	#inFlight = 0;
 	readonly #now: () => number;
 
 	constructor(now: () => number = Date.now) {
 		this.#now = now;
 	}
 
-	/** Reads the budget an answer states, if it states one. */
+	/** An answer came (its headers): reads the budget it states, if it states one. */
 	update(headers: Headers): void {
+		this.#inFlight = Math.max(0, this.#inFlight - 1);
 		const remaining = wholeNumber(first(headers, 'ratelimit-remaining') ?? first(headers, 'x-ratelimit-remaining'));
 		const reset = wholeNumber(first(headers, 'ratelimit-reset') ?? first(headers, 'x-ratelimit-reset'));
 		if (remaining === undefined || reset === undefined) {
@@ -50,7 +56,12 @@ export class RateBudget {
 
 		const limit = wholeNumber(first(headers, 'ratelimit-limit') ?? first(headers, 'x-ratelimit-limit'));
 		this.#known = {limit, remaining, resetAt: resetTime(reset, this.#now())};
-		this.#unanswered = Math.max(0, this.#unanswered - 1);
+		this.#unanswered = this.#inFlight;
+	}
+
+	/** A request sent got no answer (a connection error, a timeout, cancelled). */
+	lost(): void {
+		this.#inFlight = Math.max(0, this.#inFlight - 1);
 	}
 
 	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown. */
@@ -73,6 +84,7 @@ export class RateBudget {
 
 	/** Counts a request as sent. */
 	spend(): void {
+		this.#inFlight += 1;
 		if (this.#known !== undefined) {
 			this.#unanswered += 1;
 		}

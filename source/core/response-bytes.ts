@@ -5,9 +5,8 @@ import type {IncomingHttpHeaders} from 'undici/types/header.js';
  * One GET through the pool, its whole body gathered in memory, through
  * undici's dispatch handler API rather than `request()`: a page is read
  * whole anyway, and `request()` hands the body out as a Readable stream
- * (an async iterator, a push and a read per chunk, promise ticks). The
- * minimal loop of bench:walk took 0.94x its time (0.94x its CPU) when it
- * read pages this way instead (alternated runs against `pagewalk serve`).
+ * (an async iterator, a push and a read per chunk, promise ticks), which
+ * bench:walk finds measurably slower than gathering the chunks here.
  *
  * The exchange can be ended at any time with a reason (the caller's abort,
  * the whole-page deadline): its promise rejects with that reason at once,

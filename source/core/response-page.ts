@@ -17,8 +17,8 @@ export interface ResponsePage extends PageFields {}
  * A class, so the two getters live on its prototype. Written into each
  * page's object literal instead, they made two new functions and a new
  * hidden class for every page, and those kept pages from the young
- * generation's collections until a full one: the peak RSS of a 100,000
- * object dump went from 116 to 135 MiB.
+ * generation's collections until a full one, and a dump's peak memory rose
+ * (docs/benchmarks.md, "figures behind source comments").
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class ResponsePage implements Page {

@@ -1,6 +1,6 @@
-// Only the parts of undici the client uses: importing the package index
-// would bundle and parse all of undici (fetch, WebSocket, caches), about
-// 1 MB and 40 ms of start-up for every `pagewalk dump`.
+// Only the parts of undici the client uses (see undici-adapter.ts): the
+// package index would bundle and parse all of undici (fetch, WebSocket,
+// caches) at every start.
 declare module 'undici/lib/dispatcher/client.js' {
 	import {Client} from 'undici';
 

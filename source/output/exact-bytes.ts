@@ -9,7 +9,7 @@ export type Joints = {before: string; between: string; after: string};
  * body's bytes (Page.objectBytes) where the text is the bytes as sent,
  * encoded from `texts` only where it had to change. Encoding every written
  * character to UTF-8 again was the largest single cost of the dump's own
- * (a tenth of its CPU in a profile of bench:walk); the bytes are the ones the
+ * work (a profile of bench:walk); the bytes are the ones the
  * texts were decoded from, so the output is the same byte for byte.
  */
 export function joinedBytes(count: number, texts: readonly string[], {body, offsets}: ObjectBytes, {before, between, after}: Joints): Buffer {
@@ -65,8 +65,7 @@ export function joinedBytes(count: number, texts: readonly string[], {body, offs
  * of the body itself, with no copy. Undefined when an object's text is not its
  * bytes as sent, or the objects are not one comma apart: then joinedBytes.
  * The body is changed in place: a page's bytes are the writer's, written once
- * (the dump). A dump of a million objects held about 14 MB more of
- * ArrayBuffers at its peak with a copy of every page.
+ * (the dump): a copy of every page raised a long dump's peak memory.
  */
 export function linesInPlace(count: number, {body, offsets}: ObjectBytes): Uint8Array | undefined {
 	if (count === 0) {

@@ -16,11 +16,16 @@ export class Progress {
 	pages = 0;
 	objects = 0;
 	short = 0;
+	/** Pages of the chain in the other order, in a walk from both ends (core/both-ends.ts). */
+	backPages = 0;
 	readonly #stream: Stream | undefined;
 	readonly #started = Date.now();
 	#drawnAt = 0;
 	#visible = false;
 	#waiting: string | undefined;
+	/** The forward chain's arrow, once a back page came: ↓ walks newest first (desc), ↑ oldest first. */
+	#forward: '↓' | '↑' | undefined;
+	#backObjects = 0;
 
 	constructor(stream: Stream | undefined) {
 		this.#stream = stream;
@@ -37,6 +42,32 @@ export class Progress {
 		this.#draw(false);
 	}
 
+	/** A page of the chain in the other order, its first `taken` objects kept to be written at the end. */
+	backPage(page: Page, taken: number): void {
+		this.backPages += 1;
+		this.objects += taken;
+		this.#backObjects += taken;
+		this.#forward ??= page.pagination.order === 'asc' ? '↓' : '↑';
+		if (page.nextUrl !== null && page.objects.length < page.pagination.limit) {
+			this.short += 1;
+		}
+
+		this.#draw(false);
+	}
+
+	/** Objects of the other order's chain written after the meeting (counted already by backPage). */
+	replayed(_written: number): void {
+		this.#draw(false);
+	}
+
+	/** The chain in the other order was let go: the line shows one chain again. */
+	oneChain(): void {
+		this.objects -= this.#backObjects;
+		this.#backObjects = 0;
+		this.backPages = 0;
+		this.#forward = undefined;
+	}
+
 	retry(notice: RetryNotice): void {
 		this.#waiting = notice.pacing
 			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
@@ -47,7 +78,18 @@ export class Progress {
 	/** The summary line, or nothing off a terminal. */
 	summary(): string {
 		const seconds = (Date.now() - this.#started) / 1000;
-		return `${formatCount(this.objects)} objects in ${formatCount(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}${this.short > 0 ? ` (${formatCount(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
+		const pages = this.#chains() ?? `${formatCount(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}`;
+		return `${formatCount(this.objects)} objects in ${pages}${this.short > 0 ? ` (${formatCount(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
+	}
+
+	/** Both chains' pages, `↓ 412 pages · ↑ 398 pages`, or undefined for one chain. */
+	#chains(): string | undefined {
+		if (this.#forward === undefined) {
+			return undefined;
+		}
+
+		const other = this.#forward === '↓' ? '↑' : '↓';
+		return `${this.#forward} ${formatCount(this.pages)} pages · ${other} ${formatCount(this.backPages)} pages`;
 	}
 
 	clear(): void {
@@ -70,7 +112,7 @@ export class Progress {
 		this.#drawnAt = now;
 		const seconds = Math.max(0.001, (now - this.#started) / 1000);
 		const rate = Math.round(this.objects / seconds);
-		const line = `page ${formatCount(this.pages)} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
+		const line = `${this.#chains() ?? `page ${formatCount(this.pages)}`} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
 		// A line wider than the terminal would wrap, and \r would then redraw
 		// only its last row; cut it to the width instead (short of the last
 		// column, where some terminals wrap already).

@@ -21,11 +21,18 @@
  * --curl-runs N (default 1; each takes tens of seconds), --big N (default
  * 1000000; 0 skips the memory comparison), --key-runs N (default 5),
  * --keys-only (only the key-file against bearer comparison),
- * --latency MS (default 50; 0 skips): the dump against the floor once more
+ * --latency MS (default 20; 0 skips): the dump against the floor once more
  * over a real link's pace (`serve --latency MS`), --latency-records N
  * objects (default 20000), --latency-runs N (default 3), reported beside
- * the local figures.
+ * the local figures. There `dump --all` walks from both ends (core/both-ends.ts)
+ * and the floor follows next_uri one page at a time, so the target is
+ * <= 0.55x; the one-chain dump (--one-chain) is timed beside them, and the
+ * dump's NDJSON is checked to be the floor's, byte for byte.
+ * Locally, the dump from both ends is also timed against --one-chain
+ * (target: no slower, <= 1.0x).
  */
+import {spawn} from 'node:child_process';
+import {createHash} from 'node:crypto';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
@@ -46,7 +53,7 @@ const {values} = parseArgs({
 		big: {type: 'string', default: '1000000'},
 		'key-runs': {type: 'string', default: '5'},
 		'keys-only': {type: 'boolean', default: false},
-		latency: {type: 'string', default: '50'},
+		latency: {type: 'string', default: '20'},
 		'latency-records': {type: 'string', default: '20000'},
 		'latency-runs': {type: 'string', default: '3'},
 	},
@@ -119,6 +126,24 @@ function envFor(served: Served): Record<string, string> {
 }
 
 const dumpArgs = [cli, 'dump', 'accounts', '--all', '--limit', '100'];
+const oneChainArgs = [...dumpArgs, '--one-chain'];
+
+/** The SHA-256 of what a command writes to stdout, and how many lines: to show two walks wrote the same bytes. */
+async function outputOf(argv: string[], env: Record<string, string>): Promise<{sha: string; lines: number}> {
+	const child = spawn(process.execPath, argv, {env: {PATH: process.env['PATH'] ?? '', ...env}, stdio: ['ignore', 'pipe', 'ignore']});
+	const hash = createHash('sha256');
+	let lines = 0;
+	child.stdout.on('data', (chunk: Buffer) => {
+		hash.update(chunk);
+		for (const byte of chunk) {
+			lines += byte === 0x0A ? 1 : 0;
+		}
+	});
+	await new Promise(resolve => {
+		child.on('close', resolve);
+	});
+	return {sha: hash.digest('hex'), lines};
+}
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const served = await serve(records);
@@ -233,11 +258,13 @@ for (const argv of otherArgs.values()) {
 }
 
 const dumpMs: number[] = [];
+const oneChainMs: number[] = [];
 const floorMs: number[] = [];
 const bareMs: number[] = [];
 for (let index = 0; index < runs; index++) {
 	// Alternate, so drift in the machine's load hits all alike.
 	dumpMs.push((await run(process.execPath, dumpArgs, env)).ms);
+	oneChainMs.push((await run(process.execPath, oneChainArgs, env)).ms);
 	floorMs.push((await run(process.execPath, [floorScript, 'write'], env)).ms);
 	bareMs.push((await run(process.execPath, [floorScript], env)).ms);
 	for (const [dist, argv] of otherArgs) {
@@ -255,9 +282,15 @@ const dumpMedian = median(dumpMs);
 const floorMedian = median(floorMs);
 process.stdout.write(`  pagewalk dump --all   ${seconds(dumpMedian)}  (${(records / dumpMedian * 1000).toFixed(0)} objects/s)\n`);
 process.stdout.write(`  undici loop (floor)   ${seconds(floorMedian)}  -> dump is ${(dumpMedian / floorMedian).toFixed(2)}x the floor (target <= 1.0x); the floor writes the same NDJSON\n`);
+process.stdout.write(`  dump --one-chain       ${seconds(median(oneChainMs))}  -> from both ends is ${(dumpMedian / median(oneChainMs)).toFixed(2)}x one chain (target <= 1.0x)\n`);
 process.stdout.write(`  undici loop, no output ${seconds(median(bareMs))}  (parse and follow only; dump is ${(dumpMedian / median(bareMs)).toFixed(2)}x)\n`);
+const range = (times: number[]) => `${seconds(Math.min(...times))}–${seconds(Math.max(...times))}`;
+process.stdout.write(`  (dump run by run: ${range(dumpMs)}; floor ${range(floorMs)})\n`);
 for (const [dist, times] of otherMs) {
 	process.stdout.write(`  ${dist} dump   ${seconds(median(times))}  -> ${(median(times) / floorMedian).toFixed(2)}x the floor\n`);
+	// Paired with the run of this build just before it, so the load of the moment cancels out.
+	const ratios = dumpMs.map((ms, index) => ms / times[index]!);
+	process.stdout.write(`    run by run ${range(times)}; this build / it, paired by run: median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`);
 }
 
 if (curlMs.length > 0) {
@@ -267,29 +300,42 @@ if (curlMs.length > 0) {
 	process.stdout.write('  curl + jq loop        skipped (needs /usr/bin/curl and /usr/bin/jq, or --curl-runs 0)\n');
 }
 
-/** The dump against the floor over a real link's pace: the same alternation, fewer objects (each page waits). */
+/**
+ * The dump against the floor over a real link's pace: the same alternation,
+ * fewer objects (each page waits). The dump walks from both ends; the floor
+ * and --one-chain one page at a time.
+ */
 async function atLatency(ms: string, count: number, times: number): Promise<void> {
 	const slow = await serveSandbox(cli, count, ['--latency', ms]);
 	const slowEnv = envFor(slow);
 	const dumps: number[] = [];
+	const oneChains: number[] = [];
 	const floors: number[] = [];
 	const builds = new Map(others.map(dist => [dist, [] as number[]]));
 	for (let index = 0; index < times; index++) {
 		dumps.push((await run(process.execPath, dumpArgs, slowEnv)).ms);
 		floors.push((await run(process.execPath, [floorScript, 'write'], slowEnv)).ms);
+		oneChains.push((await run(process.execPath, oneChainArgs, slowEnv)).ms);
 		for (const [dist, argv] of otherArgs) {
 			builds.get(dist)!.push((await run(process.execPath, argv, slowEnv)).ms);
 		}
 	}
 
+	const dumped = await outputOf(dumpArgs, slowEnv);
+	const floored = await outputOf([floorScript, 'write'], slowEnv);
 	await stopSandbox(slow);
 	const pages = Math.ceil(count / 100);
-	process.stdout.write(`At --latency ${ms} (${count.toLocaleString('en-US')} objects, ${pages} pages of 100, ${times} runs, medians):
+	const floor = median(floors);
+	process.stdout.write(`At --latency ${ms} (${count.toLocaleString('en-US')} objects, ${pages} pages of 100, ${times} runs, alternated, medians):
 `);
-	process.stdout.write(`  pagewalk dump --all   ${seconds(median(dumps))}  -> ${(median(dumps) / median(floors)).toFixed(2)}x the floor (${seconds(median(floors))}, sequential)
+	process.stdout.write(`  pagewalk dump --all (both ends)  ${seconds(median(dumps))}  -> ${(median(dumps) / floor).toFixed(2)}x the floor (${seconds(floor)}, sequential undici loop writing the same NDJSON; target <= 0.55x)
+`);
+	process.stdout.write(`  pagewalk dump --all --one-chain  ${seconds(median(oneChains))}  -> ${(median(oneChains) / floor).toFixed(2)}x the floor
+`);
+	process.stdout.write(`  the same objects in the same order as the floor: ${dumped.sha === floored.sha ? 'yes' : 'NO'} (${dumped.lines.toLocaleString('en-US')} lines, sha256 ${dumped.sha.slice(0, 12)}${dumped.sha === floored.sha ? '' : ` against ${floored.sha.slice(0, 12)}, ${floored.lines} lines`})
 `);
 	for (const [dist, list] of builds) {
-		process.stdout.write(`  ${dist} dump   ${seconds(median(list))}  -> ${(median(list) / median(floors)).toFixed(2)}x the floor
+		process.stdout.write(`  ${dist} dump   ${seconds(median(list))}  -> ${(median(list) / floor).toFixed(2)}x the floor
 `);
 	}
 }

@@ -4,6 +4,11 @@ import type {Effect} from '../../source/browser/effects.js';
 import {commandFor} from '../../source/browser/keymap.js';
 import {modeOf} from '../../source/browser/screen.js';
 import {makePage} from './pages.js';
+import {noteText} from '../../source/browser/notes.js';
+
+/** The note's words, as the status line draws them. */
+const noteOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.note ? noteText(state.note).text : undefined);
+const toneOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.note ? noteText(state.note) : null);
 
 /**
  * Copy, save and the wheel through the one reducer, no terminal: what each
@@ -44,9 +49,9 @@ describe('copy keys', () => {
 		expect(effect.text).toBe('b');
 		const outcome = copyOutcome(effect, effect.text);
 		expect(outcome.sequence).toBe('\u001B]52;c;Yg==\u0007');
-		state = browserReducer(browserReducer(state, {type: 'effects-taken', through: effect.id}), {type: 'note', note: outcome.note});
+		state = browserReducer(state, {type: 'done', id: effect.id, note: outcome.note});
 		expect(state.effects).toEqual([]);
-		expect(state.note?.text).toBe('copied id b (needs a terminal that allows OSC 52)');
+		expect(noteOf(state)).toBe('copied id b (needs a terminal that allows OSC 52)');
 		expect(press(state, 'j').note).toBeNull();
 	});
 
@@ -65,7 +70,7 @@ describe('w and W', () => {
 		expect(state.quit).toBe(false);
 		state = press(state, '\r');
 		expect(state.screen).toEqual({kind: 'table'});
-		expect(state.effects).toEqual([{id: 1, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
+		expect(state.effects).toEqual([{id: expect.any(Number) as number, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
 	});
 
 	it('Esc writes nothing; Enter with no name typed takes the name offered (the list and the page)', () => {
@@ -84,8 +89,8 @@ describe('w and W', () => {
 
 	it('an existing file asks: y queues the overwrite, any other key keeps the file', () => {
 		const asked = press(start(), 'w', 'f', '\r');
-		const {job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
-		const question = browserReducer(asked, {type: 'saved', job, result: {kind: 'exists'}, refetched: 0});
+		const {id, job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		const question = browserReducer(asked, {type: 'saved', id, job, result: {kind: 'exists'}, refetched: 0});
 		expect(question.screen).toEqual({kind: 'overwrite', job});
 		expect(modeOf(question.screen)).toBe('confirm');
 		const yes = press(question, 'y');
@@ -94,21 +99,21 @@ describe('w and W', () => {
 		for (const key of ['n', '\u001B', 'q', 'j']) {
 			const no = press(question, key);
 			expect(no.screen, key).toEqual({kind: 'table'});
-			expect(no.effects, key).toEqual(asked.effects);
-			expect(no.note?.text, key).toBe('kept f as it was; nothing written');
+			expect(no.effects, key).toEqual(question.effects);
+			expect(noteOf(no), key).toBe('kept f as it was; nothing written');
 			expect(no.quit).toBe(false);
 		}
 	});
 
 	it('written and failed are notes; no question while the user types', () => {
 		const asked = press(start(), 'W', 'f', '\r');
-		const {job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
-		expect(browserReducer(asked, {type: 'saved', job, result: {kind: 'written', objects: 5, pages: 1}, refetched: 0}).note).toEqual({text: 'wrote 5 objects from 1 page to f', tone: 'good'});
-		expect(browserReducer(asked, {type: 'saved', job, result: {kind: 'failed', message: 'Cannot write f: x.'}, refetched: 0}).note).toEqual({text: 'Cannot write f: x.', tone: 'warn'});
+		const {id, job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		expect(toneOf(browserReducer(asked, {type: 'saved', id, job, result: {kind: 'written', objects: 5, pages: 1}, refetched: 0}))).toEqual({text: 'wrote 5 objects from 1 page to f', tone: 'good'});
+		expect(toneOf(browserReducer(asked, {type: 'saved', id, job, result: {kind: 'failed', message: 'Cannot write f: x.'}, refetched: 0}))).toEqual({text: 'Cannot write f: x.', tone: 'warn'});
 		const typing = press(asked, '/');
-		const later = browserReducer(typing, {type: 'saved', job, result: {kind: 'exists'}, refetched: 0});
+		const later = browserReducer(typing, {type: 'saved', id, job, result: {kind: 'exists'}, refetched: 0});
 		expect(later.screen.kind).toBe('filter');
-		expect(later.note?.text).toBe('f exists, so nothing was written.');
+		expect(noteOf(later)).toBe('f exists, so nothing was written.');
 	});
 });
 

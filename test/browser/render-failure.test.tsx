@@ -24,3 +24,38 @@ test('a render error becomes a banner with one sentence, inert, no stack trace',
 	expect(frame).not.toMatch(/\n\s+at |\u001B\[2J|\u202E/);
 	instance.unmount();
 });
+
+/** The banner over a broken child, and whether a key made it quit. */
+async function banner() {
+	vi.spyOn(console, 'error').mockImplementation(() => {});
+	const state = {exited: false};
+	const instance = render(<RenderFailure onQuit={() => {
+		state.exited = true;
+	}}><Broken /></RenderFailure>);
+	// Ink reads input on the next turn after the listener is attached.
+	await new Promise(resolve => setImmediate(resolve));
+	return {instance, state};
+}
+
+test.each([
+	['q', 'q'],
+	['Q', 'Q'],
+	['Esc', '\u001B'],
+	['Ctrl-C', '\u0003'],
+])('the banner closes the app on %s, read through the keymap', async (_name, keys) => {
+	const {instance, state} = await banner();
+	instance.stdin.write(keys);
+	await vi.waitFor(() => {
+		expect(state.exited).toBe(true);
+	});
+	instance.unmount();
+});
+
+test('a key the keymap does not bind to leaving keeps the banner', async () => {
+	const {instance, state} = await banner();
+	instance.stdin.write('x');
+	await new Promise(resolve => setImmediate(resolve));
+	expect(state.exited).toBe(false);
+	expect(instance.lastFrame()).toContain('pagewalk could not draw this page');
+	instance.unmount();
+});

@@ -21,6 +21,7 @@ import {createClient, type PageClient} from '../../source/core/http-client.js';
 import {resolveConfig} from '../../source/core/options.js';
 import type {Page} from '../../source/core/types.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {startFaultyServer, type FaultName} from '../support/faulty-server.js';
 
 const limit = 10;
 const records = 300;
@@ -313,6 +314,53 @@ describe('searching backward (N)', () => {
 		// Page 8 from memory, 7 and 6 fetched: it stops on 6.
 		expect(landed.entries).toHaveLength(6);
 		expect(ids(landed)).toEqual(pageIds[5]);
+	});
+});
+
+describe('the walker\'s rules, in the search', () => {
+	/** A stack on the first page of a faulty server's list, and a search over it with a real client. */
+	async function faultySearch(fault: FaultName, filter: string, maxSearchPages?: number) {
+		const faulty = await startFaultyServer();
+		const config = await resolveConfig({
+			input: ['accounts'],
+			flags: {baseUrl: faulty.base(fault), retries: '0'},
+			env: {COINBASE_ACCESS_TOKEN: 'token'},
+		});
+		const faultyClient = createClient(config);
+		try {
+			let state = initialState({startUrl: faultyClient.firstUrl, settings: {order: 'desc', limit: 3}});
+			const [wanted] = wantedRequests(state);
+			state = reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: await faultyClient.fetchPage(wanted!.url)});
+			state = reduce(state, {type: 'set-filter', filter});
+			const urls: string[] = [];
+			const outcome = await searchPages(state, 'forward', filter, {
+				signal: new AbortController().signal,
+				...(maxSearchPages === undefined ? {} : {maxSearchPages}),
+				loadPage: async (url, options) => {
+					urls.push(url);
+					return faultyClient.fetchPage(url, options);
+				},
+			});
+			return {outcome, urls};
+		} finally {
+			await faultyClient.close();
+			await faulty.close();
+		}
+	}
+
+	it('a next_uri leading back to a page of the stack ends the search as a loop, as it ends a walk', async () => {
+		// 1 → 2 → 3 → 1 again, under a cursor not seen before: the walker knows page 1 by its objects.
+		const {outcome, urls} = await faultySearch('cycle', 'no such text anywhere');
+		expect(outcome).toMatchObject({result: 'end', end: 'loops-back', landing: null});
+		expect(outcome.searched).toBe(2);
+		// Pages 2 and 3, and the link back to page 1 read ahead from page 3's first bytes (then let go).
+		expect(urls.length).toBeLessThanOrEqual(3);
+	});
+
+	it('endless empty pages with fresh cursors stop at the search\'s bound, not never', async () => {
+		const {outcome} = await faultySearch('empty-fresh', 'anything', 40);
+		expect(outcome).toMatchObject({result: 'bound', bound: {flag: 'search', limit: 40}});
+		expect(outcome.searched).toBe(40);
 	});
 });
 

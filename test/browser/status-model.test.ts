@@ -36,9 +36,9 @@ describe('status line model', () => {
 
 	it('a copy or save note is the message, inert, ahead of a running search, and never over an error', () => {
 		const state = withPage({url: url(), ids: ['a'], next: url('a')});
-		const note = {text: 'copied \u001B[2Jthe id', tone: 'good' as const};
+		const note = {kind: 'write-failed' as const, message: 'copied \u001B[2Jthe id'};
 		const search = {direction: 'forward' as const, page: 3, searched: 2};
-		expect(statusModel({...input, state, note, search}).message).toEqual({id: 'note', text: 'copied \\x1b[2Jthe id', tone: 'good'});
+		expect(statusModel({...input, state, note, search}).message).toEqual({id: 'note', text: 'copied \\x1b[2Jthe id', tone: 'warn'});
 		const refreshing = pageStackReducer(state, {type: 'refresh'});
 		const failed = pageStackReducer(refreshing, {type: 'failed', requestId: refreshing.pending!.requestId, message: 'boom'});
 		expect(statusModel({...input, state: failed, note}).message?.id).toBe('error');

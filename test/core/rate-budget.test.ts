@@ -49,4 +49,20 @@ describe('RateBudget', () => {
 		odd.update({'ratelimit-remaining': '0', 'ratelimit-reset': '-5'});
 		expect(odd.waitMs()).toBe(0);
 	});
+
+	it('an answer leaves out the requests still in flight (two chains): they spend from what it states', () => {
+		const budget = new RateBudget(() => 0);
+		// Two chains' first requests, sent before any answer.
+		budget.spend();
+		budget.spend();
+		budget.update({'ratelimit-remaining': '1', 'ratelimit-reset': '5'});
+		// The other chain's request may not be counted in that 1 yet.
+		expect(budget.waitMs()).toBe(5000);
+		budget.update({'ratelimit-remaining': '2', 'ratelimit-reset': '5'});
+		expect(budget.waitMs()).toBe(0);
+		budget.spend();
+		budget.lost();
+		budget.update({'ratelimit-remaining': '1', 'ratelimit-reset': '5'});
+		expect(budget.waitMs()).toBe(0);
+	});
 });

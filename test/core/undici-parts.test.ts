@@ -1,6 +1,6 @@
 /**
  * The HTTP client imports three of undici's internal modules by path, for
- * start-up time (see the comment at the top of source/core/http-client.ts).
+ * start-up time (see the comment at the top of source/core/undici-adapter.ts).
  * undici promises nothing about those paths, so this test is the promise:
  * it fails loudly, naming the path, when an upgrade moves or changes one,
  * and when the version range is widened past patch releases.
@@ -17,7 +17,7 @@ async function load(path: (typeof parts)[number]): Promise<unknown> {
 	try {
 		return ((await import(path)) as {default: unknown}).default;
 	} catch (error: unknown) {
-		throw new Error(`undici moved ${path} (${String(error)}): import the public entry in source/core/http-client.ts, or update the paths there and in source/core/undici-parts.d.ts.`);
+		throw new Error(`undici moved ${path} (${String(error)}): import the public entry in source/core/undici-adapter.ts, or update the paths there and in source/core/undici-parts.d.ts.`);
 	}
 }
 

@@ -6,14 +6,15 @@
  * request on purpose, to show the user what a rejection looks like:
  * `rewrite-host` sends the sandbox's own host (a uri mismatch) and `replay`
  * sends the first request's Authorization again on every later one (a nonce
- * used twice).
+ * used twice). `ignore-order` drops the order parameter, as a server that
+ * lists in one order only would (the walk from both ends must notice).
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 
 export type Recorded = {path: string; host: string | undefined; authorization: string | undefined; status: number; body: string};
 
-export type ProxyMode = 'pass' | 'rewrite-host' | 'replay';
+export type ProxyMode = 'pass' | 'rewrite-host' | 'replay' | 'ignore-order';
 
 export type RecordingProxy = {
 	origin: string;
@@ -38,10 +39,17 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 			headers.authorization = state.first;
 		}
 
-		const forwarded = http.request({host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers}, answer => {
+		const path = state.mode === 'ignore-order' ? (request.url ?? '').replace(/([?&])order=[^&]*(&|$)/, '$1').replace(/[?&]$/, '') : request.url;
+		const forwarded = http.request({host: upstream.hostname, port: upstream.port, path, method: request.method, headers}, answer => {
 			const chunks: Buffer[] = [];
 			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
 			answer.on('end', () => {
+				// A request the client gave up on (a walk from both ends cancels the chain it no longer
+				// needs) is not recorded: its answer would land in the next test's record.
+				if (request.socket.destroyed) {
+					return;
+				}
+
 				const body = Buffer.concat(chunks);
 				state.recorded.push({path: request.url ?? '', host: request.headers.host, authorization: request.headers.authorization, status: answer.statusCode ?? 0, body: body.toString()});
 				response.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -20,6 +20,9 @@ async function dumpFault(fault: FaultName, extra: string[] = [], options: {stder
 		'--all', ...timeout, '--retries', '1', '--max-wait', '2',
 		// The faulty pages break contract rules on purpose; what these tests read is how the walk ends (findings: dump-findings.test.ts).
 		'--quiet',
+		// One chain: the faults count the requests they answer, and these tests count the requests sent
+		// (the walk from both ends against faults: test/walker/both-ends.test.ts).
+		'--one-chain',
 		...extra,
 	];
 	return dumpInProcess(argv, undefined, options);

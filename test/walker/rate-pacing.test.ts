@@ -57,7 +57,7 @@ describe('a walk under the sandbox\'s rate limit', () => {
 	it('dump says the wait on stderr; a reset past --max-wait ends it with that advice, the pages before kept', async () => {
 		sandbox = await startSandbox({records: 30, rateLimit: {count: 2, perMs: 3_600_000}});
 		const env = {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full};
-		const {code, stdout, stderr} = await dumpInProcess(['accounts', '--all', '--limit', '5', '--base-url', sandbox.accountUrl, '--max-wait', '5'], env);
+		const {code, stdout, stderr} = await dumpInProcess(['accounts', '--all', '--limit', '5', '--base-url', sandbox.accountUrl, '--max-wait', '5', '--one-chain'], env);
 		expect(code).toBe(1);
 		expect(stdout.trim().split('\n')).toHaveLength(10);
 		expect(stderr).toMatch(/The account API says its request budget is spent \(0 of 2 left\) for 60 min, longer than --max-wait allows \(5 s\); run again once it has passed, or raise --max-wait\./);

@@ -96,8 +96,10 @@ describe('several-page walks signed per request', () => {
 
 				expect(nonces.size).toBe(requests.length);
 				expect(new Set(requests.map(request => request.authorization)).size).toBe(requests.length);
-				// Later pages are asked with a query (the cursor), which the JWT leaves out.
-				expect(requests.slice(1).every(request => request.path.includes('starting_after='))).toBe(true);
+				// Later pages are asked with a query (the cursor), which the JWT leaves out; --all walks from
+				// both ends, so the other order's first page is asked too, with order but no cursor.
+				expect(requests.filter(request => !request.path.includes('starting_after=')).length).toBeLessThanOrEqual(2);
+				expect(requests.some(request => request.path.includes('starting_after='))).toBe(true);
 
 				// The same walk with the full token gives the same bytes: the key sees what its credential sees.
 				proxy.reset();

@@ -1,0 +1,94 @@
+import {useApp, useInput} from 'ink';
+import {useEffect, useReducer, useRef, useState, type Dispatch} from 'react';
+import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../browser/browser-state.js';
+import {splitKeys} from '../browser/key-chunks.js';
+import {createMouseFilter} from '../browser/mouse.js';
+import type {Bounds, Settings} from '../browser/page-stack.js';
+import type {ColumnChoice} from '../core/column-order.js';
+import type {Api, Page} from '../core/types.js';
+import {useTasks, type TaskPorts} from './use-tasks.js';
+
+export type BrowserOptions = {
+	startUrl: string;
+	settings: Settings;
+	maxCachedPages?: number | undefined;
+	firstPage?: Page | undefined;
+	compareLabels: {a: string; b: string} | null;
+	bounds?: Bounds | undefined;
+	endpoint: string;
+	api: Api;
+	columns?: {
+		initial?: ColumnChoice | undefined;
+		save?: (choice: ColumnChoice, endpoint?: string) => void;
+		remembered?: Readonly<Record<string, ColumnChoice>>;
+	} | undefined;
+};
+
+/**
+ * The browser's state, and all it asks of the world: its tasks run
+ * (use-tasks.ts), a column choice remembered, the app closed on quit.
+ */
+export function useBrowser(options: BrowserOptions, ports: TaskPorts): [BrowserState, Dispatch<BrowserAction>] {
+	const {exit} = useApp();
+	const {columns} = options;
+	const [state, dispatch] = useReducer(
+		browserReducer,
+		{...options, columnChoice: columns?.initial, rememberedColumns: columns?.remembered},
+		initialBrowserState,
+	);
+	useTasks(state, dispatch, ports);
+	useRememberedColumns(state, columns?.save);
+	useEffect(() => {
+		if (state.quit) {
+			exit();
+		}
+	}, [state.quit, exit]);
+	return [state, dispatch];
+}
+
+/**
+ * A choice made in the picker is remembered for the endpoint (a related
+ * list's under its pattern); once per choice, not again when a walk is left
+ * and its parent's view, choice included, comes back: every choice saved
+ * (or given at start) is kept, not only the last, since the parent's and
+ * the child's may both have been made.
+ */
+function useRememberedColumns(state: BrowserState, save: ((choice: ColumnChoice, endpoint?: string) => void) | undefined): void {
+	const [saved] = useState(() => new WeakSet<ColumnChoice>(state.view.choice ? [state.view.choice] : []));
+	useEffect(() => {
+		if (state.view.chosen > 0 && state.view.choice && !saved.has(state.view.choice)) {
+			saved.add(state.view.choice);
+			if (state.walks.parents.length > 0) {
+				save?.(state.view.choice, state.walks.place.columnsKey);
+			} else {
+				save?.(state.view.choice);
+			}
+		}
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- saved once per choice made, not when the callback's identity changes
+	}, [state.view.chosen, state.view.choice]);
+}
+
+/**
+ * Keys and the wheel to actions. Mouse reports are taken out before the keys
+ * (browser/mouse.ts): a wheel notch scrolls, and never types. One read may
+ * hold many keys (key repeat, a paste): each one counts, in order.
+ */
+export function useBrowserInput(dispatch: Dispatch<BrowserAction>, bodyRows: number, columns: number): void {
+	const mouse = useRef<ReturnType<typeof createMouseFilter>>(null);
+	mouse.current ??= createMouseFilter();
+	useInput((raw, rawKey) => {
+		const taken = mouse.current!(raw);
+		if (taken.rows !== 0) {
+			dispatch({type: 'wheel', rows: taken.rows, bodyRows, columns});
+		}
+
+		if (taken.keys === '' && raw !== '') {
+			return;
+		}
+
+		const [input, key] = taken.keys === raw ? [raw, rawKey] : [taken.keys, {}];
+		for (const press of splitKeys(input, key)) {
+			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns});
+		}
+	});
+}

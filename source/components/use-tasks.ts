@@ -1,0 +1,258 @@
+import {useStdout} from 'ink';
+import {useEffect, useRef, type Dispatch} from 'react';
+import {copyOutcome, type BrowserAction, type BrowserState} from '../browser/browser-state.js';
+import type {SaveJob} from '../browser/effects.js';
+import {loadFailure} from '../browser/page-stack.js';
+import {searchPages, throttled, type LoadPage, type SearchProgress} from '../browser/search-pages.js';
+import {taskKey, wantedTasks, type Task} from '../browser/tasks.js';
+import {comparePageRows, namesById} from '../core/page-compare.js';
+import {describeError} from '../core/report-error.js';
+import type {SaveResult} from '../core/save-path.js';
+import type {Page, RetryNotice} from '../core/types.js';
+
+export type {LoadPage} from '../browser/search-pages.js';
+
+/** Builds the curl command for a request URL (core/curl-command.ts): the command's, which knows the credential's source. */
+export type CurlFor = (url: string) => string;
+
+/** Writes pages as NDJSON to the file a typed name means (commands/copy-save.ts): the command owns the file system. */
+export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean}) => Promise<SaveResult>;
+
+/** The pause between polls while following (F), unless the app is given another. */
+export const followEveryMs = 3000;
+
+/** The longest pause between polls, however many failed in a row. */
+const maxPauseMs = 60_000;
+
+/** What tasks are carried out with: the command's callbacks (the app holds no credential and touches no file). */
+export type TaskPorts = {
+	loadPage: LoadPage;
+	/** The compare view's second credential: fetches a request URL with it. */
+	compare?: ((url: string, signal: AbortSignal) => Promise<Page>) | undefined;
+	curlFor?: CurlFor | undefined;
+	save?: SavePages | undefined;
+	followEveryMs: number;
+};
+
+/** One task started: `live` until no longer wanted (its answers are dropped from then on), `stopped` once asked to stop. */
+type Run = {controller: AbortController; live: boolean; stopped: boolean; drop: Array<() => void>};
+
+/** Where a task answers: `answer` dispatches while the task is still wanted. */
+type Context = {signal: AbortSignal; answer: (action: BrowserAction) => void; onDrop: (drop: () => void) => void; write: (text: string) => void};
+
+/**
+ * Runs the tasks the state wants (browser/tasks.ts): starts each wanted task
+ * not yet started, aborts each running task no longer wanted (its answer,
+ * should one race the abort, is dropped here and ignored by id in the
+ * reducer), and asks a search marked to stop to stop on the page reached.
+ * Everything still running when the app closes is aborted.
+ */
+export function useTasks(state: BrowserState, dispatch: Dispatch<BrowserAction>, ports: TaskPorts): void {
+	const {write} = useStdout();
+	const runs = useRef(new Map<number, Run>());
+	const latest = useRef(ports);
+	latest.current = ports;
+	const wanted = wantedTasks(state);
+	const key = wanted.map(task => taskKey(task)).join(',');
+
+	useEffect(() => {
+		const byId = new Map(wanted.map(task => [task.id, task]));
+		for (const [id, run] of runs.current) {
+			const task = byId.get(id);
+			if (!task) {
+				drop(run);
+				runs.current.delete(id);
+			} else if (task.kind === 'search' && task.stop && !run.stopped) {
+				// Esc: the search stops on the page reached, and still answers with where that is.
+				run.stopped = true;
+				run.controller.abort();
+			}
+		}
+
+		for (const task of wanted) {
+			if (!runs.current.has(task.id)) {
+				const run: Run = {controller: new AbortController(), live: true, stopped: false, drop: []};
+				runs.current.set(task.id, run);
+				const context: Context = {
+					signal: run.controller.signal,
+					answer(action) {
+						if (run.live) {
+							dispatch(action);
+						}
+					},
+					onDrop(call) {
+						run.drop.push(call);
+					},
+					write,
+				};
+				startTask(task, latest.current, context);
+			}
+		}
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the wanted tasks; `wanted` is recomputed from the same state
+	}, [key]);
+
+	useEffect(
+		() => () => {
+			for (const run of runs.current.values()) {
+				drop(run);
+			}
+
+			runs.current.clear();
+		},
+		[],
+	);
+}
+
+function drop(run: Run): void {
+	run.live = false;
+	run.controller.abort();
+	for (const call of run.drop) {
+		call();
+	}
+}
+
+function startTask(task: Task, ports: TaskPorts, context: Context): void {
+	switch (task.kind) {
+		case 'load':
+		case 'prefetch': {
+			startLoad(task.id, task.url, ports.loadPage, context);
+			return;
+		}
+
+		case 'search': {
+			startSearch(task, ports.loadPage, context);
+			return;
+		}
+
+		case 'compare': {
+			startCompare(task, ports, context);
+			return;
+		}
+
+		case 'follow-poll': {
+			// Twice as long after each failure in a row; the poll is a page request the stack then wants.
+			const timer = setTimeout(() => {
+				context.answer({type: 'stack', action: {type: 'follow-poll'}});
+			}, Math.min(ports.followEveryMs * 2 ** task.failures, maxPauseMs));
+			context.onDrop(() => {
+				clearTimeout(timer);
+			});
+			return;
+		}
+
+		case 'copy': {
+			if (task.what === 'curl' && !ports.curlFor) {
+				context.answer({type: 'done', id: task.id, note: {kind: 'cannot', what: 'curl'}});
+				return;
+			}
+
+			// OSC 52 through Ink's stdout, which clears its frame, writes the sequence and draws the frame again.
+			const outcome = copyOutcome(task, task.what === 'curl' ? ports.curlFor!(task.url) : task.text);
+			if (outcome.sequence !== null) {
+				context.write(outcome.sequence);
+			}
+
+			context.answer({type: 'done', id: task.id, note: outcome.note});
+			return;
+		}
+
+		case 'save': {
+			startSave(task.id, task.job, ports, context);
+		}
+	}
+}
+
+function startLoad(id: number, url: string, loadPage: LoadPage, {signal, answer}: Context): void {
+	const onRetry = (notice: RetryNotice) => {
+		// Stamped here, as it arrives: the status line counts the wait down.
+		answer({type: 'stack', action: {type: 'retrying', requestId: id, retry: {...notice, since: Date.now()}}});
+	};
+
+	loadPage(url, {signal, onRetry}).then(
+		page => {
+			answer({type: 'stack', action: {type: 'loaded', requestId: id, page}});
+		},
+		(error: unknown) => {
+			answer({type: 'stack', action: {type: 'failed', requestId: id, ...loadFailure(error)}});
+		},
+	);
+}
+
+/**
+ * A search across pages runs outside the reducer: the pages it passes cost no
+ * frame. The status line says where it starts at once, then the page it is
+ * on twice a second, and the outcome lands with one action.
+ */
+function startSearch(task: Extract<Task, {kind: 'search'}>, loadPage: LoadPage, {signal, answer, onDrop}: Context): void {
+	const {id} = task;
+	const onProgress = throttled((progress: SearchProgress) => {
+		answer({type: 'search-progress', id, progress});
+	}, 500, undefined, {leading: false});
+	onDrop(() => {
+		onProgress.cancel();
+	});
+	void searchPages(task.stack, task.direction, task.filter, {loadPage, signal, onProgress}).then(outcome => {
+		onProgress.cancel();
+		answer({type: 'search-done', id, outcome});
+	});
+}
+
+/** The compare view's request: the page on screen asked with the second credential, and whose ids each one sees. */
+function startCompare(task: Extract<Task, {kind: 'compare'}>, ports: TaskPorts, {signal, answer}: Context): void {
+	if (!ports.compare) {
+		return;
+	}
+
+	const {id, url} = task;
+	ports.compare(url, signal).then(
+		other => {
+			const {page} = task;
+			const rows = comparePageRows(page.objects.map(object => object.id), other.objects.map(object => object.id), namesById(page.objects, other.objects));
+			answer({type: 'compared', id, result: {url, rows}});
+		},
+		(error: unknown) => {
+			answer({type: 'compared', id, result: {url, error}});
+		},
+	);
+}
+
+/**
+ * The pages of a write, in order: those in memory as they are, an evicted one
+ * fetched again when the writer reaches it, so at most one such page is held
+ * at a time. `counted` hears each page fetched again.
+ */
+async function * walkPages(job: SaveJob, loadPage: LoadPage, signal: AbortSignal, counted: () => void): AsyncGenerator<Page> {
+	for (const [index, walked] of job.pages.entries()) {
+		if (walked.page) {
+			yield walked.page;
+			continue;
+		}
+
+		counted();
+		let page: Page;
+		try {
+			// eslint-disable-next-line no-await-in-loop -- one evicted page at a time, in the walk's order
+			page = await loadPage(walked.url, {signal});
+		} catch (error: unknown) {
+			throw new Error(`page ${index + 1} could not be fetched again: ${describeError(error).message}`, {cause: error});
+		}
+
+		yield page;
+	}
+}
+
+/** A write through the command's callback, asynchronously, so keys keep working meanwhile. */
+function startSave(id: number, job: SaveJob, ports: TaskPorts, {signal, answer}: Context): void {
+	if (!ports.save) {
+		answer({type: 'done', id, note: {kind: 'cannot', what: 'write'}});
+		return;
+	}
+
+	let refetched = 0;
+	const pages = walkPages(job, ports.loadPage, signal, () => {
+		refetched++;
+	});
+	void ports.save(job.name, pages, {overwrite: job.overwrite}).then(result => {
+		answer({type: 'saved', id, job, result, refetched});
+	});
+}
