@@ -3,6 +3,7 @@
 // Subcommands are dynamic imports, so `serve` and `dump` never load React or Ink.
 import {build} from 'esbuild';
 import {chmod, rm} from 'node:fs/promises';
+import {lazyEmojiPlugin} from './string-width-plugin.mjs';
 
 await rm('dist', {recursive: true, force: true});
 await build({
@@ -24,6 +25,8 @@ await build({
 	define: {'process.env.NODE_ENV': '"production"'},
 	// Ink only imports the devtools bridge when DEV=true; it is not a dependency.
 	external: ['react-devtools-core'],
+	// string-width's emoji pattern is made when a cluster may be an emoji (scripts/string-width-plugin.mjs).
+	plugins: [lazyEmojiPlugin],
 	// Some bundled CommonJS dependencies call require() for Node built-ins.
 	banner: {js: "import {createRequire as __pagewalkCreateRequire} from 'node:module'; const require = __pagewalkCreateRequire(import.meta.url);"},
 });

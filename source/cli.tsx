@@ -1,12 +1,40 @@
 #!/usr/bin/env node
+import module from 'node:module';
+import {homedir} from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
-import v8 from 'node:v8';
 import {UsageError} from './core/errors.js';
 import {editDistance, quoteValue} from './core/parse-flags.js';
 import {describeError} from './core/report-error.js';
 import {loadTextWidth} from './core/text-width.js';
+import {setHeapFlags} from './commands/heap-flags.js';
 
 type Command = {run(argv: string[]): Promise<number>};
+
+/**
+ * Node 22.1 and later keep V8's compiled code of the bundle on disk, so the
+ * next start skips parsing and compiling what it loads (the browser's chunks
+ * are most of its start-up). In $XDG_CACHE_HOME/pagewalk, else
+ * ~/.cache/pagewalk; Node checks each entry against its file and its own
+ * version, and a directory it cannot write only means no cache
+ * (NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has no such cache for
+ * ES modules: there this does nothing. Enabled before the commands' chunks
+ * are imported, which is what it caches.
+ */
+function enableCompileCache(env: NodeJS.ProcessEnv): void {
+	const enable = (module as {enableCompileCache?: (directory?: string) => unknown}).enableCompileCache;
+	if (!enable) {
+		return;
+	}
+
+	const xdg = env['XDG_CACHE_HOME'];
+	const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env['HOME'] ?? homedir(), '.cache');
+	try {
+		enable(path.join(base, 'pagewalk', 'compile-cache'));
+	} catch {
+		// A cache is an optimisation: without it pagewalk starts as it would have.
+	}
+}
 
 // Each subcommand is its own chunk: `serve` and `dump` never load React or Ink.
 const subcommands: Record<string, () => Promise<Command>> = {
@@ -17,28 +45,6 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	token: async () => import('./commands/token.js'),
 	completion: async () => import('./commands/completion.js'),
 };
-
-/**
- * V8 flags each entry sets before its modules load, named here at dispatch
- * rather than inside the commands. A dump's every page, and the browser's
- * every page, frame and row, is garbage once written or drawn: a young
- * generation that does not grow past its starting size is enough for that,
- * and by default V8 lets the heap grow well past what is live before it
- * collects, so the browser's resident memory climbed with every page walked;
- * sized for memory, it collects sooner (bench:walk and bench:memory, figures
- * in docs/benchmarks.md). V8 reads these flags each time it considers
- * growing a space, so setting them after start-up takes effect.
- */
-const heapFlags: Record<'dump' | 'browser', readonly string[]> = {
-	dump: ['--semi-space-growth-factor=1'],
-	browser: ['--optimize-for-size', '--semi-space-growth-factor=1'],
-};
-
-function setHeapFlags(entry: keyof typeof heapFlags): void {
-	for (const flag of heapFlags[entry]) {
-		v8.setFlagsFromString(flag);
-	}
-}
 
 async function main(argv: string[]): Promise<number> {
 	// `pagewalk help [command]` is `--help`, as in git and gh: no list is called "help".
@@ -69,10 +75,10 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first!)} (did you mean pagewalk ${meant}?); see pagewalk --help.`);
 	}
 
-	setHeapFlags('browser');
 	return (await import('./commands/browse.js')).run(argv);
 }
 
+enableCompileCache(process.env);
 try {
 	process.exitCode = await main(process.argv.slice(2));
 } catch (error: unknown) {

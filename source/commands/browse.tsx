@@ -17,19 +17,21 @@ type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice
  * Starts fetching `firstUrl` now and returns a loader that hands that request
  * to the first caller asking for the same URL (its abort and retry notices
  * are forwarded); every other call fetches as usual. `arrived()` is the page
- * when it is already here.
+ * when it is already here; `settled(ms)` resolves once that first request has
+ * an answer (a page or a failure), or after `ms` at most.
  */
-export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined} {
+export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined; settled(ms: number): Promise<void>} {
 	const controller = new AbortController();
 	let onRetry: ((notice: RetryNotice) => void) | undefined;
-	let pending: Promise<Page> | undefined = fetchPage(firstUrl, {
+	const first = fetchPage(firstUrl, {
 		signal: controller.signal,
 		onRetry(notice) {
 			onRetry?.(notice);
 		},
 	});
+	let pending: Promise<Page> | undefined = first;
 	let page: Page | undefined;
-	pending.then(
+	const answered = first.then(
 		value => {
 			page = value;
 		},
@@ -59,8 +61,24 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 
 			return page;
 		},
+		async settled(ms) {
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([answered, new Promise(resolve => {
+				timer = setTimeout(resolve, ms);
+			})]);
+			clearTimeout(timer);
+		},
 	};
 }
+
+/**
+ * How long the browser waits for a first page already asked for before it
+ * draws without it. A frame saying "loading" costs as much to draw as the
+ * page's own (the first frame runs Ink's and our drawing code cold), and the
+ * page, usually there a moment later, waits behind it. Short enough that a
+ * slow server still gets its loading frame at once to the eye.
+ */
+const firstPageWaitMs = 150;
 
 const help = `
 	Usage
@@ -165,6 +183,7 @@ export async function run(argv: string[]): Promise<number> {
 			const columnsKey = `${config.api} ${config.endpoint}`;
 			const columnState = readColumnState(process.env);
 			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState);
+			await early.settled(firstPageWaitMs);
 			return await runBrowser({
 				loadPage: early.loadPage,
 				// Often here already (Ink takes longer to load than a page): then

@@ -5,6 +5,7 @@ import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../core/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
+import {setHeapFlags} from './heap-flags.js';
 
 // Alternate screen on, and off with the cursor shown again: the user's
 // scrollback is left exactly as it was, whatever happened in between.
@@ -58,6 +59,8 @@ export async function runBrowser({mouse: wantsMouse = true, ...props}: AppProps 
 	process.once('exit', restore);
 	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
 	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
+	// After the first frame, not before the modules load (heap-flags.ts).
+	setHeapFlags('browser');
 	const stop = (signal: NodeJS.Signals) => {
 		status = 128 + (constants.signals[signal] ?? 0);
 		instance.unmount();

@@ -9,7 +9,9 @@
  * so neither command pays for starting it; `--demo` (which starts it inside
  * pagewalk) is timed as a third line for reference. The pty is sized 100x30.
  *
- * Targets: pagewalk at most 3x the bare script, and under 250 ms median.
+ * Target (issue 23): pagewalk's median at most 1.5x the bare script's. On
+ * Node 22 and later the first, warm-up run fills pagewalk's compile cache
+ * (cli.tsx), as any earlier run of the installed tool would.
  */
 import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
@@ -111,8 +113,8 @@ try {
 	}
 
 	const pagewalk = median(times['pagewalk']!);
-	const ok = pagewalk <= 3 * bareMedian && pagewalk < 250;
-	console.log(`target ≤ 3x bare and < 250 ms: ${ok ? 'met' : 'NOT met'}`);
+	const ok = pagewalk <= 1.5 * bareMedian;
+	console.log(`target ≤ 1.5x bare: ${ok ? 'met' : 'NOT met'}`);
 } finally {
 	rmSync(directory, {recursive: true, force: true});
 	await sandbox.close();

@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import {earlyFirstPage, parseWalkArgs} from '../../source/commands/browse.js';
 import {UsageError} from '../../source/core/errors.js';
 import type {Page, RetryNotice} from '../../source/core/types.js';
@@ -55,6 +55,49 @@ describe('the first page fetched before Ink loads', () => {
 		// Asked again (refresh): a new request.
 		void early.loadPage(url(), {signal: new AbortController().signal});
 		expect(calls).toHaveLength(2);
+	});
+
+	it('settled(ms): waits for the first answer, a page or a failure, and no longer than ms', async () => {
+		vi.useFakeTimers();
+		try {
+			const {calls, fetchPage} = fakeFetch();
+			const early = earlyFirstPage(url(), fetchPage);
+			let done = false;
+			void early.settled(150).then(() => {
+				done = true;
+			});
+			await vi.advanceTimersByTimeAsync(149);
+			expect(done).toBe(false);
+			const page = makePage({url: url(), ids: ['a']});
+			calls[0]!.resolve(page);
+			await vi.advanceTimersByTimeAsync(0);
+			expect(done).toBe(true);
+			expect(early.arrived()).toBe(page);
+
+			// No answer: it gives up at the deadline, and the request goes on.
+			const slow = fakeFetch();
+			const late = earlyFirstPage(url(), slow.fetchPage);
+			let gaveUp = false;
+			void late.settled(150).then(() => {
+				gaveUp = true;
+			});
+			await vi.advanceTimersByTimeAsync(150);
+			expect(gaveUp).toBe(true);
+			expect(late.arrived()).toBeUndefined();
+			expect(vi.getTimerCount()).toBe(0);
+
+			// A failure is an answer too (the app shows it when it asks).
+			const failing = earlyFirstPage(url(), async () => Promise.reject(new Error('refused')));
+			let failed = false;
+			void failing.settled(150).then(() => {
+				failed = true;
+			});
+			await vi.advanceTimersByTimeAsync(0);
+			expect(failed).toBe(true);
+			await expect(failing.loadPage(url(), {signal: new AbortController().signal})).rejects.toThrow('refused');
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('when the page is already here, the first frame shows it and no request is repeated', async () => {

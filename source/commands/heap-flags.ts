@@ -1,0 +1,29 @@
+import v8 from 'node:v8';
+
+/**
+ * V8 flags each entry sets, named here in one table rather than inside the
+ * commands. A dump's every page, and the browser's every page, frame and row,
+ * is garbage once written or drawn: a young generation that does not grow
+ * past its starting size is enough for that, and by default V8 lets the heap
+ * grow well past what is live before it collects, so the browser's resident
+ * memory climbed with every page walked; sized for memory, it collects
+ * sooner (bench:walk and bench:memory, figures in docs/benchmarks.md). V8
+ * reads these flags each time it considers growing a space, so setting them
+ * after start-up takes effect.
+ *
+ * `dump` sets its flag at dispatch (cli.tsx). The browser sets its own once
+ * its first frame is drawn (run-browser.tsx), not before its modules load:
+ * loading them and drawing the first frame allocate far more than is kept,
+ * and with these flags V8 collects many times over on the way to the first
+ * page (bench:startup).
+ */
+const heapFlags: Record<'dump' | 'browser', readonly string[]> = {
+	dump: ['--semi-space-growth-factor=1'],
+	browser: ['--optimize-for-size', '--semi-space-growth-factor=1'],
+};
+
+export function setHeapFlags(entry: keyof typeof heapFlags): void {
+	for (const flag of heapFlags[entry]) {
+		v8.setFlagsFromString(flag);
+	}
+}
