@@ -22,7 +22,7 @@
 // A rewrite of the package's text at build time, not a patch-package patch:
 // it applies to the bundle only, where the start-up cost is paid, and fails
 // the build when string-width no longer has the two lines it rewrites.
-// string-width itself still comes in by dynamic import (core/text-width.ts),
+// string-width itself still comes in by dynamic import (text/text-width.ts),
 // so `dump` to a pipe loads none of it.
 import {readFile} from 'node:fs/promises';
 

@@ -7,15 +7,15 @@ import {breadcrumb} from './browser/related-walks.js';
 import {promptLine} from './browser/prompt-line.js';
 import {statusModel} from './browser/status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './browser/table-layout.js';
-import type {ColumnChoice} from './core/column-order.js';
-import {clampOffset} from './core/table-layout.js';
+import type {ColumnChoice} from './cells/column-order.js';
+import {clampOffset} from './cells/table-layout.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
 import {shownRows, top} from './browser/page-stack.js';
 import {isPane} from './browser/screen.js';
-import {inert} from './core/inert.js';
-import {shortLabel} from './core/page-compare.js';
-import type {Api, Page} from './core/types.js';
-import type {ColourLevel} from './core/colour.js';
+import {inert} from './text/inert.js';
+import {shortLabel} from './contract/page-compare.js';
+import type {Api, Page} from './contract/types.js';
+import type {ColourLevel} from './text/colour.js';
 import {ColourContext} from './components/colour.js';
 import {bannerLines, StatusArea, statusHeight} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
@@ -61,14 +61,14 @@ export type AppProps = {
 	};
 	/** --max-pages and --max-items: → stops following next_uri at the bound, with a notice. */
 	bounds?: Bounds;
-	/** Colour depth (core/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
+	/** Colour depth (text/colour.ts: run-browser reads the environment); 0 draws no styling at all. */
 	colour?: ColourLevel;
 	/** A terminal that cannot redraw in place (TERM=dumb): every frame is printed anew, so nothing animates. */
 	still?: boolean;
 	/** The pause between polls while following (F). */
 	followEveryMs?: number;
 	/**
-	 * `u`: the request of a page as a curl command (core/curl-command.ts),
+	 * `u`: the request of a page as a curl command (commands/curl-command.ts),
 	 * built by the command: the app never holds a credential, only this.
 	 */
 	curlFor?: CurlFor;

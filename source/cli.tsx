@@ -3,10 +3,10 @@ import module from 'node:module';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import {UsageError} from './core/errors.js';
-import {editDistance, quoteValue} from './core/parse-flags.js';
-import {describeError} from './core/report-error.js';
-import {loadTextWidth} from './core/text-width.js';
+import {UsageError} from './text/errors.js';
+import {editDistance, quoteValue} from './config/parse-flags.js';
+import {describeError} from './text/report-error.js';
+import {loadTextWidth} from './text/text-width.js';
 import {setHeapFlags} from './commands/heap-flags.js';
 
 type Command = {run(argv: string[]): Promise<number>};

@@ -3,12 +3,12 @@
  * the walk ended. Takes the walker's async generator, so it does no I/O of
  * its own and tests can feed it hand-built pages.
  */
-import type {EndsStep} from '../core/both-ends.js';
-import {describeError} from '../core/report-error.js';
-import type {Order, Page, WalkEnd} from '../core/types.js';
+import type {EndsStep} from '../http/both-ends.js';
+import {describeError} from '../text/report-error.js';
+import type {Order, Page, WalkEnd} from '../contract/types.js';
 import {type CheckResult, ContractChecks} from './checks.js';
 import type {WalkIds} from './compare.js';
-import {type PageFill, pageFill, queryParameter} from '../core/contract.js';
+import {type PageFill, pageFill, queryParameter} from '../contract/contract.js';
 
 export type EndKind = 'end' | 'max-pages' | 'max-items' | 'not-advancing' | 'error';
 
@@ -75,7 +75,7 @@ function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
 
 /**
  * `walk` is the walker's pages, or the steps of a walk from both ends
- * (core/both-ends.ts): each chain's pages as they come, each counted for the
+ * (http/both-ends.ts): each chain's pages as they come, each counted for the
  * objects it took.
  */
 export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {

@@ -10,11 +10,11 @@
  */
 import {
 	checkCommerceCounts, checkEcho, checkNextUri, checkOrder, checkRepeatedIds, sentParameters, type Finding, type OrderCarry,
-} from '../core/contract.js';
-import {findingMessage} from '../core/contract-text.js';
-import type {Page} from '../core/types.js';
+} from '../contract/contract.js';
+import {findingMessage} from '../contract/contract-text.js';
+import type {Page} from '../contract/types.js';
 
-export {expectedLimit, sentParameters, type SentParameters} from '../core/contract.js';
+export {expectedLimit, sentParameters, type SentParameters} from '../contract/contract.js';
 
 export type CheckId =
 	| 'unique-ids'
@@ -64,7 +64,7 @@ export const evidenceLimit = 10;
 export class ContractChecks {
 	private readonly state = new Map<CheckId, {failures: number; evidence: Evidence[]; notes: Evidence[]}>();
 	private readonly seen = new Map<string, number>();
-	/** The order carried across page boundaries, per chain of a walk from both ends (core/both-ends.ts). */
+	/** The order carried across page boundaries, per chain of a walk from both ends (http/both-ends.ts). */
 	private readonly previous = new Map<string, OrderCarry | null>();
 	private firstTotal: number | null = null;
 	private lastTotal: number | null = null;

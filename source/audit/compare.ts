@@ -89,5 +89,5 @@ function dedupe(ids: string[]): string[] {
 	return [...new Set(ids)];
 }
 
-// The compare view of one page is shared with the browser, so it lives in core/.
-export {comparePageRows, compareSummary, type CompareRow} from '../core/page-compare.js';
+// The compare view of one page is shared with the browser, so it lives in contract/.
+export {comparePageRows, compareSummary, type CompareRow} from '../contract/page-compare.js';

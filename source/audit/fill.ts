@@ -5,15 +5,15 @@
  * this module adds what only a report over a walk needs: the chart and the
  * summary.
  */
-import {contractDefaults, type PageFill} from '../core/contract.js';
-import {fillCell} from '../core/fill-strip.js';
-import {cutToWidth, displayWidth} from '../core/text-width.js';
+import {contractDefaults, type PageFill} from '../contract/contract.js';
+import {fillCell} from '../contract/fill-strip.js';
+import {cutToWidth, displayWidth} from '../text/text-width.js';
 
 export {
 	cursorEvidence, effectiveLimit, pageFill, queryParameter, type CursorEvidence, type FillKind, type PageFill,
-} from '../core/contract.js';
-export {cursorEvidenceSentence, shortPageExplanation} from '../core/contract-text.js';
-export {elidedCell, emptyCell, fillCell, fillStrip} from '../core/fill-strip.js';
+} from '../contract/contract.js';
+export {cursorEvidenceSentence, shortPageExplanation} from '../contract/contract-text.js';
+export {elidedCell, emptyCell, fillCell, fillStrip} from '../contract/fill-strip.js';
 
 /** The page size when none (or 0, which the sandbox serves as the default) is in effect. */
 export const defaultLimit = contractDefaults.limit;

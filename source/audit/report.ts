@@ -3,9 +3,9 @@
  * report-schema.json) and its human-readable rendering. Every server string
  * in the text goes through inert(); the JSON escapes the same characters.
  */
-import {inert} from '../core/inert.js';
-import {escapeUnsafeJson} from '../core/unsafe-chars.js';
-import type {Api} from '../core/types.js';
+import {inert} from '../text/inert.js';
+import {escapeUnsafeJson} from '../text/unsafe-chars.js';
+import type {Api} from '../contract/types.js';
 import type {WalkAudit} from './audit-walk.js';
 import type {CheckResult} from './checks.js';
 import type {Comparison, PageDifference} from './compare.js';
@@ -122,7 +122,7 @@ export function buildReport(input: {endpoint: string; api: Api; walks: WalkAudit
  * The report as one JSON document and a newline. Characters a terminal could
  * act on that JSON.stringify leaves raw (C1 controls, bidi, invisible marks,
  * tag characters, line separators) are written as \u escapes by the same
- * table as NDJSON (core/unsafe-chars.ts): still valid JSON, the same values.
+ * table as NDJSON (text/unsafe-chars.ts): still valid JSON, the same values.
  */
 export function renderJson(report: AuditReport): string {
 	return `${escapeUnsafeJson(JSON.stringify(report, null, '\t'))}\n`;

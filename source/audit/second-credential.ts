@@ -2,14 +2,14 @@
  * The second credential of a compare (`--compare-env NAME`), shared by the
  * audit and the browser's compare view: read from the environment, checked,
  * and turned into the same credential model as the walk's own
- * (core/credentials.ts), so the compare client signs a fresh JWT per request
+ * (config/credentials.ts), so the compare client signs a fresh JWT per request
  * for a CDP key exactly as the walk's client does.
  */
-import {tokenCredential, type Credential} from '../core/credentials.js';
-import {UsageError} from '../core/errors.js';
-import {createClient, type PageClient} from '../core/http-client.js';
-import type {WalkConfig} from '../core/options.js';
-import {unfitForHeader} from '../core/secret.js';
+import {tokenCredential, type Credential} from '../config/credentials.js';
+import {UsageError} from '../text/errors.js';
+import {createClient, type PageClient} from '../http/http-client.js';
+import type {WalkConfig} from '../config/options.js';
+import {unfitForHeader} from '../text/secret.js';
 
 /** A token or API key named by --compare-env, before the API (bearer or API key) is known. */
 export type SecondCredential = {envName: string; value: string};

@@ -4,12 +4,12 @@
  * the compare view. Pure and React-free; every server string is made inert
  * here, so the view only lays the lines out.
  */
-import type {Page} from '../core/types.js';
-import {pageFill} from '../core/contract.js';
-import {fillStrip} from '../core/fill-strip.js';
-import {comparePageRows, compareViewLines, type CompareRow} from '../core/page-compare.js';
+import type {Page} from '../contract/types.js';
+import {pageFill} from '../contract/contract.js';
+import {fillStrip} from '../contract/fill-strip.js';
+import {comparePageRows, compareViewLines, type CompareRow} from '../contract/page-compare.js';
 
-export {cursorEvidenceLines, shortPageNote} from '../core/contract-text.js';
+export {cursorEvidenceLines, shortPageNote} from '../contract/contract-text.js';
 
 /**
  * `fill ▆█▃·█ · 2 short · 1 empty` for the pages walked so far (oldest first),

@@ -1,7 +1,7 @@
-import {columnsOf, flatten as flattenObject, maxFlattenDepth, stringifyOrNote, tooDeepNote} from '../core/flatten.js';
-import {exactCells} from '../core/exact-cells.js';
-import {inert} from '../core/inert.js';
-import {isUnsafeCodePoint} from '../core/unsafe-chars.js';
+import {columnsOf, flatten as flattenObject, maxFlattenDepth, stringifyOrNote, tooDeepNote} from '../cells/flatten.js';
+import {exactCells} from '../cells/exact-cells.js';
+import {inert} from '../text/inert.js';
+import {isUnsafeCodePoint} from '../text/unsafe-chars.js';
 
 /**
  * Turns listed objects into table cells: one path per scalar field, nested

@@ -1,10 +1,10 @@
-import {cursorEvidenceLines, findingMessage} from '../core/contract-text.js';
-import {inert} from '../core/inert.js';
-import {worstFirst} from '../core/contract.js';
-import {redact} from '../core/secret.js';
+import {cursorEvidenceLines, findingMessage} from '../contract/contract-text.js';
+import {inert} from '../text/inert.js';
+import {worstFirst} from '../contract/contract.js';
+import {redact} from '../text/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
 import {top, type PageStackState} from './page-stack.js';
-import type {FailedExchange, Page} from '../core/types.js';
+import type {FailedExchange, Page} from '../contract/types.js';
 import {retryText} from './status-model.js';
 
 /**

@@ -1,4 +1,4 @@
-import type {Page} from '../core/types.js';
+import type {Page} from '../contract/types.js';
 
 /**
  * What a key asks of the world outside the reducer: text for the clipboard,

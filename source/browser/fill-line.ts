@@ -1,6 +1,6 @@
-import {pageFill, shortPageOf} from '../core/contract.js';
-import {shortPageSentence} from '../core/contract-text.js';
-import {fillStrip, type FillMark} from '../core/fill-strip.js';
+import {pageFill, shortPageOf} from '../contract/contract.js';
+import {shortPageSentence} from '../contract/contract-text.js';
+import {fillStrip, type FillMark} from '../contract/fill-strip.js';
 import type {PageStackState} from './page-stack.js';
 
 /**

@@ -1,4 +1,4 @@
-import type {Page} from '../core/types.js';
+import type {Page} from '../contract/types.js';
 import {jumpUrl} from './jump.js';
 import type {Follow, PageStackState} from './page-stack.js';
 import {request, top} from './stack-steps.js';

@@ -1,5 +1,5 @@
-import {stringifyOrNote} from '../core/flatten.js';
-import {inert} from '../core/inert.js';
+import {stringifyOrNote} from '../cells/flatten.js';
+import {inert} from '../text/inert.js';
 
 /** Small display helpers shared by the status line and the debug panel. */
 

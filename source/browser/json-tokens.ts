@@ -3,7 +3,7 @@
  * strings, numbers and literals get a tone each; the view maps tones to
  * colours (and to none at all under NO_COLOR). Works on the line as drawn
  * (inert, maybe cut at the pane's edge): a string cut before its closing
- * quote is simply left plain. Not the JSON scanner's (core/json-tokenizer.ts)
+ * quote is simply left plain. Not the JSON scanner's (json/json-tokenizer.ts)
  * work: these lines are display text, escaped and cut, no longer JSON, and
  * only need a tone for each stretch.
  */

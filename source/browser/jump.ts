@@ -1,4 +1,4 @@
-import {withCursor} from '../core/links.js';
+import {withCursor} from '../contract/links.js';
 
 /**
  * The `:` prompt: jump to a cursor. `id` starts a new walk after that object

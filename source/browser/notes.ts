@@ -1,7 +1,7 @@
-import {copyNote, type ClipboardWrite} from '../core/clipboard.js';
-import {noFileName, shownName, wroteNote} from '../core/save-path.js';
-import {cutToWidth} from '../core/text-width.js';
-import {inert} from '../core/inert.js';
+import {copyNote, type ClipboardWrite} from './clipboard.js';
+import {noFileName, shownName, wroteNote} from './save-path.js';
+import {cutToWidth} from '../text/text-width.js';
+import {inert} from '../text/inert.js';
 import {shownKeys} from './keymap.js';
 
 /**

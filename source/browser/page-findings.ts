@@ -1,5 +1,5 @@
-import {checkOrder, checkPage, checkRepeatedIds, contractDefaults, sentParameters, type Finding} from '../core/contract.js';
-import type {Order, Page} from '../core/types.js';
+import {checkOrder, checkPage, checkRepeatedIds, contractDefaults, sentParameters, type Finding} from '../contract/contract.js';
+import type {Order, Page} from '../contract/types.js';
 
 /**
  * The contract's per-page checks, run on every page the browser lands on.

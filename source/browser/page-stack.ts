@@ -1,6 +1,6 @@
-import {contractDefaults, type Finding} from '../core/contract.js';
-import type {FillMark} from '../core/fill-strip.js';
-import type {FailedExchange, Order, Page, RetryNotice} from '../core/types.js';
+import {contractDefaults, type Finding} from '../contract/contract.js';
+import type {FillMark} from '../contract/fill-strip.js';
+import type {FailedExchange, Order, Page, RetryNotice} from '../contract/types.js';
 import {shownPageRows, visibleRows, type RowSort} from './cells.js';
 import {arrived, pollFollow, probed, startFollow, type Moves} from './follow-steps.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
@@ -46,7 +46,7 @@ export {searchStart} from './search-landing.js';
 export type Settings = {order: Order; limit: number};
 
 /** How full a page was: all the fill strip needs once the page itself is evicted. */
-export type {FillMark} from '../core/fill-strip.js';
+export type {FillMark} from '../contract/fill-strip.js';
 
 /** `findings`: what the contract's per-page checks found when the page landed (none when it keeps every rule). */
 export type Entry = {url: string; page: Page | null; selected: number; fill?: FillMark; findings?: Finding[]};

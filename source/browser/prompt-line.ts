@@ -1,6 +1,6 @@
-import {inert} from '../core/inert.js';
-import {overwriteQuestion} from '../core/save-path.js';
-import {cutToWidth} from '../core/text-width.js';
+import {inert} from '../text/inert.js';
+import {overwriteQuestion} from './save-path.js';
+import {cutToWidth} from '../text/text-width.js';
 import type {BrowserState} from './browser-state.js';
 import {shownKeys} from './keymap.js';
 

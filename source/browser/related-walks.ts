@@ -1,7 +1,7 @@
-import type {ColumnChoice} from '../core/column-order.js';
-import type {LinkBase} from '../core/links.js';
-import {listName, objectLabel, relatedLists, walkBase, type RelatedList} from '../core/related-lists.js';
-import type {Api} from '../core/types.js';
+import type {ColumnChoice} from '../cells/column-order.js';
+import type {LinkBase} from '../contract/links.js';
+import {listName, objectLabel, relatedLists, walkBase, type RelatedList} from './related-lists.js';
+import type {Api} from '../contract/types.js';
 import type {BrowserState, View} from './browser-state.js';
 import {firstPageUrl, initialState, type PageStackState, type Settings} from './page-stack.js';
 

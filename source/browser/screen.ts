@@ -1,4 +1,4 @@
-import type {ColumnChoice} from '../core/column-order.js';
+import type {ColumnChoice} from '../cells/column-order.js';
 import type {RowSort} from './cells.js';
 import type {StackAction} from './page-stack.js';
 import type {CopyWhat, SaveJob, SaveWhat} from './effects.js';

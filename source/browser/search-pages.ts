@@ -1,14 +1,14 @@
-import type {FillMark} from '../core/fill-strip.js';
-import type {FetchOptions} from '../core/http-client.js';
-import {canonicalUrl} from '../core/links.js';
-import type {Page, RetryNotice, WalkEnd} from '../core/types.js';
-import {walk, type PageSource} from '../core/walker.js';
+import type {FillMark} from '../contract/fill-strip.js';
+import type {FetchOptions} from '../http/http-client.js';
+import {canonicalUrl} from '../contract/links.js';
+import type {Page, RetryNotice, WalkEnd} from '../contract/types.js';
+import {walk, type PageSource} from '../http/walker.js';
 import {mayMatch, visibleRows} from './cells.js';
 import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from './page-stack.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
- * core walker (core/walker.ts: its read-ahead, loop and bound rules) until a
+ * core walker (http/walker.ts: its read-ahead, loop and bound rules) until a
  * page holds a row the filter lets through. It runs outside the reducer, as
  * a plain async loop over the browser's `loadPage`, so the pages it passes
  * cost a request and a match each, not a render; the app lands on the

@@ -1,8 +1,8 @@
-import {cursorParameters, pageFill} from '../core/contract.js';
-import {PagewalkError} from '../core/errors.js';
-import type {FillMark} from '../core/fill-strip.js';
-import {stringifyOrNote, tooDeepNote} from '../core/flatten.js';
-import type {FailedExchange, Order, Page} from '../core/types.js';
+import {cursorParameters, pageFill} from '../contract/contract.js';
+import {PagewalkError} from '../text/errors.js';
+import type {FillMark} from '../contract/fill-strip.js';
+import {stringifyOrNote, tooDeepNote} from '../cells/flatten.js';
+import type {FailedExchange, Order, Page} from '../contract/types.js';
 import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {jumpUrl} from './jump.js';
 import {pageFindings} from './page-findings.js';

@@ -1,10 +1,10 @@
-import {queryParameter, shortPage, worstFirst} from '../core/contract.js';
-import {cutToWidth} from '../core/text-width.js';
-import {findingMessage} from '../core/contract-text.js';
-import {inert} from '../core/inert.js';
-import {redact} from '../core/secret.js';
-import type {Finding} from '../core/contract.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import {queryParameter, shortPage, worstFirst} from '../contract/contract.js';
+import {cutToWidth} from '../text/text-width.js';
+import {findingMessage} from '../contract/contract-text.js';
+import {inert} from '../text/inert.js';
+import {redact} from '../text/secret.js';
+import type {Finding} from '../contract/contract.js';
+import type {Page, RetryNotice} from '../contract/types.js';
 import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
@@ -260,7 +260,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 
 /**
  * The request budget the server says is left, when it says it
- * (RateLimit-Remaining, or X-RateLimit-Remaining; see core/rate-budget.ts):
+ * (RateLimit-Remaining, or X-RateLimit-Remaining; see http/rate-budget.ts):
  * `budget 97/100`, in warning tone once a tenth or less is left.
  */
 export function budgetSegment(page: Page): Segment | undefined {

@@ -1,10 +1,10 @@
-import {editDistance} from '../core/parse-flags.js';
-import {chooseColumns, type ColumnChoice} from '../core/column-order.js';
-import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../core/table-layout.js';
+import {editDistance} from '../config/parse-flags.js';
+import {chooseColumns, type ColumnChoice} from '../cells/column-order.js';
+import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../cells/table-layout.js';
 import type {Row, RowSort} from './cells.js';
 
 /**
- * The browser's table: the shared layout of core/table-layout.ts behind a
+ * The browser's table: the shared layout of cells/table-layout.ts behind a
  * selection marker, remembered per page and width, and the window of rows on
  * screen. Kept free of React so it is tested directly and costs nothing to
  * re-run on resize.

@@ -1,5 +1,5 @@
 import type {BrowserState} from './browser-state.js';
-import type {Page} from '../core/types.js';
+import type {Page} from '../contract/types.js';
 import type {Effect} from './effects.js';
 import {top, wantedRequests, type Follow, type PageStackState} from './page-stack.js';
 import type {SearchDirection} from './search-pages.js';

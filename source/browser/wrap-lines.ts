@@ -1,4 +1,4 @@
-import {cutToWidth, displayWidth} from '../core/text-width.js';
+import {cutToWidth, displayWidth} from '../text/text-width.js';
 
 /**
  * Word-wraps one line of text to `width` cells, so a message is read in full

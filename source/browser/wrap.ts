@@ -1,10 +1,10 @@
-import {cutWithWidth} from '../core/text-width.js';
+import {cutWithWidth} from '../text/text-width.js';
 
 /**
  * Text panes (detail JSON, debug, help, compare) wrap long lines, so nothing
  * that matters is cut; with wrapping off, lines are cut at the pane's width
  * and scrolled sideways. Width-aware (terminal cells, never a split
- * cluster: core/text-width.ts does every cut) and bounded: a pane draws only
+ * cluster: text/text-width.ts does every cut) and bounded: a pane draws only
  * the rows on screen, so a megabyte line costs its first screen of rows,
  * not a megabyte of cutting. Counting a pane's rows (for the scroll limit and
  * the "lines x–y of z" title) reads each line once per width, remembered.

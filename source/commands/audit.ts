@@ -4,23 +4,23 @@ import {auditWalk, type WalkAudit} from '../audit/audit-walk.js';
 import {compareWalks, type Comparison} from '../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../audit/report.js';
 import {compareCredential, credentialLabel, type SecondCredential, withCredential} from '../audit/second-credential.js';
-import {UsageError} from '../core/errors.js';
-import {createClient} from '../core/http-client.js';
-import {inert} from '../core/inert.js';
-import {defaults, type WalkConfig} from '../core/options.js';
-import {commands, walkFlagsHelp} from '../core/flags.js';
+import {UsageError} from '../text/errors.js';
+import {createClient} from '../http/http-client.js';
+import {inert} from '../text/inert.js';
+import {defaults, type WalkConfig} from '../config/options.js';
+import {commands, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
-import type {Credential} from '../core/credentials.js';
+import type {Credential} from '../config/credentials.js';
 import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './profile-config.js';
-import type {Order, Page, RetryNotice} from '../core/types.js';
+import type {Order, Page, RetryNotice} from '../contract/types.js';
 import {WalkFindings} from '../output/walk-findings.js';
-import {walk} from '../core/walker.js';
-import {quickServerMs, walkBothEnds} from '../core/both-ends.js';
+import {walk} from '../http/walker.js';
+import {quickServerMs, walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
 import {Progress} from '../output/progress.js';
-import {parseCommandLine} from '../core/parse-flags.js';
-import {redact} from '../core/secret.js';
-import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from '../core/stop-signals.js';
+import {parseCommandLine} from '../config/parse-flags.js';
+import {redact} from '../text/secret.js';
+import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from './stop-signals.js';
 
 function signalName(reason: unknown): StopSignal {
 	return reason instanceof Interrupted ? reason.signal : 'SIGINT';
@@ -143,7 +143,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 				progress.retry(notice);
 			};
 
-			// A whole list from its first page walks from both ends (core/both-ends.ts), under the same bound in pages.
+			// A whole list from its first page walks from both ends (http/both-ends.ts), under the same bound in pages.
 			// Not where walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
 			const bothEnds = options.oneChain !== true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
 				&& query.startingAfter === undefined && query.endingBefore === undefined;

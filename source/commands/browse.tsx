@@ -1,15 +1,15 @@
 import process from 'node:process';
-import {parseCommandLine, parseFlags, type ParsedArgs} from '../core/parse-flags.js';
-import {defaults} from '../core/options.js';
-import {commands, walkFlagsHelp} from '../core/flags.js';
-import {UsageError} from '../core/errors.js';
-import {parseColumnList} from '../core/column-order.js';
+import {parseCommandLine, parseFlags, type ParsedArgs} from '../config/parse-flags.js';
+import {defaults} from '../config/options.js';
+import {commands, walkFlagsHelp} from '../config/flags.js';
+import {UsageError} from '../text/errors.js';
+import {parseColumnList} from '../cells/column-order.js';
 import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from './column-store.js';
 import {openConfig} from './demo.js';
 import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {LoadPage} from '../browser/search-pages.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import type {Page, RetryNotice} from '../contract/types.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
 
@@ -169,7 +169,7 @@ export async function run(argv: string[]): Promise<number> {
 	const config = await openConfig({input, flags});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
-		const {createClient} = await import('../core/http-client.js');
+		const {createClient} = await import('../http/http-client.js');
 		const client = createClient(config);
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;

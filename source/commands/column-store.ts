@@ -2,7 +2,7 @@ import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import type {ColumnChoice} from '../core/column-order.js';
+import type {ColumnChoice} from '../cells/column-order.js';
 
 /**
  * The column picker's choices, remembered per endpoint in one small JSON

@@ -1,6 +1,6 @@
 /**
  * `pagewalk completion bash|zsh|fish`: a completion script for the shell,
- * generated from the one flag table (core/flags.ts) and the value lists the
+ * generated from the one flag table (config/flags.ts) and the value lists the
  * flags are checked against, so a flag or a value added there is completed
  * without touching this file. Profile names are not known until Tab is
  * pressed: the scripts ask `pagewalk completion --profiles`, which reads the
@@ -8,10 +8,10 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {scenarioNames} from '../core/contract.js';
-import {UsageError} from '../core/errors.js';
-import {commands, type FlagDeclarations} from '../core/flags.js';
-import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
+import {scenarioNames} from '../sandbox/scenario-names.js';
+import {UsageError} from '../text/errors.js';
+import {commands, type FlagDeclarations} from '../config/flags.js';
+import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {formats} from '../output/writer.js';
 import {loadProfiles} from './profile-config.js';
 

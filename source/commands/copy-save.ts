@@ -16,10 +16,10 @@ import {randomBytes} from 'node:crypto';
 import {open, rename, stat, unlink, type FileHandle} from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
-import {curlAuthOf, curlCommand} from '../core/curl-command.js';
-import type {WalkConfig} from '../core/options.js';
-import {saveErrorSentence, savePath, shownName, type SaveResult} from '../core/save-path.js';
-import type {Api, Page} from '../core/types.js';
+import {curlAuthOf, curlCommand} from './curl-command.js';
+import type {WalkConfig} from '../config/options.js';
+import {saveErrorSentence, savePath, shownName, type SaveResult} from '../browser/save-path.js';
+import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
 import {loadProfiles} from './profile-config.js';
 
@@ -131,7 +131,7 @@ export function profileVariable(profile: string | undefined, api: Api, env: Reco
 	}
 }
 
-/** `u` in the browser: the walk's request as curl, the credential named by its source (see core/curl-command.ts). */
+/** `u` in the browser: the walk's request as curl, the credential named by its source (see commands/curl-command.ts). */
 export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}): (url: string) => string {
 	// Worked out at the first `u`, not when the browser starts: naming a
 	// profile's variable reads the config file again.

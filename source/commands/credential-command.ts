@@ -14,9 +14,9 @@
  * the program, never the output.
  */
 import {spawn as nodeSpawn} from 'node:child_process';
-import {UsageError} from '../core/errors.js';
-import {inert} from '../core/inert.js';
-import {programName} from '../core/profiles.js';
+import {UsageError} from '../text/errors.js';
+import {inert} from '../text/inert.js';
+import {programName} from '../config/profiles.js';
 
 export const commandDefaults = {timeoutMs: 10_000, maxBytes: 64 * 1024} as const;
 

@@ -1,16 +1,16 @@
 /**
  * `--demo`: the walk commands' own sandbox. Resolving options is pure
- * (core/options.ts); starting the sandbox is a side effect, so it lives here
+ * (config/options.ts); starting the sandbox is a side effect, so it lives here
  * with the commands: every flag is checked first, then the sandbox starts,
  * then the config takes its URLs and credentials.
  */
 import process from 'node:process';
-import {PagewalkError, UsageError} from '../core/errors.js';
-import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../core/options.js';
-import {quoteValue} from '../core/parse-flags.js';
-import {profileEnvironment, selectProfile} from '../core/profiles.js';
+import {PagewalkError, UsageError} from '../text/errors.js';
+import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../config/options.js';
+import {quoteValue} from '../config/parse-flags.js';
+import {profileEnvironment, selectProfile} from '../config/profiles.js';
 import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
-import type {ScenarioName} from '../core/contract.js';
+import type {ScenarioName} from '../sandbox/scenario-names.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */
 export type RunningDemo = DemoSandbox & {close(): Promise<void> | void};
@@ -61,7 +61,7 @@ const warnOnStderr: Warn = line => {
 };
 
 /**
- * With a profile in use (see selectProfile in core/profiles.ts), the input the
+ * With a profile in use (see selectProfile in config/profiles.ts), the input the
  * option resolver reads: the profile's bases and API version, and the
  * credential read from its source for the API the endpoint belongs to, set
  * under the environment names the resolver knows. Flags still win: the

@@ -1,9 +1,9 @@
-import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../core/both-ends.js';
-import {UsageError} from '../core/errors.js';
-import type {PageClient} from '../core/http-client.js';
-import type {WalkConfig} from '../core/options.js';
-import type {Page, WalkEnd} from '../core/types.js';
-import {walk} from '../core/walker.js';
+import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../http/both-ends.js';
+import {UsageError} from '../text/errors.js';
+import type {PageClient} from '../http/http-client.js';
+import type {WalkConfig} from '../config/options.js';
+import type {Page, WalkEnd} from '../contract/types.js';
+import {walk} from '../http/walker.js';
 
 export type DumpStepsOptions = BothEndsOptions & {
 	/** --all: walk every page (else the first, or as many as --max-items needs). */
@@ -13,7 +13,7 @@ export type DumpStepsOptions = BothEndsOptions & {
 };
 
 /**
- * Whether a dump walks the list from both ends (core/both-ends.ts): only a
+ * Whether a dump walks the list from both ends (http/both-ends.ts): only a
  * whole list from its first page, where the two chains meet. A bound
  * (--max-pages, --max-items) or a cursor to start from asks for one end of
  * the list and its order.

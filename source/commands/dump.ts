@@ -1,28 +1,28 @@
 import process from 'node:process';
-import {loadTextWidth} from '../core/text-width.js';
+import {loadTextWidth} from '../text/text-width.js';
 import type {Writable} from 'node:stream';
-import {parseColumnList} from '../core/column-order.js';
-import {colourLevel} from '../core/colour.js';
-import {PagewalkError, UsageError} from '../core/errors.js';
-import {createClient, type PageClient} from '../core/http-client.js';
-import {quickServerMs, type EndsStep} from '../core/both-ends.js';
-import {inert, inertLine} from '../core/inert.js';
-import {parseCommandLine, quoteValue, type ParsedArgs} from '../core/parse-flags.js';
-import type {WalkConfig} from '../core/options.js';
-import {commands, walkFlagsHelp} from '../core/flags.js';
+import {parseColumnList} from '../cells/column-order.js';
+import {colourLevel} from '../text/colour.js';
+import {PagewalkError, UsageError} from '../text/errors.js';
+import {createClient, type PageClient} from '../http/http-client.js';
+import {quickServerMs, type EndsStep} from '../http/both-ends.js';
+import {inert, inertLine} from '../text/inert.js';
+import {parseCommandLine, quoteValue, type ParsedArgs} from '../config/parse-flags.js';
+import type {WalkConfig} from '../config/options.js';
+import {commands, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
-import {describeError} from '../core/report-error.js';
-import {redact} from '../core/secret.js';
-import {shellWord} from '../core/shell-quote.js';
-import {abortOnStopSignals, interruptedExitCode} from '../core/stop-signals.js';
-import type {ListObject, Page, WalkEnd} from '../core/types.js';
-import {describeEnd} from '../core/walker.js';
+import {describeError} from '../text/report-error.js';
+import {redact} from '../text/secret.js';
+import {shellWord} from '../text/shell-quote.js';
+import {abortOnStopSignals, interruptedExitCode} from './stop-signals.js';
+import type {ListObject, Page, WalkEnd} from '../contract/types.js';
+import {describeEnd} from '../http/walker.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';
 import {Sink} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
-import {formatCount} from '../core/format-count.js';
+import {formatCount} from '../text/format-count.js';
 
 const help = `
 	Usage

@@ -1,23 +1,23 @@
 /**
- * The I/O half of profiles (the pure half is core/profiles.ts): reads the
+ * The I/O half of profiles (the pure half is config/profiles.ts): reads the
  * config file, and reads a profile's credential from its source (an
  * environment variable, a key file's path, or a command's output), only for
  * the API a walk uses, so a second command (and its password prompt) runs
  * only when needed.
  */
 import {readFileSync} from 'node:fs';
-import {defaults} from '../core/config-defaults.js';
-import {UsageError} from '../core/errors.js';
-import {parseBase} from '../core/links.js';
-import type {WalkConfig} from '../core/options.js';
-import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../core/profiles.js';
-import {parseKeyParts} from '../core/cdp-key.js';
-import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../core/credentials.js';
-import {inert} from '../core/inert.js';
-import {unfitForHeader} from '../core/secret.js';
-import type {Api} from '../core/types.js';
+import {defaults} from '../config/config-defaults.js';
+import {UsageError} from '../text/errors.js';
+import {parseBase} from '../contract/links.js';
+import type {WalkConfig} from '../config/options.js';
+import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../config/profiles.js';
+import {parseKeyParts} from '../config/cdp-key.js';
+import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../config/credentials.js';
+import {inert} from '../text/inert.js';
+import {unfitForHeader} from '../text/secret.js';
+import type {Api} from '../contract/types.js';
 import type {SecondCredential} from '../audit/second-credential.js';
-import type {Credential} from '../core/credentials.js';
+import type {Credential} from '../config/credentials.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {
@@ -116,7 +116,7 @@ async function commandOutput(text: string, api: Api, place: string): Promise<Res
 	}
 
 	const privateKey = record['privateKey'];
-	const {parseKeyParts} = await import('../core/cdp-key.js');
+	const {parseKeyParts} = await import('../config/cdp-key.js');
 	parseKeyParts({name, privateKey}, {name: `the key name in ${output}`, privateKey: `the private key in ${output}`});
 	return {kind: 'key-parts', name, privateKey};
 }
@@ -230,12 +230,12 @@ export async function compareProfileCredential(name: string, walk: WalkConfig, e
 
 		// A CDP key compares as it walks: the client signs a fresh JWT for every request.
 		case 'key-file': {
-			const {keyFileCredential} = await import('../core/credentials.js');
+			const {keyFileCredential} = await import('../config/credentials.js');
 			return keyFileCredential(credential.path, from).credential;
 		}
 
 		case 'key-parts': {
-			const {parseKeyParts} = await import('../core/cdp-key.js');
+			const {parseKeyParts} = await import('../config/cdp-key.js');
 			return {kind: 'cdp-key', key: parseKeyParts({name: credential.name, privateKey: credential.privateKey}, {name: `the key name of the ${from}`, privateKey: `the private key of the ${from}`}), from};
 		}
 	}

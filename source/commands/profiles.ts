@@ -6,13 +6,13 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {defaults} from '../core/config-defaults.js';
-import {commands} from '../core/flags.js';
-import {inert} from '../core/inert.js';
-import {parseCommandLine} from '../core/parse-flags.js';
-import {configLocation, describeSource, selectProfile, type Selection} from '../core/profiles.js';
-import {redact} from '../core/secret.js';
-import type {Api} from '../core/types.js';
+import {defaults} from '../config/config-defaults.js';
+import {commands} from '../config/flags.js';
+import {inert} from '../text/inert.js';
+import {parseCommandLine} from '../config/parse-flags.js';
+import {configLocation, describeSource, selectProfile, type Selection} from '../config/profiles.js';
+import {redact} from '../text/secret.js';
+import type {Api} from '../contract/types.js';
 import {loadProfiles, type ProfileIo} from './profile-config.js';
 
 const help = `

@@ -3,7 +3,7 @@ import {constants} from 'node:os';
 import process from 'node:process';
 import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
-import {colourLevel} from '../core/colour.js';
+import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import {setHeapFlags} from './heap-flags.js';
 

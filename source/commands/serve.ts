@@ -1,7 +1,7 @@
 import process from 'node:process';
-import {UsageError} from '../core/errors.js';
-import {commands} from '../core/flags.js';
-import {parseCommandLine, quoteValue} from '../core/parse-flags.js';
+import {UsageError} from '../text/errors.js';
+import {commands} from '../config/flags.js';
+import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {networkInterfaces} from 'node:os';
 import path from 'node:path';
 import {stateDirectory} from './column-store.js';

@@ -8,10 +8,10 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {commands} from '../core/flags.js';
-import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../core/jwt-sign.js';
-import {firstPageUrl} from '../core/options.js';
-import {parseCommandLine} from '../core/parse-flags.js';
+import {commands} from '../config/flags.js';
+import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../config/jwt-sign.js';
+import {firstPageUrl} from '../config/options.js';
+import {parseCommandLine} from '../config/parse-flags.js';
 import {openConfig} from './demo.js';
 
 const help = `

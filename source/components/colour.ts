@@ -1,7 +1,7 @@
 import {createContext, useContext} from 'react';
 
 /**
- * Whether the browser may style text at all (see core/colour.ts: NO_COLOR,
+ * Whether the browser may style text at all (see text/colour.ts: NO_COLOR,
  * FORCE_COLOR, TERM=dumb). When it may, Ink's chalk picks the depth from the
  * same variables; when it may not, components pass no colour, bold, dim or
  * inverse at all, so not one escape sequence of styling reaches the terminal.

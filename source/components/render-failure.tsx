@@ -1,8 +1,8 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import {Component, type ReactNode} from 'react';
 import {commandFor, keyName, shownKeys, type Command} from '../browser/keymap.js';
-import {inert} from '../core/inert.js';
-import {redact} from '../core/secret.js';
+import {inert} from '../text/inert.js';
+import {redact} from '../text/secret.js';
 
 /**
  * The browser's last line of defence: an error thrown while drawing (a page

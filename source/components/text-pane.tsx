@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {cutToWidth} from '../core/text-width.js';
+import {cutToWidth} from '../text/text-width.js';
 import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
 import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
 import {paneHint} from '../browser/keymap.js';

@@ -4,8 +4,8 @@ import {browserReducer, initialBrowserState, type BrowserAction, type BrowserSta
 import {splitKeys} from '../browser/key-chunks.js';
 import {createMouseFilter} from '../browser/mouse.js';
 import type {Bounds, Settings} from '../browser/page-stack.js';
-import type {ColumnChoice} from '../core/column-order.js';
-import type {Api, Page} from '../core/types.js';
+import type {ColumnChoice} from '../cells/column-order.js';
+import type {Api, Page} from '../contract/types.js';
 import {useTasks, type TaskPorts} from './use-tasks.js';
 
 export type BrowserOptions = {

@@ -5,14 +5,14 @@ import type {SaveJob} from '../browser/effects.js';
 import {loadFailure} from '../browser/page-stack.js';
 import {searchPages, throttled, type LoadPage, type SearchProgress} from '../browser/search-pages.js';
 import {taskKey, wantedTasks, type Task} from '../browser/tasks.js';
-import {comparePageRows, namesById} from '../core/page-compare.js';
-import {describeError} from '../core/report-error.js';
-import type {SaveResult} from '../core/save-path.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import {comparePageRows, namesById} from '../contract/page-compare.js';
+import {describeError} from '../text/report-error.js';
+import type {SaveResult} from '../browser/save-path.js';
+import type {Page, RetryNotice} from '../contract/types.js';
 
 export type {LoadPage} from '../browser/search-pages.js';
 
-/** Builds the curl command for a request URL (core/curl-command.ts): the command's, which knows the credential's source. */
+/** Builds the curl command for a request URL (commands/curl-command.ts): the command's, which knows the credential's source. */
 export type CurlFor = (url: string) => string;
 
 /** Writes pages as NDJSON to the file a typed name means (commands/copy-save.ts): the command owns the file system. */

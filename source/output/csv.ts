@@ -1,7 +1,7 @@
-import {inert, inertLine} from '../core/inert.js';
-import type {ListObject} from '../core/types.js';
-import {columnsOf} from '../core/flatten.js';
-import {exactCells} from '../core/exact-cells.js';
+import {inert, inertLine} from '../text/inert.js';
+import type {ListObject} from '../contract/types.js';
+import {columnsOf} from '../cells/flatten.js';
+import {exactCells} from '../cells/exact-cells.js';
 import {FieldCheck} from './field-check.js';
 import type {Writer, WriterOptions} from './writer.js';
 

@@ -1,4 +1,4 @@
-import type {ObjectBytes} from '../core/types.js';
+import type {ObjectBytes} from '../contract/types.js';
 
 /** What goes around the objects' texts: ASCII only. */
 export type Joints = {before: string; between: string; after: string};

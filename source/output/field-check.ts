@@ -1,5 +1,5 @@
-import {inertLine} from '../core/inert.js';
-import {editDistance} from '../core/parse-flags.js';
+import {inertLine} from '../text/inert.js';
+import {editDistance} from '../config/parse-flags.js';
 
 /**
  * `--columns` names checked against the objects the dump wrote: a name no

@@ -1,4 +1,4 @@
-import type {ListObject} from '../core/types.js';
+import type {ListObject} from '../contract/types.js';
 import {joinedBytes} from './exact-bytes.js';
 import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';

@@ -1,11 +1,11 @@
-import type {ListObject} from '../core/types.js';
+import type {ListObject} from '../contract/types.js';
 import {joinedBytes, linesInPlace} from './exact-bytes.js';
 import {safeJson} from './safe-json.js';
 import type {Writer} from './writer.js';
 
 /**
  * One API object per line, exactly as received: the object's own text from
- * the body (see core/json-spans.ts), whitespace removed and terminal-unsafe
+ * the body (see json/json-spans.ts), whitespace removed and terminal-unsafe
  * characters escaped. Objects that came without their text (built in tests)
  * are serialized, with the same escaping.
  */

@@ -1,8 +1,8 @@
-import {formatCount} from '../core/format-count.js';
-import {inert} from '../core/inert.js';
-import {redact} from '../core/secret.js';
-import {cutToWidth} from '../core/text-width.js';
-import type {Page, RetryNotice} from '../core/types.js';
+import {formatCount} from '../text/format-count.js';
+import {inert} from '../text/inert.js';
+import {redact} from '../text/secret.js';
+import {cutToWidth} from '../text/text-width.js';
+import type {Page, RetryNotice} from '../contract/types.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
 
@@ -16,7 +16,7 @@ export class Progress {
 	pages = 0;
 	objects = 0;
 	short = 0;
-	/** Pages of the chain in the other order, in a walk from both ends (core/both-ends.ts). */
+	/** Pages of the chain in the other order, in a walk from both ends (http/both-ends.ts). */
 	backPages = 0;
 	readonly #stream: Stream | undefined;
 	readonly #started = Date.now();

@@ -1,4 +1,4 @@
-import {escapeUnsafeJson} from '../core/unsafe-chars.js';
+import {escapeUnsafeJson} from '../text/unsafe-chars.js';
 
 /**
  * A value built here as one JSON text, with the characters unsafe on a

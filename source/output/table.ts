@@ -1,9 +1,9 @@
-import {inert, inertLine} from '../core/inert.js';
-import type {ListObject} from '../core/types.js';
-import {exactCells} from '../core/exact-cells.js';
+import {inert, inertLine} from '../text/inert.js';
+import type {ListObject} from '../contract/types.js';
+import {exactCells} from '../cells/exact-cells.js';
 import {FieldCheck} from './field-check.js';
-import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../core/table-layout.js';
-import {windowLength} from '../core/text-width.js';
+import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../cells/table-layout.js';
+import {windowLength} from '../text/text-width.js';
 import type {Writer, WriterOptions} from './writer.js';
 
 // Cells are made inert before they are measured and cut: an escape such as
@@ -24,7 +24,7 @@ function shownCells(cells: Map<string, string>): Map<string, string> {
 
 /**
  * A plain text table for people, laid out by the browser's rules (the shared
- * layout of core/table-layout.ts): natural widths capped, the id kept whole,
+ * layout of cells/table-layout.ts): natural widths capped, the id kept whole,
  * the widest columns narrowed together and, on a terminal, the columns that
  * still do not fit left out from the right and named in a note. Columns and
  * widths come from the first page with objects (the table streams, like
@@ -47,7 +47,7 @@ export function tableWriter(options: WriterOptions): Writer {
 			let text = '';
 			if (columns === undefined) {
 				const available = options.tty && options.columns !== undefined ? options.columns : Number.POSITIVE_INFINITY;
-				// --columns: exactly those, in that order; else the reading order (core/column-order.ts).
+				// --columns: exactly those, in that order; else the reading order (cells/column-order.ts).
 				const layout = layoutColumns(rows, available, undefined, options.fields ? {paths: options.fields} : {});
 				columns = layout.columns;
 				hidden = layout.hiddenPaths;

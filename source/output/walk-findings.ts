@@ -1,10 +1,10 @@
-import {checkOrder, checkPage, checkRepeatedIds, sentParameters, type Finding, type OrderCarry} from '../core/contract.js';
-import {findingMessage} from '../core/contract-text.js';
-import type {Page} from '../core/types.js';
+import {checkOrder, checkPage, checkRepeatedIds, sentParameters, type Finding, type OrderCarry} from '../contract/contract.js';
+import {findingMessage} from '../contract/contract-text.js';
+import type {Page} from '../contract/types.js';
 
 /**
  * The contract's per-page checks over a dump, as the browser runs them on
- * every page it shows (and with the same words: core/contract-text.ts):
+ * every page it shows (and with the same words: contract/contract-text.ts):
  * over the limit, what pagination reports against what was sent, next_uri's
  * parameters, commerce counts, the order (across page boundaries too) and
  * repeated ids. Work and memory are bounded as the dump's are: repeats are

@@ -1,4 +1,4 @@
-import type {ListObject, ObjectBytes} from '../core/types.js';
+import type {ListObject, ObjectBytes} from '../contract/types.js';
 
 /**
  * A dump format: turns pages into text. Writers only build strings; the dump

@@ -6,7 +6,7 @@
  * rate limit, the `CB-VERSION` header,
  * relative `next_uri`/`previous_uri`, and `{"errors": [...]}` on failure.
  */
-import type {AccountPagination} from '../core/types.js';
+import type {AccountPagination} from '../contract/types.js';
 import {viewerOf, type Credentials} from './credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
 import type {IssuedKey} from './cdp-keys.js';

@@ -4,7 +4,7 @@
  * `next_uri`/`previous_uri` on the commerce origin, `total`/`yielded`/
  * `cursor_range`, and `{"error": {...}}` on failure.
  */
-import type {CommercePagination} from '../core/types.js';
+import type {CommercePagination} from '../contract/types.js';
 import {viewerOf, type Credentials} from './credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';

@@ -4,8 +4,8 @@
  * {@link ApiProblem} that names the parameter, which each API renders in its
  * own error shape.
  */
-import {contractDefaults, paginationParameters} from '../core/contract.js';
-import type {Order} from '../core/types.js';
+import {contractDefaults, paginationParameters} from '../contract/contract.js';
+import type {Order} from '../contract/types.js';
 import type {Link, PageQuery} from './window.js';
 
 /** An error before any page is built; `code` is the account `id` / commerce `type`. */

@@ -6,14 +6,14 @@
  * (the second page of a walk from the start), so the rest of the walk stays
  * clean and the check that catches it names that page.
  */
-import type {ScenarioName} from '../core/contract.js';
-import type {ListObject} from '../core/types.js';
+import type {ScenarioName} from './scenario-names.js';
+import type {ListObject} from '../contract/types.js';
 import type {Collection} from './store.js';
 import type {Window} from './window.js';
 
 // The names live with the contract, so the client can check --scenario
 // without importing the sandbox.
-export {isScenario, scenarioNames, type ScenarioName} from '../core/contract.js';
+export {isScenario, scenarioNames, type ScenarioName} from './scenario-names.js';
 
 /** Changes a second made by the `churn` preset. */
 export const churnPerSecond = 5;

@@ -1,8 +1,9 @@
+import {readdirSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {importsOf, sourceEdges} from './imports.js';
-import {violations} from './layers.js';
+import {layerOf, layers, rules, violations} from './layers.js';
 
 const sourceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../source');
 
@@ -13,7 +14,16 @@ describe('layering of source/', () => {
 		// A reader that found nothing would pass every rule below.
 		expect(edges.length).toBeGreaterThan(100);
 		expect(edges).toContainEqual(expect.objectContaining({from: 'cli.tsx', to: 'commands/browse.js', kind: 'dynamic'}));
-		expect(edges).toContainEqual(expect.objectContaining({from: 'core/options.ts', to: 'core/contract.js', kind: 'static'}));
+		expect(edges).toContainEqual(expect.objectContaining({from: 'config/options.ts', to: 'contract/contract.js', kind: 'static'}));
+	});
+
+	test('every folder of source/ (and each root file) is a layer with a rule', () => {
+		const found = readdirSync(sourceRoot, {withFileTypes: true})
+			.filter(entry => entry.isDirectory() || /\.[cm]?[jt]sx?$/.test(entry.name))
+			.map(entry => layerOf(entry.isDirectory() ? `${entry.name}/x.ts` : entry.name));
+		const ruled = new Set(rules.map(rule => rule.layer));
+		expect(found.filter(layer => !ruled.has(layer))).toEqual([]);
+		expect([...layers].sort()).toEqual([...new Set(found)].sort());
 	});
 
 	test('no import crosses a layer it must not', () => {
@@ -42,23 +52,28 @@ describe('the checker itself', () => {
 		]);
 	});
 
-	test('names each forbidden edge, and narrows the sandbox to the contract and types of core/', () => {
+	test('names each forbidden edge, and narrows a layer to the files it may use of another', () => {
 		const found = violations([
-			{from: 'core/options.ts', to: 'sandbox/index.js', kind: 'dynamic', line: 3},
+			{from: 'config/options.ts', to: 'sandbox/index.js', kind: 'dynamic', line: 3},
+			{from: 'config/options.ts', to: 'sandbox/scenario-names.js', kind: 'static', line: 4},
 			{from: 'browser/page-stack.ts', to: 'audit/fill.js', kind: 'static', line: 1},
 			{from: 'components/run.tsx', to: 'app.js', kind: 'static', line: 5},
-			{from: 'sandbox/server.ts', to: 'core/errors.js', kind: 'static', line: 8},
-			{from: 'sandbox/query.ts', to: 'core/contract.js', kind: 'static', line: 7},
-			{from: 'sandbox/query.ts', to: 'core/types.js', kind: 'static', line: 8},
+			{from: 'sandbox/server.ts', to: 'text/errors.js', kind: 'static', line: 8},
+			{from: 'sandbox/query.ts', to: 'contract/contract.js', kind: 'static', line: 7},
+			{from: 'sandbox/query.ts', to: 'contract/types.js', kind: 'static', line: 8},
+			{from: 'sandbox/query.ts', to: 'contract/links.js', kind: 'static', line: 9},
 			{from: 'output/csv.ts', to: 'browser/cells.js', kind: 'static', line: 2},
+			{from: 'http/walker.ts', to: 'cells/exact-cells.js', kind: 'type', line: 2},
 			{from: 'commands/browse.tsx', to: 'app.js', kind: 'dynamic', line: 9},
 		]);
 		expect(found).toEqual([
-			expect.stringMatching(/^core\/options\.ts:3 imports sandbox\/index\.js \(dynamic\): core\/ must not import sandbox\//),
+			expect.stringMatching(/^config\/options\.ts:3 imports sandbox\/index\.js \(dynamic\): config\/ may import from sandbox\/ only sandbox\/scenario-names\.ts/),
 			expect.stringMatching(/^browser\/page-stack\.ts:1 imports audit\/fill\.js \(static\): browser\/ must not import audit\//),
 			expect.stringMatching(/^components\/run\.tsx:5 imports app\.js \(static\): components\/ must not import the app root/),
-			expect.stringMatching(/^sandbox\/server\.ts:8 imports core\/errors\.js \(static\): sandbox\/ may import from core\/ only core\/contract\.ts and core\/types\.ts/),
+			expect.stringMatching(/^sandbox\/server\.ts:8 imports text\/errors\.js \(static\): sandbox\/ must not import text\//),
+			expect.stringMatching(/^sandbox\/query\.ts:9 imports contract\/links\.js \(static\): sandbox\/ may import from contract\/ only contract\/contract\.ts and contract\/types\.ts/),
 			expect.stringMatching(/^output\/csv\.ts:2 imports browser\/cells\.js \(static\): output\/ must not import browser\//),
+			expect.stringMatching(/^http\/walker\.ts:2 imports cells\/exact-cells\.js \(type\): http\/ must not import cells\//),
 		]);
 	});
 });

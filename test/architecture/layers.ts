@@ -5,7 +5,7 @@
  */
 import type {Edge} from './imports.js';
 
-export type Layer = 'core' | 'browser' | 'components' | 'commands' | 'sandbox' | 'audit' | 'output' | 'app' | 'cli' | string;
+export type Layer = string;
 
 /** The layer of a file relative to the source root: its top folder, or the app root files. */
 export function layerOf(file: string): Layer {
@@ -30,37 +30,77 @@ export type Rule = {
 	why: string;
 };
 
+/**
+ * Every layer: the folders of source/ and the two root files. A folder not
+ * listed here fails the layer test, so a new folder comes with its rule.
+ */
+export const layers = ['text', 'contract', 'json', 'cells', 'config', 'http', 'browser', 'components', 'output', 'audit', 'sandbox', 'commands', 'app', 'cli'] as const;
+
+/** The layers `layer` must not import: all but itself and `allowed`. */
+function allBut(layer: Layer, allowed: readonly Layer[]): Layer[] {
+	return layers.filter(other => other !== layer && !allowed.includes(other));
+}
+
 export const rules: Rule[] = [
 	{
-		layer: 'core',
-		forbid: ['sandbox', 'browser', 'components', 'commands', 'audit', 'output', 'app', 'cli'],
-		why: 'the core is pure: contract, links, walker, client and options depend on nothing above them',
+		layer: 'text',
+		forbid: allBut('text', ['contract']),
+		allowOnly: {contract: ['contract/types']},
+		why: 'what reaches a terminal or stderr (inert text, widths, colour, redaction, the one sentence of an error) depends on nothing of ours but the contract\'s types',
+	},
+	{
+		layer: 'contract',
+		forbid: allBut('contract', ['text']),
+		why: 'the list pagination contract, its types and links: the module the sandbox and the client share',
+	},
+	{
+		layer: 'json',
+		forbid: allBut('json', ['text', 'contract']),
+		allowOnly: {contract: ['contract/types']},
+		why: 'reading JSON text exactly serves every reader of a body or a file and knows nothing of them',
+	},
+	{
+		layer: 'cells',
+		forbid: allBut('cells', ['text', 'contract', 'json', 'config']),
+		allowOnly: {config: ['config/flag-values']},
+		why: 'the one cell model and the column layout are shared by the browser and dump, and know neither',
+	},
+	{
+		layer: 'config',
+		forbid: allBut('config', ['text', 'contract', 'json', 'sandbox']),
+		allowOnly: {sandbox: ['sandbox/scenario-names']},
+		why: 'flags, options, profiles and credentials say what a run is asked to do, before any request; of the sandbox only its scenario names, to check --scenario',
+	},
+	{
+		layer: 'http',
+		forbid: allBut('http', ['text', 'contract', 'json', 'config']),
+		why: 'the client, the wire and the walker make requests as the configuration says, and know nothing of the screen, the writers or the sandbox',
 	},
 	{
 		layer: 'browser',
-		forbid: ['audit', 'components', 'commands', 'sandbox', 'app', 'cli'],
-		why: 'the browser\'s pure state depends only on core/',
+		forbid: allBut('browser', ['text', 'contract', 'json', 'cells', 'config', 'http']),
+		why: 'the browser\'s pure state (no React, no command) stands on the walker and the cell model',
 	},
 	{
 		layer: 'components',
-		forbid: ['commands', 'app', 'cli'],
+		forbid: ['commands', 'sandbox', 'audit', 'app', 'cli'],
 		why: 'components render state; the app root and the commands use them, never the other way',
 	},
 	{
-		layer: 'sandbox',
-		forbid: ['browser', 'components', 'commands', 'audit', 'output', 'app', 'cli'],
-		allowOnly: {core: ['core/contract', 'core/types']},
-		why: 'the sandbox and the client share the contract module, never each other',
-	},
-	{
 		layer: 'output',
-		forbid: ['browser', 'components', 'commands', 'audit', 'sandbox', 'app', 'cli'],
-		why: 'writers turn objects into text and know nothing of the screen, the audit or the sandbox',
+		forbid: allBut('output', ['text', 'contract', 'json', 'cells', 'config']),
+		why: 'writers turn objects into text and know nothing of the screen, the audit, the wire or the sandbox',
 	},
 	{
 		layer: 'audit',
-		forbid: ['browser', 'components', 'commands', 'sandbox', 'output', 'app', 'cli'],
-		why: 'the audit is a report over a walk: pure checks and words on top of the core, run by its command',
+		forbid: allBut('audit', ['text', 'contract', 'json', 'cells', 'config', 'http']),
+		why: 'the audit is a report over a walk: pure checks and words on top of the walker, run by its command',
+	},
+	{
+		layer: 'sandbox',
+		forbid: allBut('sandbox', ['contract']),
+		allowOnly: {contract: ['contract/contract', 'contract/types']},
+		why: 'the sandbox and the client share the contract module, never each other',
 	},
 	{
 		layer: 'commands',
@@ -71,6 +111,11 @@ export const rules: Rule[] = [
 		layer: 'app',
 		forbid: ['commands', 'sandbox', 'audit', 'cli'],
 		why: 'the app root lays out the browser\'s components; what it loads and talks to is given to it',
+	},
+	{
+		layer: 'cli',
+		forbid: ['app', 'browser', 'components', 'sandbox', 'audit', 'output'],
+		why: 'the entry dispatches to the commands; what a command loads is its own',
 	},
 ];
 

@@ -1,5 +1,5 @@
 /**
- * `audit` of a whole list walks it from both ends (core/both-ends.ts): every
+ * `audit` of a whole list walks it from both ends (http/both-ends.ts): every
  * check still reported, with the same results, objects and end as one
  * chain; a faulty page in the other order lets that chain go, so the report
  * is one chain's; interrupted, the report is still whole.

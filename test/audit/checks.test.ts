@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {type CheckId, ContractChecks} from '../../source/audit/checks.js';
-import type {Page} from '../../source/core/types.js';
+import type {Page} from '../../source/contract/types.js';
 import {cleanWalk, object, page} from './pages.js';
 
 function run(pages: Page[]) {

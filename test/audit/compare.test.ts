@@ -1,6 +1,6 @@
 import {describe, expect, it, test} from 'vitest';
 import {comparePageRows, compareSummary, compareWalks, type WalkIds} from '../../source/audit/compare.js';
-import {compareViewLines, namesById, shortLabel} from '../../source/core/page-compare.js';
+import {compareViewLines, namesById, shortLabel} from '../../source/contract/page-compare.js';
 
 describe('compareWalks', () => {
 	test('per page and in total, pages paired by cursor', () => {

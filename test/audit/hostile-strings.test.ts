@@ -6,7 +6,7 @@
  * them by the one table NDJSON uses; the text report and stderr show them inert.
  */
 import {describe, expect, test} from 'vitest';
-import {unsafePattern} from '../../source/core/unsafe-chars.js';
+import {unsafePattern} from '../../source/text/unsafe-chars.js';
 import {hostileText} from '../support/faulty-server.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canaryEnv, dumpInProcess} from '../support/run-dump.js';

@@ -1,5 +1,5 @@
-/** Hand-built pages (source/core/types.ts) for the pure audit tests. */
-import type {Api, ListObject, Order, Page, WalkEnd} from '../../source/core/types.js';
+/** Hand-built pages (source/contract/types.ts) for the pure audit tests. */
+import type {Api, ListObject, Order, Page, WalkEnd} from '../../source/contract/types.js';
 
 export const accountBase = 'http://127.0.0.1:9/v2/accounts';
 export const commerceBase = 'http://127.0.0.1:9/checkouts';

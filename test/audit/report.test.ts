@@ -3,7 +3,7 @@ import {describe, expect, test} from 'vitest';
 import {auditWalk} from '../../source/audit/audit-walk.js';
 import {compareWalks} from '../../source/audit/compare.js';
 import {buildReport, renderJson, renderText} from '../../source/audit/report.js';
-import type {Page, WalkEnd} from '../../source/core/types.js';
+import type {Page, WalkEnd} from '../../source/contract/types.js';
 import {type Schema, unsupportedKeywords, validate} from './json-schema.js';
 import {cleanWalk, generate, object, page} from './pages.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {runAudit} from '../../source/commands/audit.js';
-import {describeError} from '../../source/core/report-error.js';
+import {describeError} from '../../source/text/report-error.js';
 import type {AuditReport} from '../../source/audit/report.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
 import type {Schema} from './json-schema.js';

@@ -56,8 +56,8 @@ describe('text for the browser', () => {
 describe('the compare client for the browser', () => {
 	test('fetches the page on screen with the second credential', async () => {
 		const {startSandbox} = await import('../../source/sandbox/index.js');
-		const {resolveConfig} = await import('../../source/core/options.js');
-		const {createClient} = await import('../../source/core/http-client.js');
+		const {resolveConfig} = await import('../../source/config/options.js');
+		const {createClient} = await import('../../source/http/http-client.js');
 		const {compareCredential, createCompareClient} = await import('../../source/audit/second-credential.js');
 		const sandbox = await startSandbox({port: 0, records: 60});
 		try {

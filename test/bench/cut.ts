@@ -1,6 +1,6 @@
 /**
  * `npm run bench:cut`: the cost of cutting one table cell, a 100-character
- * one against a 1 MB one, with today's cut (core/text-width.ts) and the cut
+ * one against a 1 MB one, with today's cut (text/text-width.ts) and the cut
  * it replaced (string-width on the whole cell, then cli-truncate) side by
  * side; and `dump --format table` of one page holding a 1 MB cell, our own
  * work only (parsing the body and writing the table; no network), old writer
@@ -10,10 +10,10 @@
 import process from 'node:process';
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
-import {cell, columnsOf, flatten} from '../../source/core/flatten.js';
-import {inert} from '../../source/core/inert.js';
-import {padToWidth} from '../../source/core/text-width.js';
-import type {ListObject} from '../../source/core/types.js';
+import {cell, columnsOf, flatten} from '../../source/cells/flatten.js';
+import {inert} from '../../source/text/inert.js';
+import {padToWidth} from '../../source/text/text-width.js';
+import type {ListObject} from '../../source/contract/types.js';
 import {tableWriter} from '../../source/output/table.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 50);
@@ -44,7 +44,7 @@ function time(rounds: number, run: () => unknown, warm = true): number {
 /** A string as a parsed body gives it: flat, not a rope built by repeat(). */
 const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
-/** The browser's cell cut before core/text-width.ts (browser/table-layout.ts fitCell). */
+/** The browser's cell cut before text/text-width.ts (browser/table-layout.ts fitCell). */
 function oldFitCell(text: string, width: number): string {
 	let cut = text;
 	let cells = stringWidth(text);

@@ -1,6 +1,6 @@
 /**
  * `npx tsx test/bench/jwt.ts`: what one request's JWT costs, signed our way
- * (node:crypto, synchronous, core/jwt-sign.ts) against the well-kept library
+ * (node:crypto, synchronous, config/jwt-sign.ts) against the well-kept library
  * (`jose`'s SignJWT, asynchronous, WebCrypto underneath), for both key types.
  * jose is given the same KeyObject the client holds, and also a CryptoKey
  * imported once (its fastest path). Medians of --runs batches of --count
@@ -12,8 +12,8 @@ import {generateKeyPairSync, webcrypto, type KeyObject} from 'node:crypto';
 import process from 'node:process';
 import {parseArgs} from 'node:util';
 import {SignJWT} from 'jose';
-import {CdpKey, type CdpKeyAlgorithm} from '../../source/core/cdp-key.js';
-import {requestUri, signRequestJwt} from '../../source/core/jwt-sign.js';
+import {CdpKey, type CdpKeyAlgorithm} from '../../source/config/cdp-key.js';
+import {requestUri, signRequestJwt} from '../../source/config/jwt-sign.js';
 
 const {values} = parseArgs({options: {count: {type: 'string', default: '2000'}, runs: {type: 'string', default: '7'}}});
 const count = Number(values.count);

@@ -61,8 +61,8 @@ import {fileURLToPath, pathToFileURL} from 'node:url';
 import type * as InkTypes from 'ink';
 import type * as ReactTypes from 'react';
 import type * as AppTypes from '../../source/app.js';
-import type * as OptionsTypes from '../../source/core/options.js';
-import type * as ClientTypes from '../../source/core/http-client.js';
+import type * as OptionsTypes from '../../source/config/options.js';
+import type * as ClientTypes from '../../source/http/http-client.js';
 import {ScreenModel} from './screen-model.js';
 
 // React picks its build when first loaded: production mode has to be set
@@ -192,8 +192,8 @@ class Side {
 			import(url('node_modules/react/index.js')) as Promise<{default: ReactModule}>,
 			import(url('node_modules/ink/build/index.js')) as Promise<InkModule>,
 			import(url('source/app.tsx')) as Promise<AppModule>,
-			import(url('source/core/options.ts')) as Promise<OptionsModule>,
-			import(url('source/core/http-client.ts')) as Promise<ClientModule>,
+			import(url('source/config/options.ts')) as Promise<OptionsModule>,
+			import(url('source/http/http-client.ts')) as Promise<ClientModule>,
 			import(url('source/commands/run-browser.tsx')) as Promise<{inkOptions?: RenderOptions}>,
 			// Ink's own copy of Yoga, to time its layout pass.
 			import(url('node_modules/yoga-layout/dist/src/index.js')) as Promise<YogaModule>,

@@ -24,7 +24,7 @@
  * --latency MS (default 20; 0 skips): the dump against the floor once more
  * over a real link's pace (`serve --latency MS`), --latency-records N
  * objects (default 20000), --latency-runs N (default 3), reported beside
- * the local figures. There `dump --all` walks from both ends (core/both-ends.ts)
+ * the local figures. There `dump --all` walks from both ends (http/both-ends.ts)
  * and the floor follows next_uri one page at a time, so the target is
  * <= 0.55x; the one-chain dump (--one-chain) is timed beside them, and the
  * dump's NDJSON is checked to be the floor's, byte for byte.

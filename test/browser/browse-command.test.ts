@@ -1,7 +1,7 @@
 import {describe, expect, it, vi} from 'vitest';
 import {earlyFirstPage, parseWalkArgs} from '../../source/commands/browse.js';
-import {UsageError} from '../../source/core/errors.js';
-import type {Page, RetryNotice} from '../../source/core/types.js';
+import {UsageError} from '../../source/text/errors.js';
+import type {Page, RetryNotice} from '../../source/contract/types.js';
 import {initialBrowserState} from '../../source/browser/browser-state.js';
 import {wantedRequests} from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';

@@ -5,7 +5,7 @@
  * remembered through the app's save callback) and the panes' wrap toggle.
  */
 import {describe, expect, it, vi} from 'vitest';
-import type {ColumnChoice} from '../../source/core/column-order.js';
+import type {ColumnChoice} from '../../source/cells/column-order.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 

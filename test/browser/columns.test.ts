@@ -7,10 +7,10 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {rowsOf, type Row} from '../../source/browser/cells.js';
 import {formatHeader, formatRow, layoutColumns, pickerItems} from '../../source/browser/table-layout.js';
-import {chooseColumns, columnTraits, nameRank, orderColumns, parseColumnList, ranks} from '../../source/core/column-order.js';
-import {createClient} from '../../source/core/http-client.js';
-import {resolveConfig} from '../../source/core/options.js';
-import {displayWidth} from '../../source/core/text-width.js';
+import {chooseColumns, columnTraits, nameRank, orderColumns, parseColumnList, ranks} from '../../source/cells/column-order.js';
+import {createClient} from '../../source/http/http-client.js';
+import {resolveConfig} from '../../source/config/options.js';
+import {displayWidth} from '../../source/text/text-width.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 
 let sandbox: Sandbox;

@@ -5,7 +5,7 @@ import process from 'node:process';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {curlBuilder, profileVariable, savePages} from '../../source/commands/copy-save.js';
 import {openConfig} from '../../source/commands/demo.js';
-import type {Page} from '../../source/core/types.js';
+import type {Page} from '../../source/contract/types.js';
 
 /** A page as the client makes one, as far as the writer reads it: objects and their exact texts. */
 function page(ids: string[]): Page {

@@ -3,7 +3,7 @@ import {jumpUrl, parseJump} from '../../source/browser/jump.js';
 import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
 import {routeKey} from '../../source/browser/screen.js';
 import {noticeText, statusModel, walkStart} from '../../source/browser/status-model.js';
-import {Secret} from '../../source/core/secret.js';
+import {Secret} from '../../source/text/secret.js';
 import {makePage, url} from './pages.js';
 
 /**

@@ -1,4 +1,4 @@
-import type {ListObject, Page} from '../../source/core/types.js';
+import type {ListObject, Page} from '../../source/contract/types.js';
 
 /** Builds Page values for reducer and layout tests (no server involved). */
 export function makePage(options: {

@@ -8,7 +8,7 @@ import {browserReducer, initialBrowserState, overlayLines, type BrowserAction, t
 import type {KeyFlags} from '../../source/browser/keymap.js';
 import {top, wantedRequests} from '../../source/browser/page-stack.js';
 import {breadcrumb, maxParents, openRelated, returnToParent} from '../../source/browser/related-walks.js';
-import type {ListObject} from '../../source/core/types.js';
+import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
 
 const origin = 'http://x.test';

@@ -5,10 +5,10 @@
  * the sandbox does not serve is one sentence and Backspace still returns.
  */
 import {describe, expect, it, vi} from 'vitest';
-import type {ColumnChoice} from '../../source/core/column-order.js';
+import type {ColumnChoice} from '../../source/cells/column-order.js';
 import {visibleRows} from '../../source/browser/cells.js';
-import {objectLabel} from '../../source/core/related-lists.js';
-import type {ListObject} from '../../source/core/types.js';
+import {objectLabel} from '../../source/browser/related-lists.js';
+import type {ListObject} from '../../source/contract/types.js';
 import {keys, type renderApp} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 

@@ -17,9 +17,9 @@ import {
 } from '../../source/browser/page-stack.js';
 import {searchPages, throttled, type LoadPage, type SearchDirection, type SearchOptions, type SearchProgress} from '../../source/browser/search-pages.js';
 import {noticeText, walkStart} from '../../source/browser/status-model.js';
-import {createClient, type PageClient} from '../../source/core/http-client.js';
-import {resolveConfig} from '../../source/core/options.js';
-import type {Page} from '../../source/core/types.js';
+import {createClient, type PageClient} from '../../source/http/http-client.js';
+import {resolveConfig} from '../../source/config/options.js';
+import type {Page} from '../../source/contract/types.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultName} from '../support/faulty-server.js';
 

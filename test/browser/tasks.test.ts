@@ -8,7 +8,7 @@ import {describe, expect, it} from 'vitest';
 import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
 import type {KeyFlags} from '../../source/browser/keymap.js';
 import {wantedTasks, type Task} from '../../source/browser/tasks.js';
-import type {ListObject} from '../../source/core/types.js';
+import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
 
 const origin = 'http://x.test';

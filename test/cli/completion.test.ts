@@ -11,7 +11,7 @@ import process from 'node:process';
 import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {flagsOf} from '../../source/commands/completion.js';
-import {commands} from '../../source/core/flags.js';
+import {commands} from '../../source/config/flags.js';
 
 const run = promisify(execFile);
 const cli = path.resolve('dist/cli.js');

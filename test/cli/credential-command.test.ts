@@ -1,7 +1,7 @@
 import process from 'node:process';
 import {describe, expect, test} from 'vitest';
 import {runCredentialCommand} from '../../source/commands/credential-command.js';
-import {UsageError} from '../../source/core/errors.js';
+import {UsageError} from '../../source/text/errors.js';
 
 const place = 'profile \'work\' (\'/c/config.json\' line 7)';
 const canary = 'CANARY-stderr-secret-5f1e';

@@ -1,6 +1,6 @@
 /**
  * Every command's --help names every flag the command takes: the flag table
- * (core/flags.ts) is the one list, and a flag added there without a word in
+ * (config/flags.ts) is the one list, and a flag added there without a word in
  * the help fails here.
  */
 import {execFile} from 'node:child_process';
@@ -9,7 +9,7 @@ import process from 'node:process';
 import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import {flagsOf} from '../../source/commands/completion.js';
-import {commands} from '../../source/core/flags.js';
+import {commands} from '../../source/config/flags.js';
 
 const run = promisify(execFile);
 const cli = path.resolve('dist/cli.js');

@@ -10,7 +10,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {build, type Metafile} from 'esbuild';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cutToWidth, displayWidth, loadTextWidth} from '../../source/core/text-width.js';
+import {cutToWidth, displayWidth, loadTextWidth} from '../../source/text/text-width.js';
 
 const out = mkdtempSync(path.join(tmpdir(), 'pagewalk-lean-'));
 afterAll(() => {

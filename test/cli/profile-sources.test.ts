@@ -14,8 +14,8 @@ import {curlBuilder} from '../../source/commands/copy-save.js';
 import {openConfig} from '../../source/commands/demo.js';
 import {debugLines} from '../../source/browser/debug-lines.js';
 import {initialState, pageStackReducer} from '../../source/browser/page-stack.js';
-import {createClient} from '../../source/core/http-client.js';
-import {describeCredential} from '../../source/core/credentials.js';
+import {createClient} from '../../source/http/http-client.js';
+import {describeCredential} from '../../source/config/credentials.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {dumpInProcess} from '../support/run-dump.js';
 

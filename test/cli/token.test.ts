@@ -5,7 +5,7 @@
  */
 import {PassThrough} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {decodeJwtClaims} from '../../source/core/jwt-sign.js';
+import {decodeJwtClaims} from '../../source/config/jwt-sign.js';
 import {runToken} from '../../source/commands/token.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * `dump --all` from both ends (core/both-ends.ts) against the sandbox: the
+ * `dump --all` from both ends (http/both-ends.ts) against the sandbox: the
  * same bytes as --one-chain in every format it applies to, an interruption
  * before and after the meeting that leaves a whole document and a resume
  * flag that finishes the list, a server that lists in one order only, two

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {pageSpans} from '../../source/core/json-spans.js';
+import {pageSpans} from '../../source/json/json-spans.js';
 import {createWriter} from '../../source/output/index.js';
 import {safeJson} from '../../source/output/safe-json.js';
 

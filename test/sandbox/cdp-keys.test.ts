@@ -1,5 +1,5 @@
 /**
- * The sandbox's CDP keys over real HTTP: JWTs from core/jwt-sign for both key
+ * The sandbox's CDP keys over real HTTP: JWTs from config/jwt-sign for both key
  * types are accepted on every page; each broken JWT is a 401 naming the check
  * that failed; key files are private and go away; the rate limit answers 429.
  */
@@ -8,8 +8,8 @@ import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {CdpKey, parseKeyFile, readKeyFile} from '../../source/core/cdp-key.js';
-import {signRequestJwt} from '../../source/core/jwt-sign.js';
+import {CdpKey, parseKeyFile, readKeyFile} from '../../source/config/cdp-key.js';
+import {signRequestJwt} from '../../source/config/jwt-sign.js';
 import {startSandbox, type Sandbox, type SandboxKey} from '../../source/sandbox/index.js';
 import {authHeaders, get, walk, type Reply} from './helpers.js';
 
@@ -132,7 +132,7 @@ describe('issued keys', () => {
 	});
 });
 
-describe('JWTs signed by core/jwt-sign', () => {
+describe('JWTs signed by config/jwt-sign', () => {
 	for (const algorithm of ['ES256', 'EdDSA'] as const) {
 		it(`${algorithm}: every page of a walk in both orders is accepted with its own JWT, and the restricted key sees what the restricted token sees`, async () => {
 			for (const viewer of ['full', 'restricted'] as const) {

@@ -1,8 +1,8 @@
 /** The sandbox's own JWT check without sockets: the nonce memory stays bounded on an injected clock. */
 import {generateKeyPairSync} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
-import {CdpKey} from '../../source/core/cdp-key.js';
-import {signRequestJwt} from '../../source/core/jwt-sign.js';
+import {CdpKey} from '../../source/config/cdp-key.js';
+import {signRequestJwt} from '../../source/config/jwt-sign.js';
 import {JwtVerifier, looksLikeJwt} from '../../source/sandbox/jwt-verify.js';
 import {parseRateLimit, RateLimiter} from '../../source/sandbox/rate-limit.js';
 

@@ -4,8 +4,8 @@ import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {createInterface} from 'node:readline';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {parseKeyFile} from '../../source/core/cdp-key.js';
-import {signRequestJwt} from '../../source/core/jwt-sign.js';
+import {parseKeyFile} from '../../source/config/cdp-key.js';
+import {signRequestJwt} from '../../source/config/jwt-sign.js';
 import {startSandbox} from '../../source/sandbox/index.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;

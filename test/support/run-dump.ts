@@ -11,7 +11,7 @@ import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {runDump} from '../../source/commands/dump.js';
-import {describeError} from '../../source/core/report-error.js';
+import {describeError} from '../../source/text/report-error.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
 
 export const canary = 'CANARY-5f1d2c9e-do-not-leak';

@@ -1,5 +1,5 @@
 /**
- * The walk from both ends (core/both-ends.ts) against the sandbox, as
+ * The walk from both ends (http/both-ends.ts) against the sandbox, as
  * properties: on a still list it gives exactly what one chain gives (the
  * same objects, texts and order), for both viewers (the restricted one sees
  * clumps: empty and short pages on both sides of the meeting point), both
@@ -12,11 +12,11 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import fc from 'fast-check';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {walkBothEnds} from '../../source/core/both-ends.js';
-import {createClient, type PageClient} from '../../source/core/http-client.js';
-import {resolveConfig} from '../../source/core/options.js';
-import type {Order} from '../../source/core/types.js';
-import {walk} from '../../source/core/walker.js';
+import {walkBothEnds} from '../../source/http/both-ends.js';
+import {createClient, type PageClient} from '../../source/http/http-client.js';
+import {resolveConfig} from '../../source/config/options.js';
+import type {Order} from '../../source/contract/types.js';
+import {walk} from '../../source/http/walker.js';
 import {startSandbox, type CollectionName, type Sandbox} from '../../source/sandbox/index.js';
 
 type Viewer = 'full' | 'restricted';

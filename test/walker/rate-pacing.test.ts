@@ -5,9 +5,9 @@
  * meets the 429 and honours Retry-After, as before.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {createClient} from '../../source/core/http-client.js';
-import {resolveConfig} from '../../source/core/options.js';
-import type {RetryNotice} from '../../source/core/types.js';
+import {createClient} from '../../source/http/http-client.js';
+import {resolveConfig} from '../../source/config/options.js';
+import type {RetryNotice} from '../../source/contract/types.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {dumpInProcess} from '../support/run-dump.js';
 

@@ -11,9 +11,9 @@ import {setImmediate} from 'node:timers/promises';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {afterEach, expect, test} from 'vitest';
-import {createClient, type PageClient} from '../../source/core/http-client.js';
-import {resolveConfig, type WalkConfig, type WalkFlagValues} from '../../source/core/options.js';
-import {walk} from '../../source/core/walker.js';
+import {createClient, type PageClient} from '../../source/http/http-client.js';
+import {resolveConfig, type WalkConfig, type WalkFlagValues} from '../../source/config/options.js';
+import {walk} from '../../source/http/walker.js';
 
 type ListServer = {
 	origin: string;

@@ -4,10 +4,10 @@
  * bounds, aborts, and what a Page reports.
  */
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
-import {createClient} from '../../source/core/http-client.js';
-import {resolveConfig, type WalkFlagValues} from '../../source/core/options.js';
-import type {Page, WalkEnd} from '../../source/core/types.js';
-import {walk} from '../../source/core/walker.js';
+import {createClient} from '../../source/http/http-client.js';
+import {resolveConfig, type WalkFlagValues} from '../../source/config/options.js';
+import type {Page, WalkEnd} from '../../source/contract/types.js';
+import {walk} from '../../source/http/walker.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 
 let sandbox: Sandbox;

@@ -5,8 +5,8 @@
  * deadline, counted from its own start.
  */
 import {expect, test} from 'vitest';
-import {createClient} from '../../source/core/http-client.js';
-import {resolveConfig} from '../../source/core/options.js';
+import {createClient} from '../../source/http/http-client.js';
+import {resolveConfig} from '../../source/config/options.js';
 import {canary} from '../support/run-dump.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 

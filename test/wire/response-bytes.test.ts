@@ -9,7 +9,7 @@ import http from 'node:http';
 import type {AddressInfo, Socket} from 'node:net';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import {afterAll, beforeAll, expect, test} from 'vitest';
-import {getResponse} from '../../source/core/response-bytes.js';
+import {getResponse} from '../../source/http/response-bytes.js';
 
 let server: http.Server;
 let origin = '';

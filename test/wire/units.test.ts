@@ -8,11 +8,11 @@ import {isUtf8} from 'node:buffer';
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
 import {resumeFlag} from '../../source/commands/dump.js';
-import {decodeBodyBytes, firstInvalidUtf8} from '../../source/core/body-bytes.js';
-import {checkSameOrigin, credentialParameter, ForeignLinkError, parseBase, resolveLink} from '../../source/core/links.js';
-import {resolveConfig} from '../../source/core/options.js';
+import {decodeBodyBytes, firstInvalidUtf8} from '../../source/http/body-bytes.js';
+import {checkSameOrigin, credentialParameter, ForeignLinkError, parseBase, resolveLink} from '../../source/contract/links.js';
+import {resolveConfig} from '../../source/config/options.js';
 import {compareCredential} from '../../source/audit/second-credential.js';
-import {redact, Secret} from '../../source/core/secret.js';
+import {redact, Secret} from '../../source/text/secret.js';
 
 describe('relative links resolve against the request they came from', () => {
 	const proxied = parseBase('https://proxy.example/coinbase');

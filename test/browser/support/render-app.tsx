@@ -1,8 +1,8 @@
 import {render} from 'ink-testing-library';
 import {App, type AppProps} from '../../../source/app.js';
-import {colourLevel} from '../../../source/core/colour.js';
-import {resolveConfig, type WalkConfig} from '../../../source/core/options.js';
-import {createClient} from '../../../source/core/http-client.js';
+import {colourLevel} from '../../../source/text/colour.js';
+import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
+import {createClient} from '../../../source/http/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
 
 /** Key sequences as a terminal sends them. */

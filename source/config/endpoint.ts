@@ -1,0 +1,84 @@
+/**
+ * Which API and path the endpoint argument names. Pure and synchronous; a
+ * wrong endpoint is one UsageError sentence.
+ */
+import {UsageError} from '../text/errors.js';
+import {quote} from './flag-values.js';
+import {inert} from '../text/inert.js';
+import type {LinkBase} from '../contract/links.js';
+import type {Api} from '../contract/types.js';
+
+export type Endpoint = {api: Api; path: string; query: URLSearchParams};
+
+const knownNames: Record<string, Api> = {accounts: 'account', checkouts: 'commerce', charges: 'commerce'};
+
+function under(pathname: string, base: LinkBase): string | undefined {
+	if (base.prefix === '') {
+		return pathname;
+	}
+
+	if (pathname === base.prefix) {
+		return '/';
+	}
+
+	return pathname.startsWith(`${base.prefix}/`) ? pathname.slice(base.prefix.length) : undefined;
+}
+
+function splitPath(raw: string): {path: string; query: URLSearchParams} {
+	const url = new URL(raw, 'http://x');
+	return {path: url.pathname, query: url.searchParams};
+}
+
+/**
+ * Reads the positional endpoint argument: a name (accounts, checkouts,
+ * charges), a path under the API base, or a full URL on one of the two bases.
+ * Decides the API (--api wins) and splits off the query, which the caller
+ * reads as flags.
+ */
+export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Record<Api, LinkBase>): Endpoint {
+	if (/^[a-z][a-z\d+.-]*:/i.test(raw) && !raw.startsWith('/')) {
+		let url: URL;
+		try {
+			url = new URL(raw);
+		} catch {
+			throw new UsageError(`The endpoint ${quote(raw)} is not a valid URL.`);
+		}
+
+		if (url.username !== '' || url.password !== '') {
+			throw new UsageError('The endpoint URL must not carry a user name or password; credentials come only from the environment.');
+		}
+
+		const candidates = (['account', 'commerce'] as const)
+			.filter(api => apiFlag === undefined || api === apiFlag)
+			.map(api => ({api, path: url.origin === bases[api].origin ? under(url.pathname, bases[api]) : undefined}))
+			.filter((candidate): candidate is {api: Api; path: string} => candidate.path !== undefined);
+		const chosen = candidates.length > 1
+			? candidates.find(candidate => (candidate.api === 'account') === candidate.path.startsWith('/v2/')) ?? candidates[0]
+			: candidates[0];
+		if (!chosen) {
+			throw new UsageError(`The endpoint URL is on ${inert(url.origin)}, which is neither --base-url ${bases.account.origin}${bases.account.prefix} nor --commerce-url ${bases.commerce.origin}${bases.commerce.prefix}; set the matching base.`);
+		}
+
+		return {api: chosen.api, path: chosen.path, query: url.searchParams};
+	}
+
+	if (raw.startsWith('/')) {
+		if (/^\/[/\\]/.test(raw) || raw.includes('#')) {
+			throw new UsageError(`The endpoint ${quote(raw)} must be a path such as /v2/accounts.`);
+		}
+
+		const {path, query} = splitPath(raw);
+		return {api: apiFlag ?? (path.startsWith('/v2/') ? 'account' : 'commerce'), path, query};
+	}
+
+	if (!/^[a-z\d_-]+(?:\/[A-Za-z\d_.-]+)*$/i.test(raw)) {
+		throw new UsageError(`The endpoint ${quote(raw)} must be a name such as accounts or checkouts, a path such as /v2/accounts, or a full URL.`);
+	}
+
+	const api = apiFlag ?? knownNames[raw];
+	if (api === undefined) {
+		throw new UsageError(`Unknown endpoint ${quote(raw)}: use accounts, checkouts or charges, a path such as /v2/${raw}, or --api account|commerce.`);
+	}
+
+	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};
+}

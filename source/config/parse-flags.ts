@@ -1,0 +1,217 @@
+import process from 'node:process';
+import {UsageError} from '../text/errors.js';
+import {commands, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
+import {inert} from '../text/inert.js';
+
+export type ParsedArgs<D extends FlagDeclarations> = {input: string[]; flags: FlagValues<D>};
+
+const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+const camel = (name: string) => name.replaceAll(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** A value as messages show it: quoted, inert, and cut when long. Messages about a flag's value use it too. */
+export function quoteValue(value: string): string {
+	const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+	return `'${inert(shown)}'`;
+}
+
+/** A flag name as typed, shown safely in a message. */
+function shownFlag(raw: string): string {
+	return inert(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
+}
+
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+	const rows: number[][] = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+	for (let i = 1; i <= a.length; i++) {
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+				best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+			}
+
+			rows[i]![j] = best;
+		}
+	}
+
+	return rows[a.length]![b.length]!;
+}
+
+/**
+ * What follows "Unknown flag --x": the commands that take it, or the
+ * closest flag of this command when it is a small slip (one edit in a short
+ * name, two in a longer one), or nothing.
+ */
+function unknownFlagHint(typed: string, command: CommandFlags): string {
+	const name = camel(typed.toLowerCase());
+	const elsewhere = Object.values(commands).filter(other => other.name !== command.name && Object.hasOwn(other.flags, name)).map(other => other.name);
+	if (elsewhere.length > 0) {
+		const list = elsewhere.length === 1 ? elsewhere[0]! : `${elsewhere.slice(0, -1).join(', ')} and ${elsewhere.at(-1)!}`;
+		return ` (${list} ${elsewhere.length === 1 ? 'takes' : 'take'} it)`;
+	}
+
+	const known = [...Object.keys(command.flags).map(flag => kebab(flag)), 'help', 'version'];
+	const allowed = typed.length <= 4 ? 1 : 2;
+	let best: {flag: string; distance: number} | undefined;
+	for (const flag of known) {
+		const distance = editDistance(typed.toLowerCase(), flag);
+		if (distance <= allowed && (best === undefined || distance < best.distance)) {
+			best = {flag, distance};
+		}
+	}
+
+	return best ? ` (did you mean --${best.flag}?)` : '';
+}
+
+/**
+ * The one flag parser of every command and mode (the browser on a terminal
+ * and on a pipe, dump, audit, serve), over the tables in flags.ts.
+ *
+ * Returns 'help' for -h or --help and 'version' for --version, wherever they
+ * stand (before `--`) and whatever else is wrong on the line: asking for help
+ * always gets it. Otherwise every problem is one sentence ending in
+ * "see <command> --help." (a UsageError, exit status 2): an unknown flag, with
+ * the closest known one when the slip is small; a flag without its value; a
+ * value given to a switch; a flag given twice that takes one value; an
+ * argument to a command that takes none.
+ *
+ * `--flag value` and `--flag=value` both work. A value starting with '-' must
+ * use the `=` form (`--starting-after=-abc`): otherwise a forgotten value
+ * would silently swallow the next flag.
+ *
+ * Why not node:util parseArgs (which this replaced): it takes the next
+ * argument as the value even when it is a flag, its errors run to several
+ * sentences in Node's words, and in its lenient mode it does not report
+ * unknown flags at all, so suggesting the closest one meant tokenizing twice.
+ * Long flags with one optional `=` need no more code than this.
+ */
+export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], command: CommandFlags<D>): ParsedArgs<D> | 'help' | 'version' {
+	const input: string[] = [];
+	const flags: Record<string, unknown> = {};
+	let wants: 'help' | 'version' | undefined;
+	let problem: string | undefined;
+	const fail = (sentence: string) => {
+		problem ??= sentence;
+	};
+
+	for (let index = 0; index < argv.length; index++) {
+		const argument = argv[index]!;
+		if (argument === '--') {
+			input.push(...argv.slice(index + 1));
+			break;
+		}
+
+		if (argument === '-' || !argument.startsWith('-')) {
+			input.push(argument);
+			continue;
+		}
+
+		if (argument === '-h') {
+			wants = 'help';
+			continue;
+		}
+
+		if (!argument.startsWith('--')) {
+			// One dash: -h is the only short flag; `-limit` is a slip for --limit.
+			const typed = argument.slice(1);
+			const long = typed.length > 1 && Object.hasOwn(command.flags, camel(typed)) ? ` (did you mean --${typed}?)` : '';
+			fail(`Unknown flag ${shownFlag(argument)}${long}`);
+			continue;
+		}
+
+		const equals = argument.indexOf('=');
+		const typed = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
+		const inline = equals === -1 ? undefined : argument.slice(equals + 1);
+		if (typed === 'help') {
+			wants = 'help';
+			continue;
+		}
+
+		if (typed === 'version') {
+			wants ??= 'version';
+			continue;
+		}
+
+		const name = camel(typed);
+		// Only kebab-case spellings: --startingAfter is a slip, not a synonym.
+		const spec = typed === kebab(name) && Object.hasOwn(command.flags, name) ? command.flags[name] : undefined;
+		if (spec === undefined) {
+			fail(`Unknown flag --${shownFlag(typed)}${unknownFlagHint(typed, command)}`);
+			continue;
+		}
+
+		let value: string | true;
+		if (spec.type === 'boolean') {
+			if (inline !== undefined) {
+				fail(`--${typed} is a switch and takes no value, not ${quoteValue(inline)}`);
+				continue;
+			}
+
+			value = true;
+		} else if (inline !== undefined) {
+			value = inline;
+		} else {
+			const next = argv[index + 1];
+			if (next === undefined || (next.startsWith('-') && next !== '-')) {
+				const dash = next !== undefined && next !== '--' && !next.startsWith('--') ? ` (for a value that starts with '-', write --${typed}=${shownFlag(next)})` : '';
+				fail(`--${typed} needs a value${dash}`);
+				continue;
+			}
+
+			value = next;
+			index++;
+		}
+
+		if (spec.isMultiple === true) {
+			((flags[name] ??= []) as unknown[]).push(value);
+		} else if (Object.hasOwn(flags, name)) {
+			fail(`--${typed} is given more than once`);
+		} else {
+			flags[name] = value;
+		}
+	}
+
+	if (wants !== undefined) {
+		return wants;
+	}
+
+	if (problem === undefined && !command.takesArguments && input.length > 0) {
+		fail(`${command.name} takes flags only, not the argument ${quoteValue(input[0]!)}`);
+	}
+
+	if (problem !== undefined) {
+		throw new UsageError(`${problem}; see ${command.name} --help.`);
+	}
+
+	return {input, flags: flags as FlagValues<D>};
+}
+
+/**
+ * Writes the help or the version to stdout (exit status 0, on a pipe too).
+ * meow renders them, as before the parser was ours; it and its dependencies
+ * take ~20 ms to load, so only these two paths load it.
+ */
+export async function printHelpOrVersion(what: 'help' | 'version', help: string, stdout: {write(text: string): unknown} = process.stdout): Promise<void> {
+	const {default: meow} = await import('meow');
+	const cli = meow(help, {importMeta: import.meta, argv: [], autoHelp: false, autoVersion: false});
+	stdout.write(what === 'help' ? `${cli.help}\n` : `${String(cli.pkg.version)}\n`);
+}
+
+/**
+ * Parses `argv` for `command`; for -h, --help and --version prints them and
+ * returns undefined (the command then exits 0 without doing anything else).
+ */
+export async function parseCommandLine<D extends FlagDeclarations>(
+	argv: readonly string[],
+	command: CommandFlags<D>,
+	help: string,
+	stdout: {write(text: string): unknown} = process.stdout,
+): Promise<ParsedArgs<D> | undefined> {
+	const parsed = parseFlags(argv, command);
+	if (parsed === 'help' || parsed === 'version') {
+		await printHelpOrVersion(parsed, help, stdout);
+		return undefined;
+	}
+
+	return parsed;
+}

@@ -1,0 +1,313 @@
+import type {FetchOptions, PageClient} from './http-client.js';
+import type {WalkQuery} from '../config/options.js';
+import {PageSpool, type SpooledObjects} from './page-spool.js';
+import type {ListObject, Order, Page, WalkEnd} from '../contract/types.js';
+import {walk} from './walker.js';
+
+/**
+ * A whole list walked from both ends at once: the walker twice, one chain in
+ * the order asked for (forward) from the first page, one in the other order
+ * (back) from the other end, so a walk costs about half the round trips of
+ * one chain. Forward pages are handed on as they come; back pages are
+ * spooled to disk (page-spool.ts) and handed on, last first, once the
+ * chains meet, so the objects come out in the order asked for, as one
+ * chain would give them (docs/walker.md#both-ends says why this is exact).
+ *
+ * The meeting rule: pages are taken one at a time, in the order they
+ * arrive, each object in page order. The chains meet where one reaches the
+ * object the other took last: everything from one end to it is taken, and
+ * everything beyond it from the other end, so the walk is whole and ends
+ * there. Only that one id per chain is kept, not every id taken: a chain
+ * walking towards the other reaches the other's last object before any
+ * other it took, so it can meet no object the other took but that one.
+ * Where that object is removed before it is reached, the chains pass each
+ * other without meeting; then the forward chain walks on to the end of the
+ * list, alone, and the back chain is let go unwritten: the one-chain walk,
+ * at one chain's cost. A credential that sees only parts of the list
+ * (empty and short pages) changes nothing: only objects seen are taken.
+ *
+ * The back chain is only ever a shortcut. Whatever makes it doubtful (its
+ * pages do not report the order sent, its first page is the forward one
+ * again, a page breaks a contract rule, it fails or stops advancing) lets it
+ * go, with nothing of it written, and the forward chain walks on alone: the
+ * one-chain walk. So a failure or an interruption leaves what one chain
+ * would have left, and the forward chain's last object resumes it.
+ */
+
+export type EndsStep =
+	/** A forward page; its first `take` objects are the walk's. */
+	| {chain: 'forward'; page: Page; take: number}
+	/** A back page, spooled; its first `take` objects come out in `replay` steps. */
+	| {chain: 'back'; page: Page; take: number}
+	/** After the meeting: the back chain's objects, in the order asked for. */
+	| {chain: 'replay'} & SpooledObjects;
+
+export type BothEndsOptions = {
+	/** The order asked for (the forward chain's); the server's default, desc, when absent. */
+	order?: Order;
+	signal?: AbortSignal;
+	onRetry?: FetchOptions['onRetry'];
+	/** Why a back page cannot be trusted (a contract finding on it), or undefined. */
+	doubt?: (page: Page) => string | undefined;
+	/** Told when the back chain is let go, and why: the walk goes on as one chain. */
+	onOneChain?: (reason: string) => void;
+	/** Folder for the temporary files; the system's when absent. */
+	spillFolder?: string;
+	/**
+	 * How the back chain's pages are handed on. `spool` (the default): each
+	 * `back` step as it comes, and its objects, from disk, in `replay` steps
+	 * after the meeting. `hold` (the audit, which writes no objects but checks
+	 * every page): the `back` steps themselves only after the meeting, in the
+	 * order they came, held in memory meanwhile, so a back chain let go leaves
+	 * nothing behind.
+	 */
+	back?: 'spool' | 'hold';
+	/** Stop once the two chains together took this many pages without meeting (the audit's bound). */
+	maxPages?: number;
+	/**
+	 * A first page answered in less than this many milliseconds walks one
+	 * chain (the other end's first request is cancelled): at that pace a
+	 * round trip costs less than spooling and writing back the other end's
+	 * pages, so a second chain would make the walk slower, not faster.
+	 * 0 (--both-ends): both ends whatever the pace. Default quickServerMs.
+	 */
+	quickMs?: number;
+};
+
+/** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
+export const quickServerMs = 10;
+
+/**
+ * Objects of held back pages (BothEndsOptions.back 'hold') past which the
+ * back chain is let go: what the audit keeps in memory stays bounded, and a
+ * longer list is walked as one chain from there.
+ */
+export const holdLimit = 100_000;
+
+type Settled = {chain: Chain; step?: IteratorResult<Page, WalkEnd>; error?: unknown};
+
+type Chain = {
+	readonly pages: AsyncGenerator<Page, WalkEnd>;
+	readonly cancel: AbortController;
+	/** The id of the object this chain took last: where the other chain meets it. */
+	last: string | undefined;
+	pending: Promise<Settled> | undefined;
+	/** Pages taken. */
+	count: number;
+	/** Reached its end of the list: asked for nothing more, its ids still count. */
+	ended: boolean;
+	stopped: boolean;
+};
+
+function startChain(client: PageClient, url: string, lane: number, options: BothEndsOptions): Chain {
+	const cancel = new AbortController();
+	const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+	const pages = walk(client, {maxPages: null, maxItems: null}, {startUrl: url, readAhead: true, lane, signal, onRetry: options.onRetry});
+	return {pages, cancel, last: undefined, pending: undefined, count: 0, ended: false, stopped: false};
+}
+
+async function pull(chain: Chain): Promise<Settled> {
+	chain.pending ??= chain.pages.next().then(step => ({chain, step}), (error: unknown) => ({chain, error}));
+	return chain.pending;
+}
+
+/** Cancels a chain's request in flight and ends its walker; again, does nothing. */
+async function stop(chain: Chain): Promise<void> {
+	if (chain.stopped) {
+		return;
+	}
+
+	chain.stopped = true;
+	chain.cancel.abort();
+	await chain.pending;
+	chain.pending = undefined;
+	await chain.pages.return({kind: 'end'}).catch(() => {});
+}
+
+/** Takes a page's objects up to the one `other` took last; whether the chains met there. */
+function take(page: Page, mine: Chain, other: Chain | undefined): {take: number; met: boolean} {
+	const meeting = other?.last;
+	let count = 0;
+	for (const object of page.objects) {
+		if (object.id === meeting) {
+			return {take: count, met: true};
+		}
+
+		count++;
+	}
+
+	mine.count += 1;
+	mine.last = page.objects.at(-1)?.id ?? mine.last;
+	return {take: count, met: false};
+}
+
+function sameIds(a: readonly string[], b: readonly ListObject[]): boolean {
+	return a.length === b.length && a.every((id, index) => b[index]!.id === id);
+}
+
+/**
+ * Why the back chain's page cannot be taken as the other end of the list
+ * the forward chain walks, or undefined. `first` is the forward chain's
+ * first page, which is always taken before any back page.
+ */
+function doubtOf(page: Page, backOrder: Order, first: Page, backPages: number): string | undefined {
+	if (page.pagination.order !== backOrder) {
+		return `the server answered order=${backOrder} with a page in order ${String(page.pagination.order)}`;
+	}
+
+	if (backPages > 0 || page.objects.length === 0 || first.nextUrl === null) {
+		return undefined;
+	}
+
+	const firstIds = first.objects.map(object => object.id);
+	if (sameIds(firstIds, page.objects) || (firstIds.length > 1 && page.objects[0]!.id === firstIds[0])) {
+		return `the server's first page in order ${backOrder} starts as the first page in the other order does`;
+	}
+
+	return undefined;
+}
+
+/**
+ * A back chain's page to take; undefined when the chain reached its end of
+ * the list (its last object still counts); or why it is let go.
+ */
+function judgeBack(settled: Settled, backOrder: Order, first: Page, options: BothEndsOptions): Page | string | undefined {
+	if (settled.error !== undefined) {
+		return 'the walk in the other order failed';
+	}
+
+	const step = settled.step!;
+	if (step.done) {
+		return step.value.kind === 'end' ? undefined : 'the walk in the other order stopped advancing';
+	}
+
+	return doubtOf(step.value, backOrder, first, settled.chain.count) ?? options.doubt?.(step.value) ?? step.value;
+}
+
+export async function * walkBothEnds(client: PageClient, query: WalkQuery, options: BothEndsOptions = {}): AsyncGenerator<EndsStep, WalkEnd> {
+	const order = options.order ?? query.order ?? 'desc';
+	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
+	const forward = startChain(client, client.firstUrl, 0, options);
+	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
+	const spool = options.back === 'hold' ? undefined : new PageSpool(options.spillFolder);
+	let held: EndsStep[] = [];
+	let heldObjects = 0;
+	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
+	let first: Page | undefined;
+	const letGo = async (reason: string | undefined) => {
+		if (back === undefined) {
+			return;
+		}
+
+		const gone = back;
+		back = undefined;
+		held = [];
+		await stop(gone);
+		if (reason !== undefined && options.signal?.aborted !== true) {
+			options.onOneChain?.(reason);
+		}
+	};
+
+	try {
+		// Both first requests leave at once; the forward page is taken first.
+		void pull(forward);
+		void pull(back);
+		for (;;) {
+			const racing = [pull(forward)];
+			if (back !== undefined && !back.ended && first !== undefined) {
+				racing.push(pull(back));
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- the chains' pages are taken one at a time, as they come
+			const settled = await Promise.race(racing);
+			settled.chain.pending = undefined;
+			if (settled.chain === forward) {
+				if (settled.error !== undefined) {
+					throw settled.error;
+				}
+
+				if (settled.step!.done) {
+					// The forward chain walked the list alone: the one-chain walk, whole.
+					// eslint-disable-next-line no-await-in-loop -- once
+					await letGo(undefined);
+					return settled.step!.value;
+				}
+
+				const page = settled.step!.value;
+				if (first === undefined) {
+					first = page;
+					if (page.nextUrl === null || page.ms < (options.quickMs ?? quickServerMs)) {
+						// eslint-disable-next-line no-await-in-loop -- once
+						await letGo(undefined);
+					}
+				}
+
+				const taken = take(page, forward, back);
+				yield {chain: 'forward', page, take: taken.take};
+				if (taken.met) {
+					break;
+				}
+
+				if (bounded() && page.nextUrl !== null) {
+					return {kind: 'max-pages', limit: options.maxPages!};
+				}
+
+				continue;
+			}
+
+			const chain = settled.chain;
+			const judged = judgeBack(settled, backOrder, first!, options);
+			if (typeof judged === 'string') {
+				// eslint-disable-next-line no-await-in-loop -- once
+				await letGo(judged);
+				continue;
+			}
+
+			if (judged === undefined) {
+				chain.ended = true;
+				continue;
+			}
+
+			const page = judged;
+			const taken = take(page, chain, forward);
+			if (spool) {
+				spool.append(page.objects, page.objectTexts, taken.take, page.objectBytes);
+				yield {chain: 'back', page, take: taken.take};
+			} else {
+				// Held for the checks: the page's texts and bytes are no longer needed.
+				held.push({chain: 'back', page: {...page, objectTexts: undefined, objectBytes: undefined}, take: taken.take});
+				heldObjects += taken.take;
+				if (heldObjects > holdLimit) {
+					// eslint-disable-next-line no-await-in-loop -- once
+					await letGo(`the other end held more than ${holdLimit} objects before the chains met`);
+					continue;
+				}
+			}
+
+			if (taken.met) {
+				break;
+			}
+
+			if (bounded() && page.nextUrl !== null) {
+				return {kind: 'max-pages', limit: options.maxPages!};
+			}
+		}
+
+		// The chains met: the list is whole. The back chain's objects follow, in the order asked for.
+		const backSteps = held;
+		await stop(forward);
+		await letGo(undefined);
+		yield * backSteps;
+		for (const objects of spool?.reversed() ?? []) {
+			// Read from disk, not the network: an interruption is seen here, between pages.
+			options.signal?.throwIfAborted();
+			yield {chain: 'replay', ...objects};
+		}
+
+		return {kind: 'end'};
+	} finally {
+		await stop(forward);
+		await letGo(undefined);
+		spool?.close();
+	}
+}

@@ -1,0 +1,197 @@
+import {PagewalkError} from '../text/errors.js';
+import {apiError, excerpt, oneLine} from './envelope.js';
+import {credentialAdvice, type Credential} from '../config/credentials.js';
+import {connectionErrorKind} from './undici-adapter.js';
+import {retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
+import {redact} from '../text/secret.js';
+import type {JwtSummary} from '../contract/types.js';
+
+/**
+ * The client's sentences for a request that failed: below HTTP (a refused
+ * or reset connection, a timeout) or with a status, each naming the cause
+ * and what to do, in the words of the API and the credential in use; and
+ * what the retry policy decides on.
+ */
+
+/** The largest body read (undici's maxResponseSize): a page beyond it ends with advice to ask for smaller pages. */
+export const maxBodyBytes = 32 * 1024 * 1024;
+
+export function seconds(ms: number): string {
+	const value = ms / 1000;
+	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+}
+
+/** A response as the client read it. */
+export type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined};
+
+/** What the sentences name: the origin, the API, the --timeout in words, the credential. */
+export type FailureContext = {origin: string; apiName: string; timeoutText: string; credential: Credential};
+
+/** A 401 message or error id that says a JWT's time window was wrong: the clock, not the key. */
+function looksLikeClockSkew(id: string | undefined, message: string | undefined): boolean {
+	const text = message ?? '';
+	return id === 'expired_token' || /^(exp|nbf)\b/i.test(text) || /expired|not yet valid|not valid yet|clock/i.test(text);
+}
+
+/** A 401 that says the JWT's uri claim is not this request's. */
+function looksLikeUriMismatch(message: string | undefined): boolean {
+	return /^uri\b/i.test(message ?? '') || /\buri\b.*(match|query)/i.test(message ?? '');
+}
+
+/** Our whole-request deadline (--timeout) fired, as opposed to the caller's abort. */
+export class DeadlineExceeded extends Error {
+	/** @param phase What we were waiting for when it fired. */
+	constructor(readonly phase: 'headers' | 'body') {
+		super('deadline exceeded');
+	}
+}
+
+/** A failed try: what the retry policy decides on, the error shown if it stops, and the reason shown if it waits. */
+export type Failed = {failure: Failure; final: PagewalkError; reason: string};
+
+function connectionError({origin, timeoutText}: FailureContext, error: unknown, kind: ConnectionErrorKind, attempt: number): PagewalkError {
+	switch (kind) {
+		case 'connect-timeout': {
+			return new PagewalkError(`${origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
+		}
+
+		case 'headers-timeout': {
+			return new PagewalkError(`${origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
+		}
+
+		case 'body-timeout': {
+			return new PagewalkError(`${origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
+		}
+
+		case 'too-large': {
+			return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`, {retryable: false});
+		}
+
+		case 'refused': {
+			return new PagewalkError(`Could not connect to ${origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
+		}
+
+		case 'dns': {
+			return new PagewalkError(`Could not find the host of ${origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
+		}
+
+		case 'reset': {
+			return new PagewalkError(`The connection to ${origin} was reset${attempt > 0 ? ` ${attempt + 1} times` : ''} before the page was complete; try again later.`);
+		}
+
+		case 'truncated': {
+			return new PagewalkError(`${origin} closed the connection before the whole body arrived; try again later.`);
+		}
+
+		case 'other': {
+			// Retrying cannot help a server whose headers are too large to read.
+			if ((error as {code?: unknown} | undefined)?.code === 'UND_ERR_HEADERS_OVERFLOW') {
+				return new PagewalkError(`${origin} sent response headers larger than pagewalk reads (16 KiB); check the server or a proxy in between.`);
+			}
+
+			const detail = error instanceof Error ? error.message : String(error);
+			return new PagewalkError(`The request to ${origin} failed (${detail}); try again later.`);
+		}
+	}
+}
+
+/** The sentence for a failed status; `id` and `message` are the API's error, when the body held one. */
+function statusError({origin, apiName, credential}: FailureContext, raw: Raw, attempts: number, {id, message}: ReturnType<typeof apiError>): PagewalkError {
+	const {status} = raw;
+	// Redacted before the cut, so no prefix of a credential or JWT the server echoed is left behind.
+	const told = message === undefined ? '' : oneLine(redact(message), 160);
+	const said = id !== undefined || message !== undefined
+		? `${status}${id ? ` ${id}` : ''}${told === '' ? '' : `: ${told}`}`
+		: `${status}${raw.body.trim() === '' ? '' : `, body ${excerpt(raw.body)}`}`;
+	const retried = attempts > 0 ? ` after ${attempts} ${attempts === 1 ? 'retry' : 'retries'}` : '';
+	if (status >= 300 && status < 400) {
+		const location = raw.headers.location;
+		let where = '';
+		if (typeof location === 'string') {
+			try {
+				const target = new URL(location, origin);
+				where = ` to ${target.origin}${target.pathname}`;
+			} catch {
+				where = ` to ${excerpt(location, 60)}`;
+			}
+		}
+
+		return new PagewalkError(`The server answered ${status} with a redirect${where}; pagewalk does not follow redirects, so point the base URL at the final address.`, {retryable: false});
+	}
+
+	if (status === 401) {
+		if (credential.kind === 'cdp-key' && looksLikeClockSkew(id, message)) {
+			// The JWT's nbf is this machine's clock when it signed: what to compare with real time.
+			const signedAt = raw.jwtClaims?.nbf === undefined ? '' : `; it read ${new Date(raw.jwtClaims.nbf * 1000).toISOString().replace('.000Z', 'Z')} when the JWT was signed`;
+			return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT was refused as expired or not yet valid: check this machine's clock (it must be within a few seconds of real time${signedAt}).`, {retryable: false});
+		}
+
+		if (credential.kind === 'cdp-key' && looksLikeUriMismatch(message)) {
+			const signed = raw.jwtClaims?.uri === undefined ? '' : `, here ${JSON.stringify(raw.jwtClaims.uri)}`;
+			return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's uri claim did not match the request (pagewalk signs GET host/path without the query${signed}).`, {retryable: false});
+		}
+
+		if (credential.kind === 'cdp-key' && /^nonce\b|nonce.*(already|twice|replay)/i.test(message ?? '')) {
+			return new PagewalkError(`The ${apiName} rejected the credential (${said}); the JWT's nonce was refused as already used: pagewalk signs a fresh JWT for every request, so something between it and the API sent a request twice.`, {retryable: false});
+		}
+
+		return new PagewalkError(`The ${apiName} rejected the credential (${said}); ${credentialAdvice(credential)}.`, {retryable: false});
+	}
+
+	if (status === 403) {
+		return new PagewalkError(credential.kind === 'cdp-key'
+			? `The ${apiName} refused access (${said}); give the CDP key from ${credential.from} permission to read this list, or use a key that has it.`
+			: `The ${apiName} refused access (${said}); use a credential in ${credential.from} with permission to read this list.`, {retryable: false});
+	}
+
+	if (status === 404) {
+		const problem = `The ${apiName} has no such list (${said})`;
+		return new PagewalkError(`${problem}; check the endpoint path and the base URL.`, {retryable: false, problem});
+	}
+
+	if (status === 429) {
+		const wait = retryAfterMs(raw.headers['retry-after'], Date.now());
+		return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; wait ${seconds(Math.max(wait ?? 60_000, 1000))} and retry.`);
+	}
+
+	if (status >= 500) {
+		return new PagewalkError(`The ${apiName} failed (${said})${retried}; try again later.`);
+	}
+
+	const problem = `The ${apiName} rejected the request (${said})`;
+	return new PagewalkError(`${problem}; check the endpoint and the query flags.`, {retryable: false, problem});
+}
+
+export function connectionFailed(context: FailureContext, error: unknown, attempt: number): Failed {
+	const {origin, timeoutText} = context;
+	// Our own sentences (a body that cannot be decoded) and the whole-page
+	// deadline are final: the deadline already waited --timeout.
+	if (error instanceof PagewalkError) {
+		return {failure: {connection: 'other'}, final: error, reason: 'failed'};
+	}
+
+	if (error instanceof DeadlineExceeded) {
+		return {failure: {connection: 'other'}, final: new PagewalkError(error.phase === 'headers'
+			? `${origin} did not answer within ${timeoutText}; check the URL, try again later or raise --timeout.`
+			: `${origin} did not send the whole page within ${timeoutText}; try again later or raise --timeout.`), reason: 'deadline'};
+	}
+
+	const kind = connectionErrorKind(error);
+	return {failure: {connection: kind}, final: connectionError(context, error, kind, attempt), reason: 'connection reset'};
+}
+
+export function statusFailed(context: FailureContext, raw: Raw, attempt: number): Failed {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(raw.body);
+	} catch {
+		// Not JSON: the error is worded from the status and an excerpt instead.
+	}
+
+	const apiSaid = apiError(parsed);
+	return {
+		failure: {status: raw.status, retryAfter: raw.headers['retry-after']},
+		final: statusError(context, raw, attempt, apiSaid),
+		reason: `${raw.status}${apiSaid.id ? ` ${apiSaid.id}` : ''}`,
+	};
+}

@@ -1,0 +1,178 @@
+import {linkIdentity, type Cursor} from '../contract/links.js';
+import type {Page, WalkEnd} from '../contract/types.js';
+
+/**
+ * The rules a walk goes by, page after page, apart from how it fetches: where
+ * a link leads (on, or to the end), when it would loop or not advance, when
+ * a page repeats an earlier one, and the --max-pages and --max-items bounds.
+ * The walker asks them about each link twice: from a page's first bytes (to
+ * read ahead) and once the page is parsed (the last word).
+ */
+
+function describeCursor(cursor: Cursor): string | undefined {
+	if (cursor.starting_after !== undefined) {
+		return `starting_after=${cursor.starting_after}`;
+	}
+
+	if (cursor.ending_before !== undefined) {
+		return `ending_before=${cursor.ending_before}`;
+	}
+
+	return undefined;
+}
+
+function pageKey(page: Page): string {
+	return `${page.objects.length}\u0000${page.objects[0]?.id ?? ''}\u0000${page.objects.at(-1)?.id ?? ''}`;
+}
+
+/** Why `page` repeats an earlier one, or undefined when it brings something new. */
+function repeatedPage(page: Page, number: number, keys: Map<string, number>, previous: readonly string[]): string | undefined {
+	if (page.objects.length === 0) {
+		return undefined;
+	}
+
+	const earlier = keys.get(pageKey(page));
+	if (earlier !== undefined) {
+		return `page ${number} holds the same objects as ${earlier === 0 ? 'a page walked before' : `page ${earlier}`}`;
+	}
+
+	// Almost every page starts with an object the page before did not hold:
+	// one pass of string compares says so, and the set of that page's ids
+	// (a hundred inserts) is built only when it did.
+	const firstId = page.objects[0]!.id;
+	if (!previous.includes(firstId)) {
+		return undefined;
+	}
+
+	const previousIds = new Set(previous);
+	if (page.objects.every(object => previousIds.has(object.id))) {
+		return `every object of page ${number} was already on ${number === 1 ? 'the page walked before it' : `page ${number - 1}`}`;
+	}
+
+	return undefined;
+}
+
+/** Where the walk goes after a page: on to `url`, or to its end. */
+export type Step = {end: WalkEnd} | {url: string; canonical: string; cursor: string | undefined};
+
+export type WalkLimits = {maxPages: number | null; maxItems: number | null};
+
+/** What a walk remembers to tell a loop: bounded by pages, not objects. */
+export class WalkRules {
+	/** Pages taken, and their objects. */
+	pages = 0;
+	items = 0;
+	// Page number (1-based) at which each canonical URL and cursor was
+	// requested; 0 for the pages walked before this walk.
+	private readonly visitedUrls = new Map<string, number>();
+	private readonly visitedCursors = new Map<string, number>();
+	// A link can lead back to an earlier page under a URL not seen before (a
+	// fresh cursor that points backwards). Such a page is caught by its
+	// contents before it is yielded, so its objects are not written twice:
+	// each page's first id, last id and size (one short key per page, so memory
+	// stays bounded by pages, not objects), and the ids of the previous page.
+	private readonly pageKeys = new Map<string, number>();
+	private previousIds: readonly string[];
+	// The page being requested; each URL is read once: as the link, then as the request.
+	private canonical: string;
+	private cursor: string | undefined;
+
+	constructor(start: string, private readonly limits: WalkLimits, private readonly linkName: string, walked?: {urls: readonly string[]; pages: readonly Page[]}) {
+		for (const url of walked?.urls ?? []) {
+			const identity = linkIdentity(url);
+			this.visitedUrls.set(identity.canonical, 0);
+			const cursor = describeCursor(identity.cursor);
+			if (cursor !== undefined) {
+				this.visitedCursors.set(cursor, 0);
+			}
+		}
+
+		for (const page of walked?.pages ?? []) {
+			if (page.objects.length > 0) {
+				this.pageKeys.set(pageKey(page), 0);
+			}
+		}
+
+		this.previousIds = walked?.pages.at(-1)?.objects.map(object => object.id) ?? [];
+		const first = linkIdentity(start);
+		this.canonical = first.canonical;
+		this.cursor = describeCursor(first.cursor);
+	}
+
+	/** The next page is being requested. */
+	requesting(): void {
+		this.visitedUrls.set(this.canonical, this.pages + 1);
+		if (this.cursor !== undefined) {
+			this.visitedCursors.set(this.cursor, this.pages + 1);
+		}
+	}
+
+	/** Takes the page requested, or ends the walk when it repeats an earlier one. */
+	take(page: Page): WalkEnd | undefined {
+		this.pages += 1;
+		const {pages} = this;
+		const repeated = repeatedPage(page, pages, this.pageKeys, this.previousIds);
+		if (repeated !== undefined) {
+			return {kind: 'not-advancing', note: pages === 1 ? repeated : `the ${this.linkName} of page ${pages - 1} leads back: ${repeated}, so following it would loop`};
+		}
+
+		this.pageKeys.set(pageKey(page), pages);
+		this.previousIds = page.objects.map(object => object.id);
+		this.items += page.objects.length;
+		return undefined;
+	}
+
+	/** The walk goes on to `step`: the page it requests next. */
+	moveTo(step: {canonical: string; cursor: string | undefined}): void {
+		this.canonical = step.canonical;
+		this.cursor = step.cursor;
+	}
+
+	/**
+	 * Whether the walk goes on from page `number`, whose link is `next`,
+	 * and where to. `objects` is the page's count, counted into `items`
+	 * already; undefined when the page is not parsed yet (its link read from
+	 * its first bytes), and then undefined is returned where the answer
+	 * needs the objects (a --max-items bound).
+	 */
+	stepAfter(number: number, next: string | null, objects?: number): Step | undefined {
+		if (next === null) {
+			return {end: {kind: 'end'}};
+		}
+
+		const {linkName} = this;
+		const pageName = (seen: number) => (seen === 0 ? 'a page walked before' : `page ${seen}`);
+		const identity = linkIdentity(next);
+		const nextCursor = describeCursor(identity.cursor);
+		if (identity.canonical === this.canonical && objects === 0) {
+			return {end: {kind: 'not-advancing', note: `page ${number} was empty and its ${linkName} repeats its own request, so the list cannot advance`}};
+		}
+
+		const seenUrl = this.visitedUrls.get(identity.canonical);
+		if (seenUrl !== undefined) {
+			return {end: {kind: 'not-advancing', note: `the ${linkName} of page ${number} leads back to ${pageName(seenUrl)}, so following it would loop`}};
+		}
+
+		const seenCursor = nextCursor === undefined ? undefined : this.visitedCursors.get(nextCursor);
+		if (seenCursor !== undefined) {
+			return {end: {kind: 'not-advancing', note: `the ${linkName} of page ${number} repeats the cursor ${nextCursor!} of ${pageName(seenCursor)}, so following it would not advance`}};
+		}
+
+		const {maxItems, maxPages} = this.limits;
+		if (maxItems !== null) {
+			if (objects === undefined) {
+				return undefined;
+			}
+
+			if (this.items >= maxItems) {
+				return {end: {kind: 'max-items', limit: maxItems}};
+			}
+		}
+
+		if (maxPages !== null && number >= maxPages) {
+			return {end: {kind: 'max-pages', limit: maxPages}};
+		}
+
+		return {url: next, canonical: identity.canonical, cursor: nextCursor};
+	}
+}

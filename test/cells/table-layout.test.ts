@@ -1,0 +1,34 @@
+import stringWidth from 'string-width';
+import {describe, expect, it} from 'vitest';
+import {rowsOf} from '../../source/browser/cells.js';
+import {layoutColumns as browserLayout, markerWidth} from '../../source/browser/table-layout.js';
+import {formatCells, layoutColumns, maximumWidth} from '../../source/cells/table-layout.js';
+
+const cells = (object: Record<string, string>) => new Map(Object.entries(object));
+
+describe('shared table layout', () => {
+	it('is the browser layout, less the selection marker', () => {
+		const objects = [{id: '5c771d99-7de1-4729-9b06-f2325a971cd1', name: 'n'.repeat(30), description: 'd'.repeat(60), a: '1', b: '2'}];
+		for (const width of [20, 52, 80, 200]) {
+			expect(layoutColumns(objects.map(cells), width - markerWidth)).toEqual(browserLayout(rowsOf(objects), width));
+		}
+	});
+
+	it('without a width limit keeps every column at its natural width, capped', () => {
+		const layout = layoutColumns([cells({id: 'a', description: 'd'.repeat(100), n: '7'})], Number.POSITIVE_INFINITY);
+		expect(layout).toEqual({columns: [{path: 'id', width: 2}, {path: 'description', width: maximumWidth}, {path: 'n', width: 1, align: 'right'}], hidden: 0, hiddenPaths: []});
+	});
+
+	it('measures and cuts a megabyte cell as it does its first 10,000 characters', () => {
+		for (const unit of ['x', '日本', '👍🏽', 'e\u0301']) {
+			const huge = unit.repeat(Math.ceil(1_000_000 / unit.length));
+			const rows = [cells({id: 'a', huge})];
+			const head = [cells({id: 'a', huge: huge.slice(0, 10_000)})];
+			const layout = layoutColumns(rows, 80);
+			expect(layout).toEqual(layoutColumns(head, 80));
+			const line = formatCells(rows[0]!, layout.columns);
+			expect(line).toBe(formatCells(head[0]!, layout.columns));
+			expect(stringWidth(line)).toBeLessThanOrEqual(80);
+		}
+	});
+});
