@@ -49,7 +49,7 @@ const help = `
 	  --one-chain              walk from the first page only; by default a walk of the whole
 	                           list also walks from its other end at once, in half the round
 	                           trips, meeting in the middle (pages are numbered as read),
-	                           unless the first page came back in under ${quickServerMs} ms
+	                           unless its first pages come back in under ${quickServerMs} ms
 	  --both-ends              from both ends even from a server that answers that fast
 
 	Checks (each passed or failed, with the page and the evidence)

@@ -45,7 +45,7 @@ const help = `
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
 	                           no bound, no cursor) also walks from the list's other end at
 	                           once, in half the round trips, and writes the same objects in
-	                           the same order (docs/dump.md), unless the first page came back
+	                           the same order (docs/dump.md), unless its first pages come back
 	                           in under ${quickServerMs} ms (a local server: one chain is faster there)
 	  --both-ends              from both ends even from a server that answers that fast
 

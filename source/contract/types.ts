@@ -75,6 +75,12 @@ export type Page = {
 	startedAt: number;
 	/** Milliseconds from sending the request to the parsed body, retries included. */
 	ms: number;
+	/**
+	 * Milliseconds from the last try's request to its whole answer, before
+	 * any wait to be parsed (a page read ahead waits for its turn): the
+	 * server's pace as the walk from both ends judges it.
+	 */
+	roundTripMs?: number;
 	/** How many retries this page took. */
 	retries: number;
 	/** Size of the response body in bytes. */

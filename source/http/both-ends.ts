@@ -65,8 +65,10 @@ export type BothEndsOptions = {
 	/** Stop once the two chains together took this many pages without meeting (the audit's bound). */
 	maxPages?: number;
 	/**
-	 * A first page answered in less than this many milliseconds walks one
-	 * chain (the other end's first request is cancelled): at that pace a
+	 * When one of the first forward pages came back (its request's round
+	 * trip, Page.roundTripMs) in less than this many milliseconds, the walk
+	 * goes on as one chain (the other end's pages so far dropped, its request
+	 * cancelled): at that pace a
 	 * round trip costs less than spooling and writing back the other end's
 	 * pages, so a second chain would make the walk slower, not faster.
 	 * 0 (--both-ends): both ends whatever the pace. Default quickServerMs.
@@ -75,7 +77,10 @@ export type BothEndsOptions = {
 };
 
 /** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
-export const quickServerMs = 10;
+export const quickServerMs = 15;
+
+/** How many forward pages the pace is judged on: one answered within quickMs is enough. */
+const judgedPages = 8;
 
 /**
  * Objects of held back pages (BothEndsOptions.back 'hold') past which the
@@ -194,6 +199,8 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	let heldObjects = 0;
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
 	let first: Page | undefined;
+	// Forward pages answered faster than quickMs (see BothEndsOptions.quickMs).
+	let quickPages = 0;
 	const letGo = async (reason: string | undefined) => {
 		if (back === undefined) {
 			return;
@@ -236,10 +243,19 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				const page = settled.step!.value;
 				if (first === undefined) {
 					first = page;
-					if (page.nextUrl === null || page.ms < (options.quickMs ?? quickServerMs)) {
+					if (page.nextUrl === null) {
 						// eslint-disable-next-line no-await-in-loop -- once
 						await letGo(undefined);
 					}
+				}
+
+				// The pace is judged on the first forward pages (the first ones also
+				// pay for connections and cold code on both sides), by the round trip
+				// of each request, not by how long its page waited to be read.
+				quickPages += (page.roundTripMs ?? page.ms) < (options.quickMs ?? quickServerMs) ? 1 : 0;
+				if (back !== undefined && forward.count < judgedPages && quickPages > 0) {
+					// eslint-disable-next-line no-await-in-loop -- once
+					await letGo('the server answers faster than a second chain can help');
 				}
 
 				const taken = take(page, forward, back);

@@ -289,6 +289,7 @@ function pageFrom(config: WalkConfig, raw: Raw, sent: Sent, keepBytes: boolean):
 		bytes: raw.bytes,
 		credential: sent.credential,
 		...(raw.jwtClaims ? {jwtClaims: raw.jwtClaims} : {}),
+		...(raw.roundTripMs === undefined ? {} : {roundTripMs: Math.round(raw.roundTripMs)}),
 	}, raw.body, keepBytes ? raw.data : undefined);
 }
 
@@ -321,6 +322,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 	const headers: Record<string, string> = {...config.headers, [credentialHeader(config.api).toLowerCase()]: auth.value};
 	// The whole body is read, to its end (or the pool's maxResponseSize)
 	// whatever the status, so the connection goes back to the pool instead of leaking.
+	const sentAt = performance.now();
 	const exchange = getResponse(pools[lane ?? 0] ?? pools[0]!, {path: `${url.pathname}${url.search}`, headers});
 	// undici's headers and body timeouts restart on every byte, so a server
 	// that trickles a byte at a time, dribbles headers or sends 1xx after
@@ -345,6 +347,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 			budget.lost();
 			throw error;
 		});
+		const roundTripMs = performance.now() - sentAt;
 		budget.update(received.headers);
 		if (until) {
 			await until;
@@ -359,7 +362,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 		}
 
 		const decoded = decodeBodyBytes(received.status, received.headers, received.data, config.base.origin);
-		return {status: received.status, headers: received.headers, body: decoded.text, data: decoded.bytes, bytes: received.bytes, jwtClaims: auth.jwtClaims};
+		return {status: received.status, headers: received.headers, body: decoded.text, data: decoded.bytes, bytes: received.bytes, jwtClaims: auth.jwtClaims, roundTripMs};
 	} finally {
 		done();
 		signal?.removeEventListener('abort', forward);

@@ -22,7 +22,7 @@ export function seconds(ms: number): string {
 }
 
 /** A response as the client read it. */
-export type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined};
+export type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined; roundTripMs?: number};
 
 /** What the sentences name: the origin, the API, the --timeout in words, the credential. */
 export type FailureContext = {origin: string; apiName: string; timeoutText: string; credential: Credential};
