@@ -34,21 +34,20 @@ export function chainFlags(flags: object): {oneChain: boolean; bothEnds: boolean
 	return {oneChain, bothEnds};
 }
 
-/** One chain's pages as the steps of a walk from both ends: every page forward, whole. */
-async function * oneChain(pages: AsyncGenerator<Page, WalkEnd>): AsyncGenerator<EndsStep, WalkEnd> {
-	try {
-		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await pages.next();
-			if (step.done) {
-				return step.value;
-			}
-
-			yield {chain: 'forward', page: step.value, take: step.value.objects.length};
-		}
-	} finally {
-		await pages.return({kind: 'end'});
-	}
+/**
+ * One chain's pages as the steps of a walk from both ends: every page
+ * forward, whole. A plain iterator over the walker's rather than another
+ * async generator: one resumption less for every page of a dump.
+ */
+function oneChain(pages: AsyncGenerator<Page, WalkEnd>): AsyncGenerator<EndsStep, WalkEnd> {
+	const asStep = (step: IteratorResult<Page, WalkEnd>): IteratorResult<EndsStep, WalkEnd> => (step.done ? step : {done: false, value: {chain: 'forward', page: step.value, take: step.value.objects.length}});
+	const steps: AsyncGenerator<EndsStep, WalkEnd> = {
+		next: async () => asStep(await pages.next()),
+		return: async value => asStep(await pages.return(value)),
+		throw: async (error: unknown) => asStep(await pages.throw(error)),
+		[Symbol.asyncIterator]: () => steps,
+	};
+	return steps;
 }
 
 /** The dump's walk: from both ends where it can be, else the one chain. */
