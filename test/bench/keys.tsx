@@ -53,7 +53,7 @@ import {execFileSync, spawnSync} from 'node:child_process';
 import {EventEmitter} from 'node:events';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -187,7 +187,12 @@ class Side {
 	constructor(readonly label: string, readonly dir: string, readonly options: RenderOptions) {}
 
 	static async load(label: string, dir: string, incremental?: boolean): Promise<{side: Side; modules: {React: ReactModule; ink: InkModule; app: AppModule; options: OptionsModule; client: ClientModule}}> {
-		const url = (file: string) => pathToFileURL(path.join(dir, file)).href;
+		// A checkout from before source/core/ was split keeps these modules there.
+		const url = (file: string) => {
+			const split = path.join(dir, file);
+			const before = path.join(dir, file.replace(/^source\/(?:config|http)\//, 'source/core/'));
+			return pathToFileURL(existsSync(split) ? split : before).href;
+		};
 		const [React, ink, app, options, client, command, yoga] = await Promise.all([
 			import(url('node_modules/react/index.js')) as Promise<{default: ReactModule}>,
 			import(url('node_modules/ink/build/index.js')) as Promise<InkModule>,
