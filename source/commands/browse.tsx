@@ -146,8 +146,8 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	// Ink starts loading now, before the configuration and the first request:
-	// its layout engine (yoga) compiles its WebAssembly off the main thread for
-	// about 100 ms, which our own start-up work fills instead of waiting on
+	// its layout engine (yoga) compiles its WebAssembly off the main thread,
+	// and our own start-up work fills that time instead of waiting on
 	// it. (Failures surface where it is awaited; the catch only keeps an early
 	// usage error from leaving this promise unobserved.)
 	const browserModule = loadBrowser();

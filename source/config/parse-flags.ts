@@ -189,7 +189,7 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 /**
  * Writes the help or the version to stdout (exit status 0, on a pipe too).
  * meow renders them, as before the parser was ours; it and its dependencies
- * take ~20 ms to load, so only these two paths load it.
+ * take measurable time to load (docs/benchmarks.md), so only these two paths load it.
  */
 export async function printHelpOrVersion(what: 'help' | 'version', help: string, stdout: {write(text: string): unknown} = process.stdout): Promise<void> {
 	const {default: meow} = await import('meow');

@@ -236,7 +236,7 @@ function tailOf(text: string, keep: number): {text: string; width: number} {
 }
 
 // On first use, not at load: string-width's first call compiles its emoji
-// pattern (about 100 ms), which a dump to a pipe never needs.
+// pattern (docs/benchmarks.md), which a dump to a pipe never needs.
 let defaultEllipsisWidth: number | undefined;
 
 /** A cut text and its width in cells. */
