@@ -189,6 +189,23 @@ function judgeBack(settled: Settled, backOrder: Order, first: Page, options: Bot
 	return doubtOf(step.value, backOrder, first, settled.chain.count) ?? options.doubt?.(step.value) ?? step.value;
 }
 
+/**
+ * Whether the walk goes on as one chain after forward page `count`
+ * (0-based), and why: undefined for a list of one page (nothing to say),
+ * a reason for a quick server (BothEndsOptions.quickMs: judged on the first
+ * pages, which also pay for connections and cold code on both sides, by each
+ * request's round trip rather than how long its page waited to be read);
+ * null while both chains go on.
+ */
+function oneChainAfter(page: Page, count: number, options: BothEndsOptions): string | undefined | null {
+	if (count === 0 && page.nextUrl === null) {
+		return undefined;
+	}
+
+	const quick = count < judgedPages && (page.roundTripMs ?? page.ms) < (options.quickMs ?? quickServerMs);
+	return quick ? 'the server answers faster than a second chain can help' : null;
+}
+
 export async function * walkBothEnds(client: PageClient, query: WalkQuery, options: BothEndsOptions = {}): AsyncGenerator<EndsStep, WalkEnd> {
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
@@ -199,8 +216,6 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	let heldObjects = 0;
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
 	let first: Page | undefined;
-	// Forward pages answered faster than quickMs (see BothEndsOptions.quickMs).
-	let quickPages = 0;
 	const letGo = async (reason: string | undefined) => {
 		if (back === undefined) {
 			return;
@@ -241,21 +256,11 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				}
 
 				const page = settled.step!.value;
-				if (first === undefined) {
-					first = page;
-					if (page.nextUrl === null) {
-						// eslint-disable-next-line no-await-in-loop -- once
-						await letGo(undefined);
-					}
-				}
-
-				// The pace is judged on the first forward pages (the first ones also
-				// pay for connections and cold code on both sides), by the round trip
-				// of each request, not by how long its page waited to be read.
-				quickPages += (page.roundTripMs ?? page.ms) < (options.quickMs ?? quickServerMs) ? 1 : 0;
-				if (back !== undefined && forward.count < judgedPages && quickPages > 0) {
+				first ??= page;
+				const verdict = oneChainAfter(page, forward.count, options);
+				if (back !== undefined && verdict !== null) {
 					// eslint-disable-next-line no-await-in-loop -- once
-					await letGo('the server answers faster than a second chain can help');
+					await letGo(verdict);
 				}
 
 				const taken = take(page, forward, back);
