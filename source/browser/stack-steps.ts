@@ -167,11 +167,14 @@ export function forgetBelow(state: PageStackState, keepFrom: number): PageStackS
  */
 export function evict(state: PageStackState): PageStackState {
 	const keepFrom = state.entries.length - state.maxCachedPages;
-	if (keepFrom <= 0 || !state.entries.slice(0, keepFrom).some(entry => entry.page)) {
-		return state;
+	// From the window down: on a walk by hand the page just past it is the one to forget.
+	for (let index = keepFrom - 1; index >= 0; index--) {
+		if (state.entries[index]!.page) {
+			return forgetBelow(state, keepFrom);
+		}
 	}
 
-	return forgetBelow(state, keepFrom);
+	return state;
 }
 
 export function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
