@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {rowsOf} from './browser/cells.js';
 import {overlayLines, type BrowserState} from './browser/browser-state.js';
 import {fillLine, shortNote} from './browser/fill-line.js';
-import {pickerHint, shownKeys} from './browser/keymap.js';
+import {firstKey, pickerHint} from './browser/keymap.js';
 import {breadcrumb} from './browser/related-walks.js';
 import {promptLine} from './browser/prompt-line.js';
 import {statusModel} from './browser/status-model.js';
@@ -139,7 +139,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		// instead of drawing a frame taller than the screen. Keys still work.
 		return (
 			<Box width={size.columns} height={Math.max(1, size.rows - 1)} overflow="hidden">
-				<Text wrap="wrap">{`terminal ${size.columns}x${size.rows} is too small: pagewalk needs ${minimumSize.columns}x${minimumSize.rows}; ${shownKeys('quit')[0]!} quits`}</Text>
+				<Text wrap="wrap">{`terminal ${size.columns}x${size.rows} is too small: pagewalk needs ${minimumSize.columns}x${minimumSize.rows}; ${firstKey('quit')} quits`}</Text>
 			</Box>
 		);
 	}

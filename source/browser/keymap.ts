@@ -343,6 +343,11 @@ export function shownKeys(command: Command): string[] {
 	return keymap[command].keys.filter(binding => typeof binding === 'string' || !binding.hidden).map(binding => keyLabel(bindingKey(binding)));
 }
 
+/** The first key shown for a command: the one a sentence names (`Esc goes back`). */
+export function firstKey(command: Command): string {
+	return shownKeys(command)[0]!;
+}
+
 /**
  * A hint line from the record: each item's commands by their first shown key,
  * then its word (`? help · ← → pages`), so a hint never names a key that
@@ -350,7 +355,7 @@ export function shownKeys(command: Command): string[] {
  */
 export function hintLine(items: ReadonlyArray<readonly [Command | readonly Command[], string]>): string {
 	return items.map(([named, word]) => {
-		const keys = (typeof named === 'string' ? [named] : named).map(command => shownKeys(command)[0]!);
+		const keys = (typeof named === 'string' ? [named] : named).map(command => firstKey(command));
 		return `${keys.join(' ')} ${word}`;
 	}).join(' · ');
 }
@@ -362,7 +367,7 @@ export function tableHint(): string {
 
 /** A pane's title ends with how it closes. */
 export function paneHint(): string {
-	return `${shownKeys('back')[0]!} or ${shownKeys('close')[0]!} closes`;
+	return `${firstKey('back')} or ${firstKey('close')} closes`;
 }
 
 /** The column picker's title: its keys. */
@@ -442,7 +447,7 @@ export function keyName(input: string, key: KeyFlags): string {
 
 /** How related lists work, for the help: the keys come from the record. */
 export function relatedLine(): string {
-	const key = (command: Command) => shownKeys(command)[0]!;
+	const key = firstKey;
 	return `${key('detail')} on an account shows its own lists (transactions, addresses, …): ${key('related-previous')} ${key('related-next')} choose, ${key('open-related')} opens one as a new walk (the status line shows the way back), ${key('parent')} returns as you left it`;
 }
 

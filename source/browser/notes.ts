@@ -2,7 +2,7 @@ import {copyNote, type ClipboardWrite} from './clipboard.js';
 import {noFileName, shownName, wroteNote} from './save-path.js';
 import {cutToWidth} from '../text/text-width.js';
 import {inert} from '../text/inert.js';
-import {shownKeys} from './keymap.js';
+import {firstKey} from './keymap.js';
 
 /**
  * The status line's notes, as the reducers state them: what was copied or
@@ -65,7 +65,7 @@ export function noteText(note: Note): {text: string; tone: NoteTone} {
 		}
 
 		case 'found': {
-			return {text: `"${shownText(note.text)}" on line ${note.line} of ${note.lines} (${shownKeys('find')[0]!} ${shownKeys('prompt-apply')[0]!}: the next)`, tone: 'good'};
+			return {text: `"${shownText(note.text)}" on line ${note.line} of ${note.lines} (${firstKey('find')} ${firstKey('prompt-apply')}: the next)`, tone: 'good'};
 		}
 
 		case 'not-found': {

@@ -9,12 +9,7 @@ import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
-import {shownKeys, type Command} from './keymap.js';
-
-/** The first key the keymap shows for a command: every key a sentence names comes from there. */
-function key(command: Command): string {
-	return shownKeys(command)[0]!;
-}
+import {firstKey as key} from './keymap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a

@@ -1,6 +1,6 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import {Component, type ReactNode} from 'react';
-import {commandFor, keyName, shownKeys, type Command} from '../browser/keymap.js';
+import {commandFor, firstKey, keyName, type Command} from '../browser/keymap.js';
 import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
 
@@ -25,7 +25,7 @@ function Banner({detail, onQuit}: {detail: string; onQuit?: (() => void) | undef
 	return (
 		<Box flexDirection="column" paddingX={1}>
 			<Text bold>pagewalk could not draw this page ({detail}).</Text>
-			<Text>Press {shownKeys('back')[0]} to quit; `pagewalk dump` writes the same list as text.</Text>
+			<Text>Press {firstKey('back')} to quit; `pagewalk dump` writes the same list as text.</Text>
 		</Box>
 	);
 }
