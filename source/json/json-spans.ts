@@ -45,9 +45,12 @@ export function scanPage(body: string): PageSpans {
 	let captureStart = 0;
 	let spaces = 0;
 	let wide = 0;
-	const endValue = () => {
-		// Already compact and plain ASCII: the text is the very slice.
-		const text = reader.spaces === spaces && reader.wide === wide ? body.slice(captureStart, reader.end) : compactJson(body, captureStart, reader.end);
+	const endValue = (scalar: boolean) => {
+		// Already compact and plain ASCII: the text is the very slice. The
+		// reader's counts include a token once it is read, so a value that is
+		// one token (a string) is never known plain by them: compactJson decides.
+		const plain = !scalar && reader.spaces === spaces && reader.wide === wide;
+		const text = plain ? body.slice(captureStart, reader.end) : compactJson(body, captureStart, reader.end);
 		if (captureDepth === 2) {
 			objectTexts.push(text);
 		} else {
@@ -69,7 +72,7 @@ export function scanPage(body: string): PageSpans {
 
 		if (kind === jsonClose) {
 			if (depth === captureDepth) {
-				endValue();
+				endValue(false);
 			}
 
 			if (depth === 1) {
@@ -93,7 +96,7 @@ export function scanPage(body: string): PageSpans {
 		}
 
 		if (depth === captureDepth && kind !== jsonObject && kind !== jsonArray) {
-			endValue();
+			endValue(true);
 		}
 	}
 

@@ -95,6 +95,17 @@ const {value} = fc.letrec<{value: Texts}>(tie => ({
 	),
 }));
 
+describe('json-spans: an element that is one string', () => {
+	// Found by the property below (seed 1802676070): a bare string in `data`
+	// holding an unsafe character came out unescaped, since the reader had
+	// already counted it when its capture began.
+	test('has its unsafe characters escaped, as inside an object or an array', () => {
+		const body = '{"pagination":{},"data":["\u115F",{"a":"\u115F"},["\u115F"],"plain"]}';
+		expect(scanPage(body).objectTexts).toEqual(['"\\u115f"', '{"a":"\\u115f"}', '["\\u115f"]', '"plain"']);
+		expect(pageSpans(body, 4).texts).toEqual(['"\\u115f"', '{"a":"\\u115f"}', '["\\u115f"]', '"plain"']);
+	});
+});
+
 describe('json-spans: property', () => {
 	test('any JSON texts in data come out with the same value, byte-identical where nothing needed escaping', () => {
 		const unsafe = unsafePattern();
