@@ -82,7 +82,8 @@ describe('← in a chunk of → counts as one step back', () => {
 			const app = await browse({limit: 5});
 			await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
 			await app.press(chunk);
-			const frame = await app.waitFor(f => f.includes(`page ${page} `) && !/loading (the )?(next )?page/.test(f), 10_000);
+			// Still loading, not the note that a ← stopped a load ("stopped loading the next page").
+			const frame = await app.waitFor(f => f.includes(`page ${page} `) && !/(?<!stopped )loading (the )?(next )?page/.test(f), 10_000);
 			expect(frame).toContain(`page ${page} `);
 		});
 	}
