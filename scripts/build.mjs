@@ -3,7 +3,7 @@
 // Subcommands are dynamic imports, so `serve` and `dump` never load React or Ink.
 import {build} from 'esbuild';
 import {chmod, rm} from 'node:fs/promises';
-import {lazyEmojiPlugin} from './string-width-plugin.mjs';
+import {terminalTextPlugin} from './terminal-text-plugin.mjs';
 
 await rm('dist', {recursive: true, force: true});
 await build({
@@ -25,8 +25,8 @@ await build({
 	define: {'process.env.NODE_ENV': '"production"'},
 	// Ink only imports the devtools bridge when DEV=true; it is not a dependency.
 	external: ['react-devtools-core'],
-	// string-width's emoji pattern is made when a cluster may be an emoji (scripts/string-width-plugin.mjs).
-	plugins: [lazyEmojiPlugin],
+	// The terminal-text packages segment without ICU where they can, and string-width makes its emoji pattern when needed (scripts/terminal-text-plugin.mjs).
+	plugins: [terminalTextPlugin],
 	// Some bundled CommonJS dependencies call require() for Node built-ins.
 	banner: {js: "import {createRequire as __pagewalkCreateRequire} from 'node:module'; const require = __pagewalkCreateRequire(import.meta.url);"},
 });

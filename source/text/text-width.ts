@@ -1,4 +1,5 @@
 import type stringWidthType from 'string-width';
+import {graphemeSegmenter} from './lone-clusters.js';
 
 /**
  * The one way pagewalk measures and cuts text for a terminal: the table's
@@ -34,12 +35,9 @@ export const maxClusterLength = 64;
  */
 const zeroWidthAllowance = 64;
 
-// Made on first use, not at load: the first Intl.Segmenter of a process loads
-// ICU's break rules, a cost every command would pay at start-up, while only
-// text beyond printable ASCII is ever segmented.
-let segmenter: Intl.Segmenter | undefined;
-function clustersOf(text: string): Intl.Segments {
-	segmenter ??= new Intl.Segmenter();
+// Text of lone clusters is split without ICU, the rest by an Intl.Segmenter made on first need (lone-clusters.ts).
+const segmenter = graphemeSegmenter();
+function clustersOf(text: string): Iterable<{segment: string; index: number}> {
 	return segmenter.segment(text);
 }
 const printableAscii = /^[\u0020-\u007E]*$/;
