@@ -1,7 +1,7 @@
 import type {FillMark} from '../contract/fill-strip.js';
 import type {FetchOptions} from '../http/http-client.js';
-import {canonicalUrl} from '../contract/links.js';
 import type {Page, RetryNotice, WalkEnd} from '../contract/types.js';
+import {leadsBack} from '../http/walk-rules.js';
 import {walk, type PageSource} from '../http/walker.js';
 import {mayMatch, visibleRows} from './cells.js';
 import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from './page-stack.js';
@@ -180,7 +180,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 	const searchLimit = options.maxSearchPages ?? defaultSearchPages;
 	const walked = stack.entries.map(item => item.url);
 	const start = entry.page.nextUrl;
-	if (start === null || start === entry.url || walked.some(url => canonicalUrl(url) === canonicalUrl(start))) {
+	if (start === null || leadsBack(start, walked, 'next_uri')) {
 		// The end of the list: nothing matched, and the search does not move.
 		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: start === null ? 'no-next-uri' : 'loops-back'};
 	}
@@ -297,7 +297,7 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 
 	const previous = from.page.previousUrl;
 	const walked = stack.entries.map(item => item.url);
-	if (previous === null || walked.some(url => canonicalUrl(url) === canonicalUrl(previous))) {
+	if (previous === null || leadsBack(previous, walked, 'previous_uri')) {
 		return {...base, result: 'end', searched, landing: null, end: previous === null ? 'no-previous' : 'loops-back'};
 	}
 

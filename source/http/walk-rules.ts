@@ -176,3 +176,19 @@ export class WalkRules {
 		return {url: next, canonical: identity.canonical, cursor: nextCursor};
 	}
 }
+
+/**
+ * Whether `link`, the link of the last of the pages `walked` (oldest first),
+ * leads back into them: by its URL or by its cursor, as a walk judges every
+ * link it follows. For a walk that starts where others left off (the
+ * browser's search from the page stack), before anything is requested.
+ */
+export function leadsBack(link: string, walked: readonly string[], linkName: string): boolean {
+	const last = walked.at(-1);
+	if (last === undefined) {
+		return false;
+	}
+
+	const step = new WalkRules(last, {maxPages: null, maxItems: null}, linkName, {urls: walked, pages: []}).stepAfter(walked.length, link);
+	return step !== undefined && 'end' in step && step.end.kind === 'not-advancing';
+}
