@@ -22,7 +22,7 @@
  *
  * The bundle's string-width, wrap-ansi's, slice-ansi's and Ink's tokenizer
  * get their segmenter from {@link graphemeSegmenter} (rewritten at build
- * time by scripts/string-width-plugin.mjs), so they share this one rule.
+ * time by scripts/terminal-text-plugin.mjs), so they share this one rule.
  */
 export const loneClusters = /^[^\r\p{M}\p{Cf}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u0D4E\u0E33\u0EB3\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F\u{10000}-\u{10FFFF}]*$/u;
 
