@@ -342,8 +342,7 @@ function withoutEffect(state: BrowserState, id: number): BrowserState {
 	return {...state, effects: state.effects.filter(effect => effect.id !== id)};
 }
 
-function reduceBrowser(previous: BrowserState, action: BrowserAction): BrowserState {
-	let state = previous;
+function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState {
 	switch (action.type) {
 		case 'note': {
 			return {...state, note: action.note};
@@ -385,10 +384,14 @@ function reduceBrowser(previous: BrowserState, action: BrowserAction): BrowserSt
 		}
 
 		case 'key': {
-			break;
+			return reduceKey(state, action);
 		}
 	}
+}
 
+/** A key: what its screen's router makes of it, applied to the state. */
+function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>): BrowserState {
+	let state = previous;
 	const name = keyName(action.input, action.key);
 	if (state.search.running) {
 		return searchingKey(state, state.search.running, name);
