@@ -15,7 +15,7 @@ import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './pr
 import type {Order, Page, RetryNotice} from '../contract/types.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../http/walker.js';
-import {quickServerMs, walkBothEnds} from '../http/both-ends.js';
+import {walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
 import {Progress} from '../output/progress.js';
 import {parseCommandLine} from '../config/parse-flags.js';
@@ -46,11 +46,12 @@ const help = `
 	  --compare-profile NAME   the same with the credential of profile NAME (see pagewalk
 	                           profiles); its base URL must be the one in use
 	  --max-pages N            stop after N pages per walk (default ${defaultMaxPages}; reported, exit 3)
-	  --one-chain              walk from the first page only; by default a walk of the whole
-	                           list also walks from its other end at once, in half the round
-	                           trips, meeting in the middle (pages are numbered as read),
-	                           unless its first pages come back in under ${quickServerMs} ms
-	  --both-ends              from both ends even from a server that answers that fast
+	  --both-ends              walk a whole list from both ends at once, in half the round
+	                           trips, meeting in the middle: each end's pages are checked
+	                           along its own order, and the pages past the meeting point in
+	                           either order are never read, so a fault there goes unseen
+	                           (pages are numbered as read)
+	  --one-chain              walk from the first page only, every page in order (the default)
 
 	Checks (each passed or failed, with the page and the evidence)
 	  unique-ids               every object id is unique across the walk
@@ -97,9 +98,9 @@ export type AuditOptions = {
 	primaryLabel?: string;
 	/** Aborted (with an Interrupted) by SIGINT, SIGTERM or SIGHUP: stop and report what was read. */
 	signal?: AbortSignal;
-	/** --one-chain: never walk from both ends. */
+	/** --one-chain: never walk from both ends (the default). */
 	oneChain?: boolean;
-	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	/** --both-ends: from both ends, whatever the server's pace (BothEndsOptions.quickMs 0). */
 	bothEnds?: boolean;
 };
 
@@ -143,9 +144,11 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 				progress.retry(notice);
 			};
 
-			// A whole list from its first page walks from both ends (http/both-ends.ts), under the same bound in pages.
-			// Not where walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
-			const bothEnds = options.oneChain !== true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
+			// Only when asked (--both-ends): an audit checks the pages a walk in the order asked for meets, and
+			// from both ends the pages past the meeting point in either order are never read, so a fault on one
+			// of them would pass unseen. A whole list from its first page, under the same bound in pages; not where
+			// walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
+			const bothEnds = options.bothEnds === true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
 				&& query.startingAfter === undefined && query.endingBefore === undefined;
 			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
 			const backFindings = new WalkFindings();
@@ -155,7 +158,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 			};
 
 			const pages = bothEnds
-				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, ...(options.bothEnds === true ? {quickMs: 0} : {})})
+				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0})
 				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {

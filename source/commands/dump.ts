@@ -43,10 +43,11 @@ const help = `
 	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
 	                           (by default they get a leading ' so a spreadsheet shows text)
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
-	                           no bound, no cursor) also walks from the list's other end at
-	                           once, in half the round trips, and writes the same objects in
-	                           the same order (docs/dump.md), unless its first pages come back
-	                           in under ${quickServerMs} ms (a local server: one chain is faster there)
+	                           no bound, no cursor, no --fail-on-findings) also walks from the
+	                           list's other end at once, in half the round trips, and writes
+	                           the same objects in the same order (docs/dump.md), unless its
+	                           first pages come back in under ${quickServerMs} ms (a local server: one
+	                           chain is faster there)
 	  --both-ends              from both ends even from a server that answers that fast
 
 	Contract findings
@@ -128,7 +129,8 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 	const backFindings = new WalkFindings();
 	return dumpSteps(client, config, {
 		all: options.all,
-		oneChain: options.oneChain === true || (options.format !== 'ndjson' && options.format !== 'json'),
+		// --fail-on-findings asks the checks of every page in order: from both ends the pages past the meeting point are never read.
+		oneChain: options.oneChain === true || options.failOnFindings === true || (options.format !== 'ndjson' && options.format !== 'json'),
 		...(options.bothEnds === true ? {quickMs: 0} : {}),
 		signal,
 		onRetry(notice) {

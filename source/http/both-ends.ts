@@ -211,7 +211,8 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, options);
 	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
-	const spool = options.back === 'hold' ? undefined : new PageSpool(options.spillFolder);
+	// Made with the first back page to spool: a walk that ends up one chain never touches the disk.
+	let spool: PageSpool | undefined;
 	let held: EndsStep[] = [];
 	let heldObjects = 0;
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
@@ -227,6 +228,18 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 		await stop(gone);
 		if (reason !== undefined && options.signal?.aborted !== true) {
 			options.onOneChain?.(reason);
+		}
+	};
+
+	// The reason to let the other end go when its page cannot be kept on disk (a folder missing, a disk full).
+	const spoolPage = (page: Page, count: number): string | undefined => {
+		try {
+			spool ??= new PageSpool(options.spillFolder);
+			spool.append(page.objects, page.objectTexts, count, page.objectBytes);
+			return undefined;
+		} catch (error: unknown) {
+			const code = (error as NodeJS.ErrnoException).code;
+			return `the other end's pages could not be kept on disk${typeof code === 'string' ? ` (${code})` : ''}`;
 		}
 	};
 
@@ -291,8 +304,17 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 
 			const page = judged;
 			const taken = take(page, chain, forward);
-			if (spool) {
-				spool.append(page.objects, page.objectTexts, taken.take, page.objectBytes);
+			if (options.back !== 'hold') {
+				const failed = spoolPage(page, taken.take);
+				if (failed !== undefined) {
+					// Nothing of the other end is written before the chains meet: the forward chain walks on alone.
+					spool?.close();
+					spool = undefined;
+					// eslint-disable-next-line no-await-in-loop -- once
+					await letGo(failed);
+					continue;
+				}
+
 				yield {chain: 'back', page, take: taken.take};
 			} else {
 				// Held for the checks: the page's texts and bytes are no longer needed.

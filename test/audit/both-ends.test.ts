@@ -1,8 +1,10 @@
 /**
- * `audit` of a whole list walks it from both ends (http/both-ends.ts): every
- * check still reported, with the same results, objects and end as one
+ * `audit --both-ends` walks a whole list from both ends (http/both-ends.ts):
+ * every check still reported, with the same results, objects and end as one
  * chain; a faulty page in the other order lets that chain go, so the report
- * is one chain's; interrupted, the report is still whole.
+ * is one chain's; interrupted, the report is still whole. Without the flag an
+ * audit is one chain, even where a dump would walk from both ends: every
+ * page in order is checked.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
@@ -54,6 +56,23 @@ describe('a faulty page in the other order', () => {
 			expect(both.report.walks[0]!.pages).toBe(one.report.walks[0]!.pages);
 		} finally {
 			await faulty.close();
+		}
+	});
+});
+
+describe('without --both-ends', () => {
+	it('a server slow enough for a dump to walk from both ends is audited as one chain: page 2\'s fault is found', async () => {
+		// Two pages: from both ends the chains would meet after one page each, and page 2 in this order would never be read.
+		const slow = await startSandbox({records: 130, keyFiles: false, scenario: 'unordered', latency: {ms: 30, jitterMs: 0, perObjectMs: 0}});
+		try {
+			const {flags, env} = sandboxTarget(slow, 'full');
+			const audited = await auditJson(['checkouts', ...flags, '--limit', '100'], env);
+			const one = await auditJson(['checkouts', ...flags, '--limit', '100', '--one-chain'], env);
+			expect(audited.code).toBe(1);
+			expect(summary(audited.report)).toEqual(summary(one.report));
+			expect(audited.report.walks[0]!.checks.find(check => check.id === 'order')?.status).toBe('failed');
+		} finally {
+			await slow.close();
 		}
 	});
 });

@@ -124,6 +124,47 @@ describe('a server that lists in one order only', () => {
 	});
 });
 
+describe('a temporary folder that cannot hold the other end', () => {
+	it('a missing folder: the other end is let go, one chain, the same bytes, exit 0', async () => {
+		const kept = process.env['TMPDIR'];
+		process.env['TMPDIR'] = path.join(tmpdir(), 'pagewalk-no-such-folder', 'deeper');
+		try {
+			for (const format of ['ndjson', 'json']) {
+				// eslint-disable-next-line no-await-in-loop -- one dump at a time, under the one TMPDIR
+				const both = await dumpInProcess(args('accounts', '--format', format), env('restricted'));
+				process.env['TMPDIR'] = kept ?? tmpdir();
+				// eslint-disable-next-line no-await-in-loop -- the reference, with a folder
+				const one = await dumpInProcess(args('accounts', '--format', format, '--one-chain'), env('restricted'));
+				process.env['TMPDIR'] = path.join(tmpdir(), 'pagewalk-no-such-folder', 'deeper');
+				expect(both.code).toBe(0);
+				expect(both.stdout).toBe(one.stdout);
+			}
+		} finally {
+			if (kept === undefined) {
+				delete process.env['TMPDIR'];
+			} else {
+				process.env['TMPDIR'] = kept;
+			}
+		}
+	});
+});
+
+describe('--fail-on-findings', () => {
+	it('walks one chain, every page in order: page 2\'s fault is found (exit 1) where from both ends it would never be read', async () => {
+		const slow = await startSandbox({records: 130, keyFiles: false, scenario: 'unordered', latency: {ms: 30, jitterMs: 0, perObjectMs: 0}});
+		try {
+			const target = ['checkouts', '--commerce-url', slow.commerceUrl, '--all', '--limit', '100', '--quiet'];
+			const slowEnv = {COINBASE_COMMERCE_API_KEY: slow.credentials.commerce.full, NO_COLOR: '1'};
+			const checked = await dumpInProcess([...target, '--fail-on-findings'], slowEnv);
+			const one = await dumpInProcess([...target, '--one-chain'], slowEnv);
+			expect(checked.code).toBe(1);
+			expect(checked.stdout).toBe(one.stdout);
+		} finally {
+			await slow.close();
+		}
+	});
+});
+
 describe('the rate limit', () => {
 	it('two chains spend one budget: paced, never a 429, every object', async () => {
 		const limited = await startSandbox({records: 40, keyFiles: false, rateLimit: {count: 4, perMs: 1000, headers: true}});
