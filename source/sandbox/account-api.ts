@@ -135,7 +135,7 @@ export function accountApi(lists: Lists, credentials: Credentials, fault?: Fault
 		}
 
 		const envelope = renderAccountEnvelope(result.window, path, version.value === 'missing');
-		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection}) : envelope);
+		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection, viewer}) : envelope);
 	}
 }
 

@@ -87,6 +87,6 @@ export function commerceApi(lists: Lists, credentials: Credentials, origin: () =
 		}
 
 		const envelope = renderCommerceEnvelope(result.window, origin(), path, version.value === 'missing');
-		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection}) : envelope);
+		return json(200, fault ? fault(envelope as Envelope, {window: result.window, collection, viewer}) : envelope);
 	};
 }

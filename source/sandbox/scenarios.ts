@@ -8,6 +8,7 @@
  */
 import type {ScenarioName} from './scenario-names.js';
 import type {ListObject} from '../contract/types.js';
+import type {Viewer} from './ordered-index.js';
 import type {Collection} from './store.js';
 import type {Window} from './window.js';
 
@@ -31,7 +32,7 @@ export const scenarioSummaries: Record<ScenarioName, string> = {
 
 export type Envelope = {pagination: Record<string, unknown>; data: ListObject[]} & Record<string, unknown>;
 
-export type PageContext = {window: Window; collection: Collection};
+export type PageContext = {window: Window; collection: Collection; viewer: Viewer};
 
 /** Rewrites one rendered envelope; the identity for clean scenarios. */
 export type Fault = (envelope: Envelope, page: PageContext) => Envelope;
@@ -57,16 +58,42 @@ function isSecondPage({window, collection}: PageContext): boolean {
 	return rank === limit;
 }
 
+/**
+ * The last object of page 1 the caller saw: the cursor (page 1's last
+ * object), or, where the cursor is hidden from a restricted caller, the
+ * visible one nearest before it on that page. Undefined when page 1 showed
+ * the caller nothing.
+ */
+function lastSeenOnPageOne({window, collection, viewer}: PageContext): number | undefined {
+	const {index} = collection;
+	const cursor = index.serialOf(window.query.startingAfter!);
+	if (cursor === undefined) {
+		return undefined;
+	}
+
+	const step = window.query.order === 'asc' ? -1 : 1;
+	let position = index.positionOf(cursor);
+	for (let looked = 0; looked < window.query.limit && position >= 0 && position < index.length; looked++, position += step) {
+		const serial = index.serialAt(position);
+		if (index.isLiveAt(position) && (viewer === 'full' || !index.isHiddenSerial(serial))) {
+			return serial;
+		}
+	}
+
+	return undefined;
+}
+
 const faults: Partial<Record<ScenarioName, (envelope: Envelope, page: PageContext) => void>> = {
-	duplicate(envelope, {window, collection}) {
-		// The cursor is page 1's last object: showing it again repeats it across pages.
-		const serial = collection.index.serialOf(window.query.startingAfter!);
+	duplicate(envelope, page) {
+		// Page 1's last object shown again repeats it across pages; a faulty
+		// server still keeps permissions: never one the caller may not see.
+		const serial = lastSeenOnPageOne(page);
 		if (serial === undefined) {
 			return;
 		}
 
 		const {data, pagination} = envelope;
-		data.unshift(collection.render(serial));
+		data.unshift(page.collection.render(serial));
 		// A commerce server that repeats an object still reports the page it sent:
 		// only uniqueness breaks, not yielded or cursor_range.
 		if ('yielded' in pagination) {
