@@ -206,15 +206,73 @@ function oneChainAfter(page: Page, count: number, options: BothEndsOptions): str
 	return quick ? 'the server answers faster than a second chain can help' : null;
 }
 
+/**
+ * The back chain's spool, made with its first page: a walk that ends up one
+ * chain never touches the disk. A page it cannot keep (a temporary folder
+ * missing, a disk full) is the reason to let that chain go.
+ */
+class BackSpool {
+	#spool: PageSpool | undefined;
+
+	constructor(private readonly folder: string | undefined) {}
+
+	/** Keeps a page's first `count` objects; the reason to let the back chain go when it cannot. */
+	keep(page: Page, count: number): string | undefined {
+		try {
+			this.#spool ??= new PageSpool(this.folder);
+			this.#spool.append(page.objects, page.objectTexts, count, page.objectBytes);
+			return undefined;
+		} catch (error: unknown) {
+			this.close();
+			const code = (error as NodeJS.ErrnoException).code;
+			return `the other end's pages could not be kept on disk${typeof code === 'string' ? ` (${code})` : ''}`;
+		}
+	}
+
+	* reversed(): Generator<SpooledObjects> {
+		yield * (this.#spool?.reversed() ?? []);
+	}
+
+	close(): void {
+		this.#spool?.close();
+		this.#spool = undefined;
+	}
+}
+
+/** Back pages held for the audit's checks (BothEndsOptions.back 'hold'), without their texts and bytes, no longer needed. */
+class HeldPages {
+	steps: EndsStep[] = [];
+	#objects = 0;
+
+	/** Holds a page's step; false once more than holdLimit objects are held. */
+	hold(page: Page, take: number): boolean {
+		this.steps.push({chain: 'back', page: {...page, objectTexts: undefined, objectBytes: undefined}, take});
+		this.#objects += take;
+		return this.#objects <= holdLimit;
+	}
+
+	clear(): void {
+		this.steps = [];
+	}
+}
+
+/** After the meeting, the back chain's objects in the order asked for: the held pages' steps, then the spooled objects, last page first. */
+function * backInOrder(held: EndsStep[], spool: BackSpool | undefined, signal: AbortSignal | undefined): Generator<EndsStep> {
+	yield * held;
+	for (const objects of spool?.reversed() ?? []) {
+		// Read from disk, not the network: an interruption is seen here, between pages.
+		signal?.throwIfAborted();
+		yield {chain: 'replay', ...objects};
+	}
+}
+
 export async function * walkBothEnds(client: PageClient, query: WalkQuery, options: BothEndsOptions = {}): AsyncGenerator<EndsStep, WalkEnd> {
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, options);
 	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
-	// Made with the first back page to spool: a walk that ends up one chain never touches the disk.
-	let spool: PageSpool | undefined;
-	let held: EndsStep[] = [];
-	let heldObjects = 0;
+	const spool = options.back === 'hold' ? undefined : new BackSpool(options.spillFolder);
+	const held = new HeldPages();
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
 	let first: Page | undefined;
 	const letGo = async (reason: string | undefined) => {
@@ -224,22 +282,10 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 
 		const gone = back;
 		back = undefined;
-		held = [];
+		held.clear();
 		await stop(gone);
 		if (reason !== undefined && options.signal?.aborted !== true) {
 			options.onOneChain?.(reason);
-		}
-	};
-
-	// The reason to let the other end go when its page cannot be kept on disk (a folder missing, a disk full).
-	const spoolPage = (page: Page, count: number): string | undefined => {
-		try {
-			spool ??= new PageSpool(options.spillFolder);
-			spool.append(page.objects, page.objectTexts, count, page.objectBytes);
-			return undefined;
-		} catch (error: unknown) {
-			const code = (error as NodeJS.ErrnoException).code;
-			return `the other end's pages could not be kept on disk${typeof code === 'string' ? ` (${code})` : ''}`;
 		}
 	};
 
@@ -304,27 +350,20 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 
 			const page = judged;
 			const taken = take(page, chain, forward);
-			if (options.back !== 'hold') {
-				const failed = spoolPage(page, taken.take);
+			if (spool) {
+				const failed = spool.keep(page, taken.take);
 				if (failed !== undefined) {
 					// Nothing of the other end is written before the chains meet: the forward chain walks on alone.
-					spool?.close();
-					spool = undefined;
 					// eslint-disable-next-line no-await-in-loop -- once
 					await letGo(failed);
 					continue;
 				}
 
 				yield {chain: 'back', page, take: taken.take};
-			} else {
-				// Held for the checks: the page's texts and bytes are no longer needed.
-				held.push({chain: 'back', page: {...page, objectTexts: undefined, objectBytes: undefined}, take: taken.take});
-				heldObjects += taken.take;
-				if (heldObjects > holdLimit) {
-					// eslint-disable-next-line no-await-in-loop -- once
-					await letGo(`the other end held more than ${holdLimit} objects before the chains met`);
-					continue;
-				}
+			} else if (!held.hold(page, taken.take)) {
+				// eslint-disable-next-line no-await-in-loop -- once
+				await letGo(`the other end held more than ${holdLimit} objects before the chains met`);
+				continue;
 			}
 
 			if (taken.met) {
@@ -337,16 +376,10 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 		}
 
 		// The chains met: the list is whole. The back chain's objects follow, in the order asked for.
-		const backSteps = held;
+		const backSteps = held.steps;
 		await stop(forward);
 		await letGo(undefined);
-		yield * backSteps;
-		for (const objects of spool?.reversed() ?? []) {
-			// Read from disk, not the network: an interruption is seen here, between pages.
-			options.signal?.throwIfAborted();
-			yield {chain: 'replay', ...objects};
-		}
-
+		yield * backInOrder(backSteps, spool, options.signal);
 		return {kind: 'end'};
 	} finally {
 		await stop(forward);
