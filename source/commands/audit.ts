@@ -98,9 +98,7 @@ export type AuditOptions = {
 	primaryLabel?: string;
 	/** Aborted (with an Interrupted) by SIGINT, SIGTERM or SIGHUP: stop and report what was read. */
 	signal?: AbortSignal;
-	/** --one-chain: never walk from both ends (the default). */
-	oneChain?: boolean;
-	/** --both-ends: from both ends, whatever the server's pace (BothEndsOptions.quickMs 0). */
+	/** --both-ends: from both ends, whatever the server's pace (BothEndsOptions.quickMs 0); one chain otherwise (--one-chain, the default). */
 	bothEnds?: boolean;
 };
 
@@ -252,8 +250,9 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
-		const {oneChain, bothEnds} = chainFlags(flags);
-		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, oneChain, bothEnds}, io);
+		// --one-chain is the default; chainFlags still refuses it beside --both-ends.
+		const {bothEnds} = chainFlags(flags);
+		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, bothEnds}, io);
 	} finally {
 		await config.close();
 	}

@@ -253,6 +253,7 @@ class HeldPages {
 
 	clear(): void {
 		this.steps = [];
+		this.#objects = 0;
 	}
 }
 
