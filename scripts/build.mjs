@@ -4,6 +4,7 @@
 import {build} from 'esbuild';
 import {chmod, rm} from 'node:fs/promises';
 import {terminalTextPlugin} from './terminal-text-plugin.mjs';
+import {undiciPartsPlugin} from './undici-parts-plugin.mjs';
 
 await rm('dist', {recursive: true, force: true});
 await build({
@@ -26,7 +27,8 @@ await build({
 	// Ink only imports the devtools bridge when DEV=true; it is not a dependency.
 	external: ['react-devtools-core'],
 	// The terminal-text packages segment without ICU where they can, and string-width makes its emoji pattern when needed (scripts/terminal-text-plugin.mjs).
-	plugins: [terminalTextPlugin],
+	// undici's HTTP/2 client and fetch body code, which the client never reaches, are stubs (scripts/undici-parts-plugin.mjs).
+	plugins: [terminalTextPlugin, undiciPartsPlugin],
 	// Some bundled CommonJS dependencies call require() for Node built-ins.
 	banner: {js: "import {createRequire as __pagewalkCreateRequire} from 'node:module'; const require = __pagewalkCreateRequire(import.meta.url);"},
 });

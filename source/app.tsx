@@ -1,31 +1,22 @@
 import {Box, Text} from 'ink';
-import {rowsOf} from './browser/cells.js';
 import {overlayLines, type BrowserState} from './browser/browser-state.js';
-import {fillLine, shortNote} from './browser/fill-line.js';
 import {firstKey, pickerHint} from './browser/keymap.js';
-import {breadcrumb} from './browser/related-walks.js';
-import {promptLine} from './browser/prompt-line.js';
-import {statusModel} from './browser/status-model.js';
-import {missingColumns, pageLayout, type TableLayout} from './browser/table-layout.js';
 import type {ColumnChoice} from './cells/column-order.js';
-import {clampOffset} from './cells/table-layout.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
-import {shownRows, top} from './browser/page-stack.js';
+import {top} from './browser/page-stack.js';
 import {isPane} from './browser/screen.js';
+import {minimumSize, tableScreen, type Size} from './browser/table-screen.js';
 import {inert} from './text/inert.js';
 import {shortLabel} from './contract/page-compare.js';
 import type {Api, Page} from './contract/types.js';
 import type {ColourLevel} from './text/colour.js';
 import {ColourContext} from './components/colour.js';
-import {bannerLines, StatusArea, statusHeight} from './components/status-area.js';
+import {StatusArea} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
 import {followEveryMs, type CurlFor, type LoadPage, type SavePages} from './components/use-tasks.js';
-import {useSpinner, useTerminalSize, type Size} from './components/use-terminal.js';
+import {useSpinner, useTerminalSize} from './components/use-terminal.js';
 import {useBrowser, useBrowserInput} from './components/use-browser.js';
-
-/** The smallest terminal the browser draws in: the status area, a header and a row, and room for an id. */
-export const minimumSize = {columns: 32, rows: 8} as const;
 
 export type AppProps = {
 	/** Fetches one page; the app aborts it through the signal when no longer wanted. */
@@ -76,13 +67,6 @@ export type AppProps = {
 	save?: SavePages;
 };
 
-/** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
-function columnSpan(layout: TableLayout, offset: number) {
-	const total = layout.columns.length + layout.hidden;
-	const scrolled = layout.columns[0]?.path === 'id' ? clampOffset(offset, total - 1) : 0;
-	return {offset: scrolled, first: scrolled + 2, last: scrolled + layout.columns.length, total};
-}
-
 /**
  * The browser's layout. The state, its tasks and its keys live in hooks
  * (components/use-browser.ts, use-tasks.ts); everything drawn is computed by
@@ -96,45 +80,15 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	);
 	const {stack} = state;
 	const spinner = useSpinner(stack.pending !== null && still !== true);
-	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
-	const related = state.walks.parents.length > 0;
-	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
-	// One line short of the terminal: a frame as tall as the screen makes Ink
-	// clear the whole terminal on every redraw.
-	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
-	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
-	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
-	useBrowserInput(dispatch, bodyHeight - 1, size.columns);
-
-	const page = top(stack)?.page ?? null;
-	const rows = shownRows(stack);
-	const allRows = page ? rowsOf(page.objects, page.objectTexts) : [];
-	// Columns come from the whole page, so filtering does not reshuffle them.
-	const layout = pageLayout(allRows, size.columns, {choice: state.view.choice, offset: state.view.offset});
-	const model = statusModel({
-		state: stack,
-		api,
-		endpoint: shownEndpoint,
-		spinner,
-		now: Date.now(),
-		filter: stack.filter,
-		visible: rows.length,
-		hiddenColumns: layout.hidden,
-		columnSpan: columnSpan(layout, state.view.offset),
-		search: state.search.running?.progress ?? null,
-		note: state.note,
-		related,
-		missingColumns: missingColumns(allRows, state.view.choice),
-	});
-	const body = overlayBody(state, {height: bodyHeight, width: size.columns, shown: rows.length, compareLabels: compare?.labels});
+	const screen = tableScreen(state, {size, api, endpoint, spinner, now: Date.now()});
+	useBrowserInput(dispatch, screen.bodyHeight - 1, size.columns);
+	const body = overlayBody(state, {height: screen.bodyHeight, width: size.columns, shown: screen.rows.length, compareLabels: compare?.labels});
 	// The table stays mounted, hidden, under an overlay: closing the overlay
 	// (or applying the column picker) updates its rows instead of building
 	// every row's Ink nodes again.
-	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
-	const table = <TableView rows={rows} layout={layout} selected={top(stack)?.selected ?? 0} height={bodyHeight} empty={empty} hidden={body !== undefined} fresh={freshIds(stack)} sort={stack.sort} />;
+	const table = <TableView rows={screen.rows} layout={screen.layout} selected={screen.selected} height={screen.bodyHeight} empty={screen.empty} hidden={body !== undefined} fresh={freshIds(stack)} sort={stack.sort} />;
 
-	if (size.columns < minimumSize.columns || size.rows < minimumSize.rows) {
+	if (screen.tooSmall) {
 		// Too small for the status area and one row: say so (wrapped to fit)
 		// instead of drawing a frame taller than the screen. Keys still work.
 		return (
@@ -146,10 +100,10 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 
 	return (
 		<ColourContext.Provider value={(colour ?? 1) > 0}>
-			<Box flexDirection="column" width={size.columns} height={frameRows}>
+			<Box flexDirection="column" width={size.columns} height={screen.frameRows}>
 				{body}
 				{table}
-				<StatusArea model={model} prompt={promptLine(state)} fill={fillLine(stack, size.columns)} note={shortNote(stack)} banner={banner ?? undefined} />
+				<StatusArea {...screen.status} />
 			</Box>
 		</ColourContext.Provider>
 	);

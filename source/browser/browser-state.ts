@@ -97,6 +97,31 @@ export type BrowserAction =
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
 	| {type: 'search-done'; id: number; outcome: SearchOutcome};
 
+/**
+ * What the browser starts from, as the command gives it: the app's reducer
+ * starts from it (components/use-browser.ts), and so does the first paint.
+ */
+export type BrowserOptions = {
+	startUrl: string;
+	settings: Settings;
+	maxCachedPages?: number | undefined;
+	firstPage?: Page | undefined;
+	compareLabels: {a: string; b: string} | null;
+	bounds?: Bounds | undefined;
+	endpoint: string;
+	api: Api;
+	columns?: {
+		initial?: ColumnChoice | undefined;
+		save?: (choice: ColumnChoice, endpoint?: string) => void;
+		remembered?: Readonly<Record<string, ColumnChoice>>;
+	} | undefined;
+};
+
+/** The state the browser starts in, from what the command gives it. */
+export function startState(options: BrowserOptions): BrowserState {
+	return initialBrowserState({...options, columnChoice: options.columns?.initial, rememberedColumns: options.columns?.remembered});
+}
+
 export function initialBrowserState(options: {
 	startUrl: string;
 	settings: Settings;

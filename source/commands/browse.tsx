@@ -10,6 +10,13 @@ import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
 import type {LoadPage} from '../browser/search-pages.js';
 import type {Page, RetryNotice} from '../contract/types.js';
+import type {BrowserOptions} from '../browser/browser-state.js';
+import type * as FirstPaintModule from '../components/first-paint.js';
+import type {ColumnChoice} from '../cells/column-order.js';
+import {colourLevel} from '../text/colour.js';
+import {TerminalScreen} from './terminal-screen.js';
+import {compareCredential, createCompareClient, credentialLabel} from '../audit/second-credential.js';
+import {createClient} from '../http/http-client.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
 
@@ -18,9 +25,10 @@ type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice
  * to the first caller asking for the same URL (its abort and retry notices
  * are forwarded); every other call fetches as usual. `arrived()` is the page
  * when it is already here; `settled(ms)` resolves once that first request has
- * an answer (a page or a failure), or after `ms` at most.
+ * an answer (a page or a failure), or after `ms` at most; `arrival` resolves
+ * with the page when it comes (undefined when the request failed).
  */
-export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined; settled(ms: number): Promise<void>} {
+export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined; settled(ms: number): Promise<void>; arrival: Promise<Page | undefined>} {
 	const controller = new AbortController();
 	let onRetry: ((notice: RetryNotice) => void) | undefined;
 	const first = fetchPage(firstUrl, {
@@ -34,6 +42,7 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 	const answered = first.then(
 		value => {
 			page = value;
+			return value;
 		},
 		// Nobody may be listening yet; the app sees the failure when it asks.
 		() => undefined,
@@ -54,6 +63,7 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 
 	return {
 		loadPage,
+		arrival: answered,
 		arrived() {
 			if (page) {
 				pending = undefined;
@@ -70,6 +80,46 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 		},
 	};
 }
+
+type FirstPaint = typeof FirstPaintModule;
+
+/**
+ * Paints the first page the moment it is here, before Ink has loaded
+ * (components/first-paint.ts): at most once, and never once the browser has
+ * the terminal. `handOver()` ends that and gives the browser the screen the
+ * paint opened, if it did.
+ */
+function firstPainter(options: BrowserOptions, mouse: boolean, module: Promise<FirstPaint | undefined>) {
+	let open = process.env['TERM'] !== 'dumb';
+	let screen: TerminalScreen | undefined;
+	return {
+		async paint(page: Page | undefined) {
+			const paint = page && open ? await module : undefined;
+			if (!paint || !open) {
+				return;
+			}
+
+			open = false;
+			const size = {columns: process.stdout.columns || 80, rows: process.stdout.rows || 24};
+			const lines = paint.firstFrameLines({...options, firstPage: page}, {size, colour: colourLevel(process.env, true) > 0});
+			if (lines) {
+				screen = new TerminalScreen({mouse});
+				screen.paint(lines);
+			}
+		},
+		handOver() {
+			open = false;
+			return screen;
+		},
+	};
+}
+
+/**
+ * How long the first page may take before Ink starts loading anyway. Ink's
+ * load keeps the main thread busy: a page that comes sooner is painted
+ * first, and a slower one is painted when it comes, between the modules.
+ */
+const firstPaintWaitMs = 50;
 
 /**
  * How long the browser waits for a first page already asked for before it
@@ -145,15 +195,9 @@ export async function run(argv: string[]): Promise<number> {
 		return (await import('./dump.js')).runBare(parsed);
 	}
 
-	// Ink starts loading now, before the configuration and the first request:
-	// its layout engine (yoga) compiles its WebAssembly off the main thread,
-	// and our own start-up work fills that time instead of waiting on
-	// it. (Failures surface where it is awaited; the catch only keeps an early
-	// usage error from leaving this promise unobserved.)
-	const browserModule = loadBrowser();
-	browserModule.catch(() => undefined);
+	// Loaded while the configuration is read: the first paint needs it the moment the page is here.
+	const paintModule = import('../components/first-paint.js').catch(() => undefined);
 	const {input, flags} = parsed;
-	const {compareCredential, createCompareClient, credentialLabel} = await import('../audit/second-credential.js');
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
 		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
@@ -169,51 +213,55 @@ export async function run(argv: string[]): Promise<number> {
 	const config = await openConfig({input, flags});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
-		const {createClient} = await import('../http/http-client.js');
 		const client = createClient(config);
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
 		try {
-			// The first page is asked for before Ink and React have finished
-			// loading: the request and the server's answer overlap their load.
+			// The first page is asked for before Ink and React load, and drawn
+			// as soon as it is here (first-paint.ts): their load, most of the
+			// start-up, comes after it. A server slower than firstPaintWaitMs
+			// waits for them instead, and the page is painted when it comes if
+			// Ink has not drawn by then.
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
-			const {runBrowser} = await browserModule;
-			const {curlBuilder, savePages} = await import('./copy-save.js');
-			// --columns wins over the remembered choice; a choice made in the picker is remembered.
 			const columnsKey = `${config.api} ${config.endpoint}`;
 			const columnState = readColumnState(process.env);
-			const initialColumns = columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState);
-			await early.settled(firstPageWaitMs);
-			return await runBrowser({
-				loadPage: early.loadPage,
-				// Often here already (Ink takes longer to load than a page): then
-				// the very first frame shows it, with no loading frame before.
-				firstPage: early.arrived(),
+			const options = {
 				startUrl: client.firstUrl,
 				api: config.api,
 				endpoint: config.endpoint,
 				// What the server does when the user gave neither (docs/contract.md#default-limit, #default-order).
 				settings: {order: config.query.order ?? defaults.order, limit: config.query.limit ?? defaults.limit},
 				bounds: {maxPages: config.maxPages, maxItems: config.maxItems},
-				compare:
-					compareClient && second
-						? {
-								loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}),
-								labels: {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`), b: credentialLabel(second)},
-							}
-						: undefined,
+				compareLabels: compareClient && second ? {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`), b: credentialLabel(second)} : null,
+				// --columns wins over the remembered choice; a choice made in the picker is remembered.
 				columns: {
-					initial: initialColumns,
+					initial: columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState),
 					// A related list's choice is remembered under its pattern (`/v2/accounts/:id/transactions`), one for every account.
-					save(choice, related) {
+					save(choice: ColumnChoice, related?: string) {
 						saveColumnChoice(related === undefined ? columnsKey : `${config.api} ${related}`, choice, process.env);
 					},
 					remembered: loadRelatedColumnChoices(config.api, process.env, columnState),
 				},
+			};
+			const painter = firstPainter(options, flags.noMouse !== true, paintModule);
+			void early.arrival.then(async page => painter.paint(page));
+			await early.settled(firstPaintWaitMs);
+			const {runBrowser} = await loadBrowser();
+			const {curlBuilder, savePages} = await import('./copy-save.js');
+			await early.settled(firstPageWaitMs);
+			const screen = painter.handOver();
+			return await runBrowser({
+				...options,
+				loadPage: early.loadPage,
+				// Often here already (Ink takes longer to load than a page): then
+				// the very first frame shows it, with no loading frame before.
+				firstPage: early.arrived(),
+				compare: compareClient && options.compareLabels ? {loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}), labels: options.compareLabels} : undefined,
 				// Copy and save: the app gets functions, never the credential nor the file system.
 				curlFor: curlBuilder(config, process.env),
 				save: savePages,
 				mouse: flags.noMouse !== true,
+				screen,
 			});
 		} finally {
 			await Promise.all([client.close(), compareClient?.close()]);

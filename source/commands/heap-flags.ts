@@ -1,4 +1,4 @@
-import v8 from 'node:v8';
+import process from 'node:process';
 
 /**
  * V8 flags each entry sets, named here in one table rather than inside the
@@ -27,6 +27,9 @@ const heapFlags: Record<'dump' | 'browser', readonly string[]> = {
 };
 
 export function setHeapFlags(entry: keyof typeof heapFlags): void {
+	// node:v8 loaded when the flags are set, not with the CLI's entry: the
+	// browser sets them after its first frame, and the load is start-up time.
+	const v8 = process.getBuiltinModule('node:v8');
 	for (const flag of heapFlags[entry]) {
 		v8.setFlagsFromString(flag);
 	}

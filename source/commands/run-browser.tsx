@@ -6,15 +6,7 @@ import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import {setHeapFlags} from './heap-flags.js';
-
-// Alternate screen on, and off with the cursor shown again: the user's
-// scrollback is left exactly as it was, whatever happened in between.
-const enterScreen = '\u001B[?1049h\u001B[H';
-const leaveScreen = '\u001B[?25h\u001B[?1049l';
-// Mouse reporting for the wheel (browser/mouse.ts): button events (1000) in
-// the SGR form (1006). Turned off before the screen is left, on every way out.
-const mouseOn = '\u001B[?1000h\u001B[?1006h';
-const mouseOff = '\u001B[?1006l\u001B[?1000l';
+import {TerminalScreen} from './terminal-screen.js';
 
 /**
  * How Ink draws the browser (the key benchmark renders with the same options).
@@ -36,25 +28,33 @@ export const inkOptions = {exitOnCtrlC: false, patchConsole: true, maxFps: 60, i
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser({mouse: wantsMouse = true, ...props}: AppProps & {mouse?: boolean}): Promise<number> {
+export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...props}: AppProps & {mouse?: boolean; screen?: TerminalScreen | undefined}): Promise<number> {
 	// TERM=dumb cannot move the cursor: no alternate screen, no mouse, no
 	// redraw in place (Ink's debug mode prints each frame whole, with no
 	// cursor movement and no synchronized-output codes), no animation.
 	const dumb = process.env['TERM'] === 'dumb';
-	const mouse = wantsMouse && !dumb;
+	const screen = dumb ? undefined : painted ?? new TerminalScreen({mouse: wantsMouse});
+	// A signal that came while the modules loaded, after the first paint.
+	const stopped = screen?.stoppedStatus();
+	if (stopped !== undefined) {
+		screen!.restore();
+		return stopped;
+	}
+
+	screen?.handOver();
 	let status = 0;
 	let restored = false;
 	const restore = () => {
 		if (!restored) {
 			restored = true;
-			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-			writeSync(process.stdout.fd, dumb ? '\n' : (mouse ? mouseOff : '') + leaveScreen);
+			if (screen) {
+				screen.restore();
+			} else {
+				// Synchronous: this also runs from the 'exit' event, where writes queue forever.
+				writeSync(process.stdout.fd, '\n');
+			}
 		}
 	};
-
-	if (!dumb) {
-		process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
-	}
 
 	process.once('exit', restore);
 	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;

@@ -1,28 +1,10 @@
 import {useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState, type Dispatch} from 'react';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../browser/browser-state.js';
+import {browserReducer, startState, type BrowserAction, type BrowserOptions, type BrowserState} from '../browser/browser-state.js';
 import {splitKeys} from '../browser/key-chunks.js';
 import {createMouseFilter} from '../browser/mouse.js';
-import type {Bounds, Settings} from '../browser/page-stack.js';
 import type {ColumnChoice} from '../cells/column-order.js';
-import type {Api, Page} from '../contract/types.js';
 import {useTasks, type TaskPorts} from './use-tasks.js';
-
-export type BrowserOptions = {
-	startUrl: string;
-	settings: Settings;
-	maxCachedPages?: number | undefined;
-	firstPage?: Page | undefined;
-	compareLabels: {a: string; b: string} | null;
-	bounds?: Bounds | undefined;
-	endpoint: string;
-	api: Api;
-	columns?: {
-		initial?: ColumnChoice | undefined;
-		save?: (choice: ColumnChoice, endpoint?: string) => void;
-		remembered?: Readonly<Record<string, ColumnChoice>>;
-	} | undefined;
-};
 
 /**
  * The browser's state, and all it asks of the world: its tasks run
@@ -30,14 +12,9 @@ export type BrowserOptions = {
  */
 export function useBrowser(options: BrowserOptions, ports: TaskPorts): [BrowserState, Dispatch<BrowserAction>] {
 	const {exit} = useApp();
-	const {columns} = options;
-	const [state, dispatch] = useReducer(
-		browserReducer,
-		{...options, columnChoice: columns?.initial, rememberedColumns: columns?.remembered},
-		initialBrowserState,
-	);
+	const [state, dispatch] = useReducer(browserReducer, options, startState);
 	useTasks(state, dispatch, ports);
-	useRememberedColumns(state, columns?.save);
+	useRememberedColumns(state, options.columns?.save);
 	useEffect(() => {
 		if (state.quit) {
 			exit();

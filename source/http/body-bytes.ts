@@ -1,5 +1,5 @@
 import {isUtf8} from 'node:buffer';
-import zlib from 'node:zlib';
+import process from 'node:process';
 import {PagewalkError} from '../text/errors.js';
 
 /**
@@ -22,6 +22,9 @@ const statusNames: Record<number, string> = {204: 'No Content', 205: 'Reset Cont
  */
 function undoCoding(coding: string, bytes: Buffer, origin: string): Buffer {
 	const options = {maxOutputLength: maxDecodedBytes};
+	// Loaded here, not at start-up: no server is asked for a coded body, and
+	// node:zlib's load is part of every start (bench:startup) otherwise.
+	const zlib = process.getBuiltinModule('node:zlib');
 	try {
 		switch (coding) {
 			case 'gzip':

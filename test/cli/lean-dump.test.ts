@@ -72,6 +72,17 @@ describe('dump to a pipe', () => {
 		expect(Object.values(meta.outputs).some(output => Object.keys(output.inputs).some(input => input.includes('node_modules/string-width/')))).toBe(true);
 	}, 30_000);
 
+	it('the browser\'s first paint, before Ink has loaded, evaluates no Ink or React either', async () => {
+		const meta = await metafile();
+		const outputs = Object.keys(meta.outputs);
+		const entry = outputs.find(file => file.endsWith('/cli.js'))!;
+		const paintChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/components/first-paint.ts'))!;
+		const browseChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/commands/browse.tsx'))!;
+		const inputs = staticInputs(meta, [entry, browseChunk, paintChunk]);
+		expect(inputs).toContain('source/components/first-paint.ts');
+		expect(inputs.filter(input => /node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(input))).toEqual([]);
+	}, 30_000);
+
 	it('measures exactly once string-width is loaded, and loading again changes nothing', async () => {
 		// This process has it loaded (test/support/text-width.ts).
 		await loadTextWidth();

@@ -1,0 +1,140 @@
+import {rowsOf, type Row} from './cells.js';
+import type {BrowserState} from './browser-state.js';
+import {fillLine, shortNote} from './fill-line.js';
+import {breadcrumb} from './related-walks.js';
+import {promptLine} from './prompt-line.js';
+import {statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
+import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
+import {tableHint} from './keymap.js';
+import {shownRows, top} from './page-stack.js';
+import {wrapLines} from './wrap-lines.js';
+import {clampOffset} from '../cells/table-layout.js';
+import {inert} from '../text/inert.js';
+import type {Page} from '../contract/types.js';
+
+/**
+ * Everything the browser's main screen shows, computed once from the state
+ * and the terminal's size: the frame's geometry, the table's rows and
+ * layout, and the status area's lines. The app lays these out with Ink; the
+ * first paint (components/first-paint.ts) writes the same screen before Ink
+ * has loaded. Neither computes any of it.
+ */
+
+/** The smallest terminal the browser draws in: the status area, a header and a row, and room for an id. */
+export const minimumSize = {columns: 32, rows: 8} as const;
+
+/** Lines the status area always takes: location, page, fill strip, message. */
+export const statusHeight = 4;
+
+/** Most lines the error banner may take: the table keeps the rest. */
+export const maxBannerLines = 4;
+
+/** The colour of each tone of the status area (Ink's colour names; none for plain). */
+export const toneColours: Record<Tone, string | undefined> = {
+	plain: undefined,
+	dim: 'gray',
+	good: 'green',
+	warn: 'yellow',
+	bad: 'red',
+	accent: 'cyan',
+};
+
+/** The error banner's lines at `columns` (a space each side), or null when the message is no error. */
+export function bannerLines(model: StatusModel, columns: number): string[] | null {
+	return model.message?.tone === 'bad' ? wrapLines(model.message.text, Math.max(1, columns - 2), maxBannerLines) : null;
+}
+
+/**
+ * The status area's last line, by what it says: a line being typed, the
+ * error banner, a message (with why the page is short beside a note), why
+ * the page is short, or the keys' hint.
+ */
+export type MessageLine =
+	| {kind: 'prompt'; text: string}
+	| {kind: 'banner'; lines: readonly string[]}
+	| {kind: 'message'; text: string; tone: Tone; short: string | null}
+	| {kind: 'short'; text: string}
+	| {kind: 'hint'; text: string};
+
+export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null): MessageLine {
+	if (prompt !== undefined) {
+		return {kind: 'prompt', text: prompt};
+	}
+
+	if (model.message) {
+		return model.message.tone === 'bad'
+			? {kind: 'banner', lines: banner ?? [model.message.text]}
+			: {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+	}
+
+	return note ? {kind: 'short', text: note} : {kind: 'hint', text: tableHint()};
+}
+
+export type Size = {columns: number; rows: number};
+
+export type TableScreen = {
+	/** Too small for the status area and a row: the app says so instead. */
+	tooSmall: boolean;
+	/** One line short of the terminal: a frame as tall as the screen makes Ink clear the whole terminal on every redraw. */
+	frameRows: number;
+	/** The table's lines (header included), or an overlay's. */
+	bodyHeight: number;
+	page: Page | null;
+	/** The rows the filter lets through, in the sort on screen. */
+	rows: readonly Row[];
+	selected: number;
+	layout: TableLayout;
+	/** Shown instead of rows when there are none. */
+	empty: string;
+	status: {location: readonly Segment[]; page: readonly Segment[]; fill: string; message: MessageLine};
+};
+
+/** Which columns are on screen, by position (the id is 1), for the status line's `cols 4–9 of 22`. */
+function columnSpan(layout: TableLayout, offset: number) {
+	const total = layout.columns.length + layout.hidden;
+	const scrolled = layout.columns[0]?.path === 'id' ? clampOffset(offset, total - 1) : 0;
+	return {offset: scrolled, first: scrolled + 2, last: scrolled + layout.columns.length, total};
+}
+
+export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, now}: {size: Size; api: string; endpoint: string; spinner: string; now: number}): TableScreen {
+	const {stack} = state;
+	// In a related list, the status line shows the way back: `accounts › BTC Wallet › transactions`.
+	const related = state.walks.parents.length > 0;
+	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
+	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
+	// The error banner wraps: the lines it takes beyond one come from the body.
+	const banner = stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
+	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
+	const page = top(stack)?.page ?? null;
+	const rows = shownRows(stack);
+	const allRows = page ? rowsOf(page.objects, page.objectTexts) : [];
+	// Columns come from the whole page, so filtering does not reshuffle them.
+	const layout = pageLayout(allRows, size.columns, {choice: state.view.choice, offset: state.view.offset});
+	const model = statusModel({
+		state: stack,
+		api,
+		endpoint: shownEndpoint,
+		spinner,
+		now,
+		filter: stack.filter,
+		visible: rows.length,
+		hiddenColumns: layout.hidden,
+		columnSpan: columnSpan(layout, state.view.offset),
+		search: state.search.running?.progress ?? null,
+		note: state.note,
+		related,
+		missingColumns: missingColumns(allRows, state.view.choice),
+	});
+	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
+	return {
+		tooSmall: size.columns < minimumSize.columns || size.rows < minimumSize.rows,
+		frameRows,
+		bodyHeight,
+		page,
+		rows,
+		selected: top(stack)?.selected ?? 0,
+		layout,
+		empty,
+		status: {location: model.location, page: model.page, fill: fillLine(stack, size.columns), message: messageLine(model, promptLine(state), shortNote(stack), banner)},
+	};
+}

@@ -1,0 +1,108 @@
+import chalk from 'chalk';
+import cliTruncate from 'cli-truncate';
+import stringWidth from 'string-width';
+import {startState, type BrowserOptions} from '../browser/browser-state.js';
+import {formatHeader, rowLine} from '../browser/table-layout.js';
+import {tableScreen, toneColours, type Size, type TableScreen} from '../browser/table-screen.js';
+import type {Segment, Tone} from '../browser/status-model.js';
+
+/**
+ * The browser's first frame, written before Ink and React have loaded.
+ *
+ * Loading them is most of the browser's start-up (their code is compiled
+ * and run, and their first render runs cold), while the first page is
+ * usually here long before. So the command writes the screen the app's
+ * first frame will show, from the same state (browser/browser-state.ts's
+ * startState) and the same screen model (browser/table-screen.ts), and Ink's
+ * first frame then draws the same lines over it. Keys typed meanwhile wait
+ * in the terminal (the command has put it in raw mode) and reach the app
+ * once it reads them.
+ *
+ * Only the plain main screen is painted: a page, no error and no prompt (the
+ * state a first page starts in); anything else waits for Ink. Styled as Ink
+ * styles (the same chalk, the same truncation): a test draws both and
+ * compares them cell by cell (test/browser/first-paint.test.tsx).
+ */
+
+/** Ink's `<Text wrap="truncate-end">` at `width`. */
+function fit(line: string, plainWidth: number, width: number): string {
+	return plainWidth > width ? cliTruncate(line, width, {position: 'end'}) : line;
+}
+
+function coloured(text: string, tone: Tone, colour: boolean): string {
+	const name = toneColours[tone];
+	return colour && name ? (chalk as unknown as Record<string, (text: string) => string>)[name]!(text) : text;
+}
+
+/** A status line as StatusArea's Line draws it: segments by tone, dim separators. */
+function segmentLine(segments: readonly Segment[], width: number, colour: boolean): string {
+	const separator = colour ? chalk.dim(' · ') : ' · ';
+	const line = segments.map(segment => coloured(segment.text, segment.tone, colour)).join(separator);
+	return fit(line, stringWidth(segments.map(segment => segment.text).join(' · ')), width);
+}
+
+function messageText(message: TableScreen['status']['message'], width: number, colour: boolean): string | undefined {
+	switch (message.kind) {
+		case 'message': {
+			const short = message.short ? ` · ${message.short}` : '';
+			return fit(coloured(message.text, message.tone, colour) + (colour ? chalk.yellow(short) : short), stringWidth(message.text + short), width);
+		}
+
+		case 'short': {
+			return fit(colour ? chalk.yellow(message.text) : message.text, stringWidth(message.text), width);
+		}
+
+		case 'hint': {
+			return fit(colour ? chalk.dim(message.text) : message.text, stringWidth(message.text), width);
+		}
+
+		default: {
+			// A prompt or an error banner: never the state a first page starts in.
+			return undefined;
+		}
+	}
+}
+
+/**
+ * The frame's lines, as Ink would write them, or undefined when this start
+ * is not the plain main screen with its first page.
+ */
+export function firstFrameLines(options: BrowserOptions, {size, colour}: {size: Size; colour: boolean}): string[] | undefined {
+	if (!options.firstPage) {
+		return undefined;
+	}
+
+	const state = startState(options);
+	const screen = tableScreen(state, {size, api: options.api, endpoint: options.endpoint, spinner: '', now: Date.now()});
+	const message = messageText(screen.status.message, size.columns, colour);
+	if (screen.tooSmall || screen.page === null || message === undefined || state.stack.error) {
+		return undefined;
+	}
+
+	const header = formatHeader(screen.layout.columns, state.stack.sort);
+	const lines = [colour ? chalk.bold(fit(header, stringWidth(header), size.columns)) : fit(header, stringWidth(header), size.columns)];
+	const shown = screen.rows.slice(0, Math.max(0, screen.bodyHeight - 1));
+	if (shown.length === 0) {
+		const empty = `  ${screen.empty}`;
+		lines.push(colour ? chalk.dim(empty) : empty);
+	}
+
+	for (const row of shown) {
+		const selected = row === screen.rows[screen.selected];
+		const {text} = rowLine(row.cells, screen.layout.columns, selected);
+		lines.push(selected && colour ? chalk.inverse(text) : text);
+	}
+
+	while (lines.length < screen.bodyHeight) {
+		lines.push('');
+	}
+
+	const fill = screen.status.fill === '' ? ' ' : screen.status.fill;
+	lines.push(
+		segmentLine(screen.status.location, size.columns, colour),
+		segmentLine(screen.status.page, size.columns, colour),
+		colour ? chalk.dim(fit(fill, stringWidth(fill), size.columns)) : fit(fill, stringWidth(fill), size.columns),
+		message,
+	);
+	return lines;
+}

@@ -1,0 +1,81 @@
+/**
+ * In a real terminal (tmux): the first page is on screen before Ink and React
+ * have loaded (components/first-paint.ts). The browser's chunk is held back
+ * here (support/hold-browser.mjs) so that the test acts in that time: keys
+ * typed then are neither echoed nor lost, q quits once the browser is up,
+ * and a signal gives the terminal back at once.
+ */
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {builtCli, pause, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+
+const server = new TmuxServer('first-paint', {columns: 100, rows: 24});
+const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-first-paint-'));
+const hold = path.resolve('test/e2e/support/hold-browser.mjs');
+
+beforeAll(requireTmux);
+afterAll(() => {
+	server.kill();
+	rmSync(directory, {recursive: true, force: true});
+});
+
+/** Starts pagewalk --demo with its browser held until `release()`. */
+function startHeld(name: string) {
+	const release = path.join(directory, `${name}-release`);
+	server.start(name, {program: `PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} --import '${hold}' ${builtCli()}`});
+	return () => {
+		writeFileSync(release, '');
+	};
+}
+
+describe('the first paint, before Ink has loaded (tmux)', () => {
+	it('shows the first page; keys typed meanwhile are not echoed, and each one counts once the browser is up', async () => {
+		const release = startHeld('keys');
+		const painted = await server.waitForScreen(text => text.includes('page 1 ·') && text.includes('more pages follow'));
+		const first = selectedRow(painted);
+		expect(server.rawMode()).toBe(true);
+		expect(server.flag('alternate_on')).toBe('1');
+		server.tmux('send-keys', '-t', 'keys', 'j', 'j', 'j');
+		// Nothing reads the keys yet, and raw mode does not echo them.
+		await pause(200);
+		expect(server.screen()).toBe(painted);
+		release();
+		const moved = await server.waitForScreen(text => text.includes('row 4/'));
+		expect(selectedRow(moved)).not.toBe(first);
+		await server.keys('q');
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
+	});
+
+	it('q typed before the browser is up quits as soon as it is', async () => {
+		const release = startHeld('quit');
+		await server.waitForScreen(text => text.includes('page 1 ·'));
+		server.tmux('send-keys', '-t', 'quit', 'q');
+		release();
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
+		expect(server.flag('alternate_on')).toBe('0');
+	});
+
+	it('SIGTERM before the browser is up restores the terminal at once, and the exit status is 143', async () => {
+		const release = startHeld('signal');
+		await server.waitForScreen(text => text.includes('page 1 ·'));
+		const shell = server.flag('pane_pid');
+		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
+		process.kill(Number(child), 'SIGTERM');
+		// Back to the shell's screen while the browser's modules are still held.
+		await server.waitForScreen(text => text.includes('BEFORE') && !text.includes('page 1 ·'));
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
+		expect(server.rawMode()).toBe(false);
+		release();
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=143');
+	});
+});
