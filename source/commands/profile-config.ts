@@ -116,7 +116,6 @@ async function commandOutput(text: string, api: Api, place: string): Promise<Res
 	}
 
 	const privateKey = record['privateKey'];
-	const {parseKeyParts} = await import('../config/cdp-key.js');
 	parseKeyParts({name, privateKey}, {name: `the key name in ${output}`, privateKey: `the private key in ${output}`});
 	return {kind: 'key-parts', name, privateKey};
 }
@@ -230,12 +229,10 @@ export async function compareProfileCredential(name: string, walk: WalkConfig, e
 
 		// A CDP key compares as it walks: the client signs a fresh JWT for every request.
 		case 'key-file': {
-			const {keyFileCredential} = await import('../config/credentials.js');
 			return keyFileCredential(credential.path, from).credential;
 		}
 
 		case 'key-parts': {
-			const {parseKeyParts} = await import('../config/cdp-key.js');
 			return {kind: 'cdp-key', key: parseKeyParts({name: credential.name, privateKey: credential.privateKey}, {name: `the key name of the ${from}`, privateKey: `the private key of the ${from}`}), from};
 		}
 	}

@@ -6,7 +6,7 @@ import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import {setHeapFlags} from './heap-flags.js';
-import {TerminalScreen} from './terminal-screen.js';
+import {takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**
  * How Ink draws the browser (the key benchmark renders with the same options).
@@ -41,7 +41,6 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 		return stopped;
 	}
 
-	screen?.handOver();
 	let status = 0;
 	let restored = false;
 	const restore = () => {
@@ -67,15 +66,11 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 	};
 
 	// Ctrl-C is a key in raw mode; these come from outside (kill, a closed terminal).
-	process.once('SIGINT', stop);
-	process.once('SIGTERM', stop);
-	process.once('SIGHUP', stop);
+	const release = takeStopSignals(stop, screen);
 	try {
 		await instance.waitUntilExit();
 	} finally {
-		process.off('SIGINT', stop);
-		process.off('SIGTERM', stop);
-		process.off('SIGHUP', stop);
+		release();
 		process.off('exit', restore);
 		restore();
 	}

@@ -74,7 +74,7 @@ export class TerminalScreen {
 		return this.#stoppedBy === undefined ? undefined : 128 + (constants.signals[this.#stoppedBy] ?? 0);
 	}
 
-	/** The browser takes the signals from here on. */
+	/** The paint's own stop no longer listens (see takeStopSignals). */
 	handOver(): void {
 		for (const signal of stopSignals) {
 			process.off(signal, this.#stop);
@@ -98,4 +98,25 @@ export class TerminalScreen {
 			process.stdin.setRawMode(false);
 		}
 	}
+}
+
+/**
+ * The browser takes the stop signals: `handler` listens for them from now
+ * on, and only then does the paint's own stop (if a screen was painted) stop
+ * listening. The other order would lose a signal: when a signal's last
+ * listener is removed, Node stops listening for it, and one already received
+ * (while the browser's modules loaded) but not yet handed to a listener is
+ * dropped. Returns the function that removes `handler`.
+ */
+export function takeStopSignals(handler: (signal: NodeJS.Signals) => void, screen: TerminalScreen | undefined): () => void {
+	for (const signal of stopSignals) {
+		process.once(signal, handler);
+	}
+
+	screen?.handOver();
+	return () => {
+		for (const signal of stopSignals) {
+			process.off(signal, handler);
+		}
+	};
 }

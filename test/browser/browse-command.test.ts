@@ -1,5 +1,6 @@
 import {describe, expect, it, vi} from 'vitest';
-import {earlyFirstPage, parseWalkArgs} from '../../source/commands/browse.js';
+import {parseWalkArgs} from '../../source/commands/browse.js';
+import {earlyFirstPage} from '../../source/commands/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
 import {initialBrowserState} from '../../source/browser/browser-state.js';

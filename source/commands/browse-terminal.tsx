@@ -1,0 +1,209 @@
+import process from 'node:process';
+import type {ParsedArgs} from '../config/parse-flags.js';
+import {defaults} from '../config/options.js';
+import type {commands} from '../config/flags.js';
+import {UsageError} from '../text/errors.js';
+import {parseColumnList, type ColumnChoice} from '../cells/column-order.js';
+import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from './column-store.js';
+import {openConfig} from './demo.js';
+import {loadBrowser} from './load-browser.js';
+import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
+import type {LoadPage} from '../browser/search-pages.js';
+import type {Page, RetryNotice} from '../contract/types.js';
+import type {BrowserOptions} from '../browser/browser-state.js';
+import {firstFrameLines} from '../components/first-paint.js';
+import {colourLevel} from '../text/colour.js';
+import {TerminalScreen} from './terminal-screen.js';
+import {compareCredential, createCompareClient, credentialLabel} from '../audit/second-credential.js';
+import {createClient} from '../http/http-client.js';
+import {curlBuilder, savePages} from './copy-save.js';
+
+type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
+
+/**
+ * Starts fetching `firstUrl` now and returns a loader that hands that request
+ * to the first caller asking for the same URL (its abort and retry notices
+ * are forwarded); every other call fetches as usual. `arrived()` is the page
+ * when it is already here; `settled(ms)` resolves once that first request has
+ * an answer (a page or a failure), or after `ms` at most; `arrival` resolves
+ * with the page when it comes (undefined when the request failed).
+ */
+export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined; settled(ms: number): Promise<void>; arrival: Promise<Page | undefined>} {
+	const controller = new AbortController();
+	let onRetry: ((notice: RetryNotice) => void) | undefined;
+	const first = fetchPage(firstUrl, {
+		signal: controller.signal,
+		onRetry(notice) {
+			onRetry?.(notice);
+		},
+	});
+	let pending: Promise<Page> | undefined = first;
+	let page: Page | undefined;
+	const answered = first.then(
+		value => {
+			page = value;
+			return value;
+		},
+		// Nobody may be listening yet; the app sees the failure when it asks.
+		() => undefined,
+	);
+	const loadPage: LoadPage = async (url, options) => {
+		if (pending && url === firstUrl) {
+			const request = pending;
+			pending = undefined;
+			onRetry = options.onRetry;
+			options.signal.addEventListener('abort', () => {
+				controller.abort(options.signal.reason);
+			});
+			return request;
+		}
+
+		return fetchPage(url, options);
+	};
+
+	return {
+		loadPage,
+		arrival: answered,
+		arrived() {
+			if (page) {
+				pending = undefined;
+			}
+
+			return page;
+		},
+		async settled(ms) {
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([answered, new Promise(resolve => {
+				timer = setTimeout(resolve, ms);
+			})]);
+			clearTimeout(timer);
+		},
+	};
+}
+
+/**
+ * Paints the first page the moment it is here, before Ink has loaded
+ * (components/first-paint.ts): at most once, and never once the browser has
+ * the terminal. `handOver()` ends that and gives the browser the screen the
+ * paint opened, if it did.
+ */
+function firstPainter(options: BrowserOptions, mouse: boolean) {
+	let open = process.env['TERM'] !== 'dumb';
+	let screen: TerminalScreen | undefined;
+	return {
+		paint(page: Page | undefined) {
+			if (!page || !open) {
+				return;
+			}
+
+			open = false;
+			const size = {columns: process.stdout.columns || 80, rows: process.stdout.rows || 24};
+			const lines = firstFrameLines({...options, firstPage: page}, {size, colour: colourLevel(process.env, true) > 0});
+			if (lines) {
+				screen = new TerminalScreen({mouse});
+				screen.paint(lines);
+			}
+		},
+		handOver() {
+			open = false;
+			return screen;
+		},
+	};
+}
+
+/**
+ * How long the first page may take before Ink starts loading anyway. Ink's
+ * load keeps the main thread busy: a page that comes sooner is painted
+ * first, and a slower one is painted when it comes, between the modules.
+ */
+const firstPaintWaitMs = 50;
+
+/**
+ * How long the browser waits for a first page already asked for before it
+ * draws without it. A frame saying "loading" costs as much to draw as the
+ * page's own (the first frame runs Ink's and our drawing code cold), and the
+ * page, usually there a moment later, waits behind it. Short enough that a
+ * slow server still gets its loading frame at once to the eye.
+ */
+const firstPageWaitMs = 150;
+
+type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
+
+/**
+ * The browser on a terminal (the browse command's interactive half): the
+ * configuration, the first page asked for and painted, then Ink.
+ */
+export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
+	// Checked before the demo sandbox starts: a wrong flag sends nothing.
+	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
+		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
+	}
+
+	if (flags.demo === true && flags.compareProfile !== undefined) {
+		// Checked here too, so the sandbox is not started for nothing.
+		throw new UsageError(demoCompareProfile);
+	}
+
+	const given = compareCredential(flags.compareEnv, process.env);
+	const columnList = parseColumnList(flags.columns);
+	const config = await openConfig({input, flags});
+	try {
+		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
+		const client = createClient(config);
+		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
+		const compareClient = second ? createCompareClient(config, second) : null;
+		try {
+			// The first page is asked for before Ink and React load, and drawn
+			// as soon as it is here (first-paint.ts): their load, most of the
+			// start-up, comes after it. A server slower than firstPaintWaitMs
+			// waits for them instead, and the page is painted when it comes if
+			// Ink has not drawn by then.
+			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
+			const columnsKey = `${config.api} ${config.endpoint}`;
+			const columnState = readColumnState(process.env);
+			const options = {
+				startUrl: client.firstUrl,
+				api: config.api,
+				endpoint: config.endpoint,
+				// What the server does when the user gave neither (docs/contract.md#default-limit, #default-order).
+				settings: {order: config.query.order ?? defaults.order, limit: config.query.limit ?? defaults.limit},
+				bounds: {maxPages: config.maxPages, maxItems: config.maxItems},
+				compareLabels: compareClient && second ? {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`), b: credentialLabel(second)} : null,
+				// --columns wins over the remembered choice; a choice made in the picker is remembered.
+				columns: {
+					initial: columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState),
+					// A related list's choice is remembered under its pattern (`/v2/accounts/:id/transactions`), one for every account.
+					save(choice: ColumnChoice, related?: string) {
+						saveColumnChoice(related === undefined ? columnsKey : `${config.api} ${related}`, choice, process.env);
+					},
+					remembered: loadRelatedColumnChoices(config.api, process.env, columnState),
+				},
+			};
+			const painter = firstPainter(options, flags.noMouse !== true);
+			void early.arrival.then(page => {
+				painter.paint(page);
+			});
+			await early.settled(firstPaintWaitMs);
+			const {runBrowser} = await loadBrowser();
+			await early.settled(firstPageWaitMs);
+			const screen = painter.handOver();
+			return await runBrowser({
+				...options,
+				loadPage: early.loadPage,
+				// Often here already (Ink takes longer to load than a page): then
+				// the very first frame shows it, with no loading frame before.
+				firstPage: early.arrived(),
+				compare: compareClient && options.compareLabels ? {loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}), labels: options.compareLabels} : undefined,
+				// Copy and save: the app gets functions, never the credential nor the file system.
+				curlFor: curlBuilder(config, process.env),
+				save: savePages,
+				mouse: flags.noMouse !== true,
+				screen,
+			});
+		} finally {
+			await Promise.all([client.close(), compareClient?.close()]);
+		}
+	} finally {
+		await config.close();
+	}
+}
