@@ -21,9 +21,16 @@ import process from 'node:process';
  * and with these flags V8 collects many times over on the way to the first
  * page (bench:startup).
  */
-const heapFlags: Record<'dump' | 'browser', readonly string[]> = {
+const heapFlags: Record<'dump' | 'browser' | 'browser-load', readonly string[]> = {
 	dump: ['--semi-space-growth-factor=1', '--heap-growing-percent=20'],
 	browser: ['--optimize-for-size', '--semi-space-growth-factor=1'],
+	// Set before the browser's modules load (load-browser.ts). yoga, Ink's
+	// layout engine, instantiates its WebAssembly asynchronously, and V8's
+	// asynchronous compile of it waits for worker threads kept busy by the
+	// start-up's own compiling: on Node 20 the main thread then sat idle for
+	// longer than the whole first frame takes, where compiling the module on
+	// the main thread takes a few milliseconds (bench:startup, first key).
+	'browser-load': ['--no-wasm-async-compilation'],
 };
 
 export function setHeapFlags(entry: keyof typeof heapFlags): void {

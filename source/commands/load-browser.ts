@@ -1,4 +1,5 @@
 import type * as RunBrowser from './run-browser.js';
+import {setHeapFlags} from './heap-flags.js';
 
 /**
  * Loads the browser's modules (Ink, React, yoga) without Node's fetch.
@@ -13,6 +14,7 @@ import type * as RunBrowser from './run-browser.js';
  * evaluate and put back as soon as they have.
  */
 export async function loadBrowser(): Promise<typeof RunBrowser> {
+	setHeapFlags('browser-load');
 	const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
 	if (descriptor?.configurable) {
 		delete (globalThis as Record<string, unknown>)['fetch'];
