@@ -85,7 +85,8 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
  * Paints the first page the moment it is here, before Ink has loaded
  * (components/first-paint.ts): at most once, and never once the browser has
  * the terminal. `handOver()` ends that and gives the browser the screen the
- * paint opened, if it did.
+ * paint opened, if it did; `close()` gives the terminal back, so that a
+ * failure before the browser is up is told on the user's own screen.
  */
 function firstPainter(options: BrowserOptions, mouse: boolean) {
 	let open = process.env['TERM'] !== 'dumb';
@@ -107,6 +108,11 @@ function firstPainter(options: BrowserOptions, mouse: boolean) {
 		handOver() {
 			open = false;
 			return screen;
+		},
+		/** No paint from now on, and the terminal back as it was (a no-op once the browser has restored it). */
+		close() {
+			open = false;
+			screen?.restore();
 		},
 	};
 }
@@ -180,26 +186,30 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 				},
 			};
 			const painter = firstPainter(options, flags.noMouse !== true);
-			void early.arrival.then(page => {
-				painter.paint(page);
-			});
-			await early.settled(firstPaintWaitMs);
-			const {runBrowser} = await loadBrowser();
-			await early.settled(firstPageWaitMs);
-			const screen = painter.handOver();
-			return await runBrowser({
-				...options,
-				loadPage: early.loadPage,
-				// Often here already (Ink takes longer to load than a page): then
-				// the very first frame shows it, with no loading frame before.
-				firstPage: early.arrived(),
-				compare: compareClient && options.compareLabels ? {loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}), labels: options.compareLabels} : undefined,
-				// Copy and save: the app gets functions, never the credential nor the file system.
-				curlFor: curlBuilder(config, process.env),
-				save: savePages,
-				mouse: flags.noMouse !== true,
-				screen,
-			});
+			try {
+				void early.arrival.then(page => {
+					painter.paint(page);
+				});
+				await early.settled(firstPaintWaitMs);
+				const {runBrowser} = await loadBrowser();
+				await early.settled(firstPageWaitMs);
+				const screen = painter.handOver();
+				return await runBrowser({
+					...options,
+					loadPage: early.loadPage,
+					// Often here already (Ink takes longer to load than a page): then
+					// the very first frame shows it, with no loading frame before.
+					firstPage: early.arrived(),
+					compare: compareClient && options.compareLabels ? {loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}), labels: options.compareLabels} : undefined,
+					// Copy and save: the app gets functions, never the credential nor the file system.
+					curlFor: curlBuilder(config, process.env),
+					save: savePages,
+					mouse: flags.noMouse !== true,
+					screen,
+				});
+			} finally {
+				painter.close();
+			}
 		} finally {
 			await Promise.all([client.close(), compareClient?.close()]);
 		}

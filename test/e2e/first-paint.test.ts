@@ -27,8 +27,8 @@ afterAll(() => {
 function startHeld(name: string) {
 	const release = path.join(directory, `${name}-release`);
 	server.start(name, {program: `PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} --import '${hold}' ${builtCli()}`});
-	return () => {
-		writeFileSync(release, '');
+	return (content = '') => {
+		writeFileSync(release, content);
 	};
 }
 
@@ -77,5 +77,17 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		release();
 		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
 		expect(after).toContain('AFTER rc=143');
+	});
+
+	it('a failure after the paint is told on the user\'s own screen, with the terminal restored', async () => {
+		const release = startHeld('broken');
+		await server.waitForScreen(text => text.includes('page 1 ·'));
+		release('fail');
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('browser chunk is broken');
+		expect(after).not.toContain('AFTER rc=0');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
+		expect(server.rawMode()).toBe(false);
 	});
 });

@@ -1,5 +1,5 @@
 // Module hooks for hold-browser.mjs (they run off the main thread).
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 
 export async function load(url, context, nextLoad) {
 	if (/\/run-browser-[\w-]+\.js$/.test(url)) {
@@ -10,6 +10,11 @@ export async function load(url, context, nextLoad) {
 			await new Promise(resolve => {
 				setTimeout(resolve, 10);
 			});
+		}
+
+		// A release file that says `fail`: the chunk fails to load, as a broken install's would.
+		if (release && existsSync(release) && readFileSync(release, 'utf8') === 'fail') {
+			throw new Error('the browser chunk is broken (test/e2e/support/hold-browser-hooks.mjs)');
 		}
 	}
 
