@@ -98,11 +98,17 @@ function firstPainter(options: BrowserOptions, mouse: boolean) {
 			}
 
 			open = false;
-			const size = {columns: process.stdout.columns || 80, rows: process.stdout.rows || 24};
-			const lines = firstFrameLines({...options, firstPage: page}, {size, colour: colourLevel(process.env, true) > 0});
-			if (lines) {
-				screen = new TerminalScreen({mouse});
-				screen.paint(lines);
+			try {
+				const size = {columns: process.stdout.columns || 80, rows: process.stdout.rows || 24};
+				const lines = firstFrameLines({...options, firstPage: page}, {size, colour: colourLevel(process.env, true) > 0});
+				if (lines) {
+					screen = new TerminalScreen({mouse});
+					screen.paint(lines);
+				}
+			} catch {
+				// A paint that fails is no paint: the browser draws the page as it would have.
+				screen?.restore();
+				screen = undefined;
 			}
 		},
 		handOver() {

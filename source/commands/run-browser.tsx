@@ -6,7 +6,7 @@ import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import {setHeapFlags} from './heap-flags.js';
-import {takeStopSignals, TerminalScreen} from './terminal-screen.js';
+import {quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**
  * How Ink draws the browser (the key benchmark renders with the same options).
@@ -33,6 +33,7 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 	// redraw in place (Ink's debug mode prints each frame whole, with no
 	// cursor movement and no synchronized-output codes), no animation.
 	const dumb = process.env['TERM'] === 'dumb';
+	quietWhenTerminalGone();
 	const screen = dumb ? undefined : painted ?? new TerminalScreen({mouse: wantsMouse});
 	// A signal that came while the modules loaded, after the first paint.
 	const stopped = screen?.stoppedStatus();

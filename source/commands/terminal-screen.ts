@@ -16,6 +16,25 @@ const clearScreen = '\u001B[2J\u001B[H';
 
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+function ignoreGoneTerminal(error: NodeJS.ErrnoException): void {
+	if (error.code !== 'EIO' && error.code !== 'EPIPE') {
+		throw error;
+	}
+}
+
+/**
+ * A terminal that hangs up fails every later write to it (EIO), and a write
+ * already queued then emits an error no one listens for: a stack trace and
+ * a crash instead of the hang-up's exit status (129). There is no one left
+ * to tell, so those errors are dropped; the hang-up (SIGHUP) ends the
+ * browser as any stop signal does. Once per process.
+ */
+export function quietWhenTerminalGone(): void {
+	if (!process.stdout.listeners('error').includes(ignoreGoneTerminal as never)) {
+		process.stdout.on('error', ignoreGoneTerminal);
+	}
+}
+
 /**
  * The browser's terminal, from the moment the browser takes it until it is
  * given back: the alternate screen (and the mouse), restored on every way
@@ -26,6 +45,7 @@ const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export class TerminalScreen {
 	#restored = false;
 	#raw = false;
+	#mouseOn = false;
 	#stoppedBy: NodeJS.Signals | undefined;
 	readonly #mouse: boolean;
 	readonly #restore = () => {
@@ -42,9 +62,11 @@ export class TerminalScreen {
 		this.restore();
 	};
 
+	/** `mouse`: reporting turns on when the browser takes the terminal (handOver), not before. */
 	constructor({mouse}: {mouse: boolean}) {
 		this.#mouse = mouse;
-		process.stdout.write(enterScreen + (mouse ? mouseOn : ''));
+		quietWhenTerminalGone();
+		process.stdout.write(enterScreen);
 		process.once('exit', this.#restore);
 	}
 
@@ -74,8 +96,21 @@ export class TerminalScreen {
 		return this.#stoppedBy === undefined ? undefined : 128 + (constants.signals[this.#stoppedBy] ?? 0);
 	}
 
-	/** The paint's own stop no longer listens (see takeStopSignals). */
+	/**
+	 * The browser takes the terminal: the paint's own stop no longer listens
+	 * (see takeStopSignals), and mouse reporting turns on. Not at the paint:
+	 * a wheel turned before the browser reads would, if the start ended
+	 * there, leave its reports to the shell.
+	 */
 	handOver(): void {
+		this.#release();
+		if (this.#mouse && !this.#restored && !this.#mouseOn) {
+			this.#mouseOn = true;
+			process.stdout.write(mouseOn);
+		}
+	}
+
+	#release(): void {
 		for (const signal of stopSignals) {
 			process.off(signal, this.#stop);
 		}
@@ -91,11 +126,20 @@ export class TerminalScreen {
 
 		this.#restored = true;
 		process.off('exit', this.#restore);
-		this.handOver();
-		// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-		writeSync(process.stdout.fd, (this.#mouse ? mouseOff : '') + leaveScreen);
-		if (this.#raw && process.stdin.isTTY) {
-			process.stdin.setRawMode(false);
+		this.#release();
+		try {
+			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
+			writeSync(process.stdout.fd, (this.#mouseOn ? mouseOff : '') + leaveScreen);
+		} catch {
+			// A terminal that is gone (a hang-up: EIO) has nothing left to restore.
+		} finally {
+			if (this.#raw && process.stdin.isTTY) {
+				try {
+					process.stdin.setRawMode(false);
+				} catch {
+					// The same: no terminal to set.
+				}
+			}
 		}
 	}
 }

@@ -37,8 +37,9 @@ describe('copy, save and the wheel in tmux', () => {
 	it('y puts the selected id on the clipboard (tmux buffer), the wheel scrolls 3 rows, w writes the page; quitting turns mouse reporting off', async () => {
 		server.start('copy', {serverOptions: [['set-clipboard', 'on']]});
 		let text = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow'));
+		// On once the browser is up (the first page may be painted before).
+		await server.waitForFlag('mouse_standard_flag', '1');
 		expect(server.flag('mouse_sgr_flag')).toBe('1');
-		expect(server.flag('mouse_standard_flag')).toBe('1');
 		const id = selectedRow(text);
 
 		await server.keys('y');
@@ -115,7 +116,7 @@ describe('copy, save and the wheel in tmux', () => {
 	it('SIGTERM turns mouse reporting off with the rest of the terminal', async () => {
 		server.start('signal');
 		await server.waitForScreen(t => t.includes('page 1 ·'));
-		expect(server.flag('mouse_standard_flag')).toBe('1');
+		await server.waitForFlag('mouse_standard_flag', '1');
 		// The pane runs a shell; pagewalk is its child. Signal exactly that process.
 		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', server.flag('pane_pid')], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
 		process.kill(Number(child), 'SIGTERM');

@@ -39,6 +39,8 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		const first = selectedRow(painted);
 		expect(server.rawMode()).toBe(true);
 		expect(server.flag('alternate_on')).toBe('1');
+		// Mouse reporting waits for the browser: a report sent now would be the shell's if the start ended here.
+		expect(server.flag('mouse_standard_flag')).toBe('0');
 		server.tmux('send-keys', '-t', 'keys', 'j', 'j', 'j');
 		// Nothing reads the keys yet, and raw mode does not echo them.
 		await pause(200);
@@ -46,6 +48,7 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		release();
 		const moved = await server.waitForScreen(text => text.includes('row 4/'));
 		expect(selectedRow(moved)).not.toBe(first);
+		await server.waitForFlag('mouse_standard_flag', '1');
 		await server.keys('q');
 		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
 		expect(after).toContain('AFTER rc=0');

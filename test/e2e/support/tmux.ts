@@ -156,6 +156,19 @@ export class TmuxServer {
 		}
 	}
 
+	/** Waits until the pane's `#{name}` flag reads `value` (e.g. mouse reporting on once the browser is up). */
+	async waitForFlag(name: string, value: string, timeout = 8000): Promise<void> {
+		const deadline = Date.now() + timeout;
+		while (this.flag(name) !== value) {
+			if (Date.now() > deadline) {
+				throw new Error(`#{${name}} never became ${value} within ${timeout} ms (it is ${this.flag(name)}):\n${this.screen()}`);
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- a poll of the pane's flag
+			await pause(25);
+		}
+	}
+
 	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
 	rawMode(): boolean {
 		const settings = execFileSync('stty', ['-a', '-F', this.flag('pane_tty')], {encoding: 'utf8'});

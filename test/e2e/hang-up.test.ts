@@ -1,0 +1,72 @@
+/**
+ * The terminal closed under the browser (a hang-up): pagewalk ends with the
+ * hang-up's status, 129, without a stack trace, whether the browser was up
+ * or only its first page painted. Node 20 then aborts in its own exit
+ * (node.cc ResetStdio asserts when it cannot reset a terminal that is gone;
+ * any Node 20 program that outlives its terminal does, fixed in Node 22), so
+ * there the status is not checked, only that nothing of ours went wrong.
+ */
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {builtCli, pause, requireTmux, TmuxServer} from './support/tmux.js';
+
+const server = new TmuxServer('hang-up', {columns: 100, rows: 24});
+const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-hang-up-'));
+const supervise = path.resolve('test/e2e/support/supervise.mjs');
+const hold = path.resolve('test/e2e/support/hold-browser.mjs');
+const node20 = process.version.startsWith('v20.');
+
+beforeAll(requireTmux);
+afterAll(() => {
+	server.kill();
+	rmSync(directory, {recursive: true, force: true});
+});
+
+type Ended = {code: number | null; signal: string | null; stderr: string};
+
+async function ended(result: string): Promise<Ended> {
+	const deadline = Date.now() + 10_000;
+	while (!existsSync(result)) {
+		if (Date.now() > deadline) {
+			throw new Error('pagewalk did not end within 10 s of the hang-up');
+		}
+
+		// eslint-disable-next-line no-await-in-loop -- polling for the supervisor's result file
+		await pause(25);
+	}
+
+	return JSON.parse(readFileSync(result, 'utf8')) as Ended;
+}
+
+function expectQuietHangUp(end: Ended) {
+	// A JavaScript error or stack frame, not Node 20's native assertion (its lines start with `  #` or a number).
+	expect(end.stderr).not.toMatch(/Unhandled|EIO|Error: |\n\s+at \S/);
+	if (!node20) {
+		expect(end).toMatchObject({code: 129, signal: null});
+	}
+}
+
+describe('the terminal closed under the browser (tmux)', () => {
+	it('after the first paint, before the browser is up: 129, no stack trace', async () => {
+		const result = path.join(directory, 'painted.json');
+		const release = path.join(directory, 'release');
+		server.start('painted', {program: `PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} ${supervise} '${result}' -- ${process.execPath} --import '${hold}' ${builtCli()}`});
+		await server.waitForScreen(text => text.includes('page 1 ·'));
+		server.tmux('kill-session', '-t', 'painted');
+		await pause(300);
+		writeFileSync(release, '');
+		expectQuietHangUp(await ended(result));
+	});
+
+	it('with the browser up: 129, no stack trace', async () => {
+		const result = path.join(directory, 'up.json');
+		server.start('up', {program: `${process.execPath} ${supervise} '${result}' -- ${process.execPath} ${builtCli()}`});
+		await server.waitForScreen(text => text.includes('page 1 ·'));
+		await server.waitForFlag('mouse_standard_flag', '1');
+		server.tmux('kill-session', '-t', 'up');
+		expectQuietHangUp(await ended(result));
+	});
+});
