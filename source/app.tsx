@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
-import {overlayLines, type BrowserState} from './browser/browser-state.js';
+import type {BrowserState} from './browser/browser-state.js';
+import {overlayLines} from './browser/pane-lines.js';
 import {firstKey, pickerHint} from './browser/keymap.js';
 import type {ColumnChoice} from './cells/column-order.js';
 import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';

@@ -4,7 +4,8 @@
  * was; request ids never repeat across walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, overlayLines, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {overlayLines} from '../../source/browser/pane-lines.js';
 import type {KeyFlags} from '../../source/browser/keymap.js';
 import {top, wantedRequests} from '../../source/browser/page-stack.js';
 import {breadcrumb, maxParents, openRelated, returnToParent} from '../../source/browser/related-walks.js';
