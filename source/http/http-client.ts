@@ -391,8 +391,10 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		for (;;) {
 			signal?.throwIfAborted();
 			// Only a spent budget waits: otherwise the request leaves in this very turn (a read-ahead counts on it).
-			const wait = budget.waitMs();
-			if (wait > 0) {
+			// Asked again after each wait: requests that waited together (both
+			// chains of a walk, a read-ahead) wake together, and the first to
+			// go may have spent the new window already (or an answer said so).
+			for (let wait = budget.waitMs(); wait > 0; wait = budget.waitMs()) {
 				// eslint-disable-next-line no-await-in-loop -- each attempt is paced by the budget the answer before it stated
 				await waitForBudget(budget, config, wait, options);
 			}
