@@ -13,12 +13,17 @@
  * Node 22 and later the first, warm-up run fills pagewalk's compile cache
  * (cli.tsx), as any earlier run of the installed tool would.
  *
+ * A fourth line, for scale: `ink floor`, the least an Ink app can do to show
+ * the same page (ink-floor.tsx, built here as pagewalk is built): what Ink
+ * and React cost before any of pagewalk's own work.
+ *
  * The first page is painted before Ink has loaded (components/first-paint.ts),
  * so a second figure says when the browser answers: `j` is typed the moment
  * the page is on screen, and the clock stops when the frame shows the second
  * row selected (`row 2/`). Keys typed before that wait in the terminal.
  */
 import {spawn} from 'node:child_process';
+import {build} from 'esbuild';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -103,13 +108,29 @@ try {
 	}
 	if (!process.env['BENCH_DISTS']) {
 		commands['pagewalk --demo'] = `${node} dist/cli.js --demo`;
+		await build({
+			entryPoints: {floor: 'test/bench/ink-floor.tsx'},
+			outdir: directory,
+			bundle: true,
+			// Ink imports its devtools bridge dynamically: a chunk of its own, as in pagewalk's build.
+			splitting: true,
+			format: 'esm',
+			platform: 'node',
+			target: 'node20',
+			minify: true,
+			define: {'process.env.NODE_ENV': '"production"'},
+			external: ['react-devtools-core'],
+			banner: {js: "import {createRequire as __floorRequire} from 'node:module'; const require = __floorRequire(import.meta.url);"},
+			logLevel: 'warning',
+		});
+		commands['ink floor'] = `${node} ${shellQuote(path.join(directory, 'floor.js'))} ${shellQuote(`${sandbox.accountUrl}/v2/accounts`)}`;
 	}
 	const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map(name => [name, []]));
 	const keyTimes: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map(name => [name, []]));
 	// One warm-up each (disk cache, sandbox JIT), then interleaved runs.
 	for (let run = -1; run < runs; run++) {
 		for (const [name, command] of Object.entries(commands)) {
-			const timing = await timeToMarker(command, env, name !== 'bare');
+			const timing = await timeToMarker(command, env, !['bare', 'ink floor'].includes(name));
 			if (run >= 0) {
 				times[name]!.push(timing.page);
 				if (timing.key !== undefined) {
