@@ -24,6 +24,8 @@
  */
 import {spawn} from 'node:child_process';
 import {build} from 'esbuild';
+// @ts-expect-error -- a build script in plain JavaScript, without types
+import {bundleOptions} from '../../scripts/bundle-options.mjs';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -108,21 +110,7 @@ try {
 	}
 	if (!process.env['BENCH_DISTS']) {
 		commands['pagewalk --demo'] = `${node} dist/cli.js --demo`;
-		await build({
-			entryPoints: {floor: 'test/bench/ink-floor.tsx'},
-			outdir: directory,
-			bundle: true,
-			// Ink imports its devtools bridge dynamically: a chunk of its own, as in pagewalk's build.
-			splitting: true,
-			format: 'esm',
-			platform: 'node',
-			target: 'node20',
-			minify: true,
-			define: {'process.env.NODE_ENV': '"production"'},
-			external: ['react-devtools-core'],
-			banner: {js: "import {createRequire as __floorRequire} from 'node:module'; const require = __floorRequire(import.meta.url);"},
-			logLevel: 'warning',
-		});
+		await build({...bundleOptions, entryPoints: {floor: 'test/bench/ink-floor.tsx'}, outdir: directory});
 		commands['ink floor'] = `${node} ${shellQuote(path.join(directory, 'floor.js'))} ${shellQuote(`${sandbox.accountUrl}/v2/accounts`)}`;
 	}
 	const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map(name => [name, []]));
