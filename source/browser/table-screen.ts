@@ -3,10 +3,10 @@ import type {BrowserState} from './browser-state.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from './related-walks.js';
 import {promptLine} from './prompt-line.js';
-import {statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
+import {errorText, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
 import {tableHint} from './keymap.js';
-import {shownRows, top} from './page-stack.js';
+import {shownRows, top, type LoadError} from './page-stack.js';
 import {wrapLines} from './wrap-lines.js';
 import {clampOffset} from '../cells/table-layout.js';
 import {inert} from '../text/inert.js';
@@ -39,9 +39,9 @@ export const toneColours: Record<Tone, string | undefined> = {
 	accent: 'cyan',
 };
 
-/** The error banner's lines at `columns` (a space each side), or null when the message is no error. */
-export function bannerLines(model: StatusModel, columns: number): string[] | null {
-	return model.message?.tone === 'bad' ? wrapLines(model.message.text, Math.max(1, columns - 2), maxBannerLines) : null;
+/** The error banner's lines at `columns` (a space each side): the error's words, wrapped, read in full. */
+function bannerLines(error: LoadError, related: boolean, columns: number): string[] {
+	return wrapLines(errorText(error, related), Math.max(1, columns - 2), maxBannerLines);
 }
 
 /**
@@ -103,7 +103,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
 	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = stack.error ? bannerLines(statusModel({state: stack, api, endpoint: shownEndpoint, spinner: '', filter: stack.filter, visible: 0, related}), size.columns) : null;
+	const banner = stack.error ? bannerLines(stack.error, related, size.columns) : null;
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);
