@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import {startState, type BrowserOptions} from '../browser/browser-state.js';
 import {formatHeader, rowLine} from '../browser/table-layout.js';
 import {tableScreen, toneColours, type Size, type TableScreen} from '../browser/table-screen.js';
-import type {Segment, Tone} from '../browser/status-model.js';
+import type {Segment} from '../browser/status-model.js';
 
 /**
  * The browser's first frame, written before Ink and React have loaded.
@@ -29,15 +29,19 @@ function fit(line: string, plainWidth: number, width: number): string {
 	return plainWidth > width ? cliTruncate(line, width, {position: 'end'}) : line;
 }
 
-function coloured(text: string, tone: Tone, colour: boolean): string {
-	const name = toneColours[tone];
-	return colour && name ? (chalk as unknown as Record<string, (text: string) => string>)[name]!(text) : text;
+/** `text` in one of chalk's styles (a colour name, `bold`, `dim`, `inverse`), or as it is without colour or style. */
+function styled(text: string, style: string | undefined, colour: boolean): string {
+	return colour && style ? (chalk as unknown as Record<string, (text: string) => string>)[style]!(text) : text;
+}
+
+/** One line of one style, as Ink draws `<Text wrap="truncate-end">` at `width`. */
+function styledLine(text: string, style: string | undefined, width: number, colour: boolean): string {
+	return styled(fit(text, stringWidth(text), width), style, colour);
 }
 
 /** A status line as StatusArea's Line draws it: segments by tone, dim separators. */
 function segmentLine(segments: readonly Segment[], width: number, colour: boolean): string {
-	const separator = colour ? chalk.dim(' · ') : ' · ';
-	const line = segments.map(segment => coloured(segment.text, segment.tone, colour)).join(separator);
+	const line = segments.map(segment => styled(segment.text, toneColours[segment.tone], colour)).join(styled(' · ', 'dim', colour));
 	return fit(line, stringWidth(segments.map(segment => segment.text).join(' · ')), width);
 }
 
@@ -45,15 +49,15 @@ function messageText(message: TableScreen['status']['message'], width: number, c
 	switch (message.kind) {
 		case 'message': {
 			const short = message.short ? ` · ${message.short}` : '';
-			return fit(coloured(message.text, message.tone, colour) + (colour ? chalk.yellow(short) : short), stringWidth(message.text + short), width);
+			return fit(styled(message.text, toneColours[message.tone], colour) + styled(short, 'yellow', colour), stringWidth(message.text + short), width);
 		}
 
 		case 'short': {
-			return fit(colour ? chalk.yellow(message.text) : message.text, stringWidth(message.text), width);
+			return styledLine(message.text, 'yellow', width, colour);
 		}
 
 		case 'hint': {
-			return fit(colour ? chalk.dim(message.text) : message.text, stringWidth(message.text), width);
+			return styledLine(message.text, 'dim', width, colour);
 		}
 
 		default: {
@@ -75,22 +79,22 @@ export function firstFrameLines(options: BrowserOptions, {size, colour}: {size: 
 	const state = startState(options);
 	const screen = tableScreen(state, {size, api: options.api, endpoint: options.endpoint, spinner: '', now: Date.now()});
 	const message = messageText(screen.status.message, size.columns, colour);
-	if (screen.tooSmall || screen.page === null || message === undefined || state.stack.error) {
+	// No message line to paint (see messageText), or no page: Ink draws this start.
+	if (screen.tooSmall || screen.page === null || message === undefined) {
 		return undefined;
 	}
 
 	const header = formatHeader(screen.layout.columns, state.stack.sort);
-	const lines = [colour ? chalk.bold(fit(header, stringWidth(header), size.columns)) : fit(header, stringWidth(header), size.columns)];
+	const lines = [styledLine(header, 'bold', size.columns, colour)];
 	const shown = screen.rows.slice(0, Math.max(0, screen.bodyHeight - 1));
 	if (shown.length === 0) {
-		const empty = `  ${screen.empty}`;
-		lines.push(colour ? chalk.dim(empty) : empty);
+		lines.push(styledLine(`  ${screen.empty}`, 'dim', size.columns, colour));
 	}
 
 	for (const row of shown) {
 		const selected = row === screen.rows[screen.selected];
 		const {text} = rowLine(row.cells, screen.layout.columns, selected);
-		lines.push(selected && colour ? chalk.inverse(text) : text);
+		lines.push(styled(text, selected ? 'inverse' : undefined, colour));
 	}
 
 	while (lines.length < screen.bodyHeight) {
@@ -101,7 +105,7 @@ export function firstFrameLines(options: BrowserOptions, {size, colour}: {size: 
 	lines.push(
 		segmentLine(screen.status.location, size.columns, colour),
 		segmentLine(screen.status.page, size.columns, colour),
-		colour ? chalk.dim(fit(fill, stringWidth(fill), size.columns)) : fit(fill, stringWidth(fill), size.columns),
+		styledLine(fill, 'dim', size.columns, colour),
 		message,
 	);
 	return lines;
