@@ -66,6 +66,19 @@ export async function pause(ms: number): Promise<void> {
 	});
 }
 
+/** Polls `check` until it holds; throws `failure()`'s words after `timeout` ms. */
+export async function pollUntil(check: () => boolean, timeout: number, failure: () => string): Promise<void> {
+	const deadline = Date.now() + timeout;
+	while (!check()) {
+		if (Date.now() > deadline) {
+			throw new Error(failure());
+		}
+
+		// eslint-disable-next-line no-await-in-loop -- a poll, one look after another
+		await pause(25);
+	}
+}
+
 export type SessionOptions = {
 	/** Variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
 	envPrefix?: string;
@@ -140,33 +153,14 @@ export class TmuxServer {
 	}
 
 	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
-		const deadline = Date.now() + timeout;
-		for (;;) {
-			const text = this.screen();
-			if (predicate(text)) {
-				return text;
-			}
-
-			if (Date.now() > deadline) {
-				throw new Error(`screen never matched within ${timeout} ms:\n${text}`);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- a poll of the screen, one look after another
-			await pause(25);
-		}
+		let text = '';
+		await pollUntil(() => predicate(text = this.screen()), timeout, () => `screen never matched within ${timeout} ms:\n${text}`);
+		return text;
 	}
 
 	/** Waits until the pane's `#{name}` flag reads `value` (e.g. mouse reporting on once the browser is up). */
 	async waitForFlag(name: string, value: string, timeout = 8000): Promise<void> {
-		const deadline = Date.now() + timeout;
-		while (this.flag(name) !== value) {
-			if (Date.now() > deadline) {
-				throw new Error(`#{${name}} never became ${value} within ${timeout} ms (it is ${this.flag(name)}):\n${this.screen()}`);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- a poll of the pane's flag
-			await pause(25);
-		}
+		await pollUntil(() => this.flag(name) === value, timeout, () => `#{${name}} never became ${value} within ${timeout} ms (it is ${this.flag(name)}):\n${this.screen()}`);
 	}
 
 	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
@@ -176,21 +170,13 @@ export class TmuxServer {
 	}
 
 	/**
-	 * Sends keys once Ink has put the terminal in raw mode. Ink turns it on in an
-	 * effect after the first frame, so a frame on screen does not mean a key is
-	 * read yet: sent earlier, Ctrl-C would be the terminal's SIGINT, not a key.
+	 * Sends keys once the terminal is in raw mode (the first paint or Ink turns
+	 * it on, the paint before Ink reads: keys sent then wait in the terminal).
+	 * A frame on screen does not mean that yet: sent earlier, Ctrl-C would be
+	 * the terminal's SIGINT, not a key.
 	 */
 	async keys(...names: string[]): Promise<void> {
-		const deadline = Date.now() + 8000;
-		while (!this.rawMode()) {
-			if (Date.now() > deadline) {
-				throw new Error(`the terminal never entered raw mode:\n${this.screen()}`);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- polling the terminal's mode until Ink sets it
-			await pause(25);
-		}
-
+		await pollUntil(() => this.rawMode(), 8000, () => `the terminal never entered raw mode:\n${this.screen()}`);
 		this.tmux('send-keys', '-t', this.session, ...names);
 	}
 }
