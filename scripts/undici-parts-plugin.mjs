@@ -38,7 +38,8 @@ const stubbed = new Map(Object.entries(stubs).map(([file, contents]) => [path.jo
 export const undiciPartsPlugin = {
 	name: 'undici-parts',
 	setup(build) {
-		build.onLoad({filter: /[/\\]undici[/\\]lib[/\\](?:dispatcher[/\\]client-h2|web[/\\]fetch[/\\]body)\.js$/}, ({path: file}) => {
+		// Any of undici's files; the stubs above say which are replaced (the rest load as they are).
+		build.onLoad({filter: /[/\\]undici[/\\]lib[/\\]/}, ({path: file}) => {
 			const contents = stubbed.get(file);
 			return contents === undefined ? undefined : {contents, loader: 'js'};
 		});
