@@ -46,11 +46,31 @@ const subcommands: Record<string, () => Promise<Command>> = {
 	completion: async () => import('./commands/completion.js'),
 };
 
+/** The command one edit away from `typed`, if any. */
+function closestCommand(typed: string): string | undefined {
+	return Object.keys(subcommands).find(name => editDistance(typed, name) === 1);
+}
+
+/** ` (did you mean pagewalk dump?)` for a slip one edit from a command's name, else nothing. */
+function commandHint(typed: string): string {
+	const meant = closestCommand(typed);
+	return meant === undefined ? '' : ` (did you mean pagewalk ${meant}?)`;
+}
+
 async function main(argv: string[]): Promise<number> {
 	// `pagewalk help [command]` is `--help`, as in git and gh: no list is called "help".
 	if (argv[0] === 'help') {
 		const command = argv[1];
-		return main(command !== undefined && command in subcommands ? [command, '--help'] : ['--help']);
+		if (command === undefined) {
+			return main(['--help']);
+		}
+
+		if (command in subcommands) {
+			return main([command, '--help']);
+		}
+
+		// Only the commands have a help of their own: anything else is a slip, named as `pagewalk dmup` names it.
+		throw new UsageError(`No help for ${quoteValue(command)}: it is not a command${commandHint(command)}; see pagewalk --help.`);
 	}
 
 	const [first, ...rest] = argv;
@@ -70,9 +90,8 @@ async function main(argv: string[]): Promise<number> {
 
 	// `pagewalk dupm` is a slip for a command, not an endpoint: no endpoint
 	// name is one edit from a command's name.
-	const meant = first === undefined || first.startsWith('-') || first.includes('/') ? undefined : Object.keys(subcommands).find(name => editDistance(first, name) === 1);
-	if (meant !== undefined) {
-		throw new UsageError(`Unknown command ${quoteValue(first!)} (did you mean pagewalk ${meant}?); see pagewalk --help.`);
+	if (first !== undefined && !first.startsWith('-') && !first.includes('/') && closestCommand(first) !== undefined) {
+		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first)}; see pagewalk --help.`);
 	}
 
 	return (await import('./commands/browse.js')).run(argv);

@@ -40,6 +40,11 @@ describe('the built entry, stdout piped', () => {
 		expect(dump.stdout).toBe((await pagewalk('dump', '--help')).stdout);
 	});
 
+	it('help with a name that is no command is a usage error, naming the command it is one edit from', async () => {
+		expect(await pagewalk('help', 'dmup')).toEqual({code: 2, stdout: '', stderr: 'pagewalk: No help for \'dmup\': it is not a command (did you mean pagewalk dump?); see pagewalk --help.\n'});
+		expect(await pagewalk('help', 'nonsense')).toEqual({code: 2, stdout: '', stderr: 'pagewalk: No help for \'nonsense\': it is not a command; see pagewalk --help.\n'});
+	});
+
 	it('what --help says a pipe gets is what it gets: the first page as NDJSON', async () => {
 		const help = (await pagewalk('--help')).stdout;
 		expect(help).toContain('writes the first page as NDJSON instead');
