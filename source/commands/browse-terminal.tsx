@@ -173,6 +173,11 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 			const early = earlyFirstPage(client.firstUrl, client.fetchPage.bind(client));
 			const columnsKey = `${config.api} ${config.endpoint}`;
 			const columnState = readColumnState(process.env);
+			if (columnState.problem !== undefined) {
+				// Before the screen opens, so it is read on the terminal once the browser closes; the walk goes on.
+				process.stderr.write(`pagewalk: ${columnState.problem}\n`);
+			}
+
 			const options = {
 				startUrl: client.firstUrl,
 				api: config.api,

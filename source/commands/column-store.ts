@@ -1,16 +1,21 @@
-import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs';
-import {homedir} from 'node:os';
+import {randomBytes} from 'node:crypto';
+import {renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import process from 'node:process';
 import type {ColumnChoice} from '../cells/column-order.js';
+import {FileReadError, readRegularFile} from '../config/regular-file.js';
+import {quotePath} from '../config/profiles.js';
+import {PagewalkError} from '../text/errors.js';
+import {makeStateFolder, stateDirectory} from './state-folder.js';
 
 /**
  * The column picker's choices, remembered per endpoint in one small JSON
  * file: $PAGEWALK_STATE_DIR/columns.json (tests), else
  * $XDG_STATE_HOME/pagewalk/columns.json, else ~/.local/state/pagewalk/columns.json.
- * State, not configuration: losing it costs a few key presses, so a missing,
- * unreadable or malformed file reads as "no choice" and a failed write is
- * skipped, never an error that ends the walk.
+ * State, not configuration: losing it costs a few key presses, so a missing
+ * or malformed file reads as "no choice", and a state folder that cannot be
+ * made or a file that is not a regular file (a link, a device, a pipe, too
+ * large) is a warning (`problem`), and choices are not remembered that run:
+ * never an error that ends the walk.
  *
  * Only column names (paths of the API's fields) are stored: no values, no
  * URLs with their queries, never a credential.
@@ -19,19 +24,13 @@ import type {ColumnChoice} from '../cells/column-order.js';
 type Env = Readonly<Record<string, string | undefined>>;
 type StateFile = {version: 1; endpoints: Record<string, {order: string[]; hidden: string[]}>};
 /** The remembered choices as read from the file, once, for the loaders below. */
-export type ColumnState = Readonly<StateFile>;
+export type ColumnState = Readonly<StateFile> & {
+	/** Why choices cannot be remembered this run, as one sentence to warn with; saving then writes nothing. */
+	readonly problem?: string;
+};
 
-/** pagewalk's state directory: $PAGEWALK_STATE_DIR (tests), else $XDG_STATE_HOME/pagewalk, else ~/.local/state/pagewalk. */
-export function stateDirectory(env: Env): string {
-	const own = env['PAGEWALK_STATE_DIR'];
-	if (own) {
-		return own;
-	}
-
-	const xdg = env['XDG_STATE_HOME'];
-	const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env['HOME'] ?? homedir(), '.local', 'state');
-	return path.join(base, 'pagewalk');
-}
+/** A few kilobytes per hundred endpoints; a larger file is not ours and is not read. */
+const maxStateBytes = 1024 * 1024;
 
 export function columnStatePath(env: Env): string {
 	return path.join(stateDirectory(env), 'columns.json');
@@ -39,22 +38,47 @@ export function columnStatePath(env: Env): string {
 
 const names = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every(item => typeof item === 'string') ? value : undefined);
 
-function read(file: string): StateFile {
+const empty = (): StateFile => ({version: 1, endpoints: {}});
+
+function notRemembered(problem: string): ColumnState {
+	return {...empty(), problem: `column choices are not remembered this time: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`};
+}
+
+/** The remembered choices: the browser reads the file once at start and gives the result to both loaders. Makes the state folder if missing. */
+export function readColumnState(env: Env): ColumnState {
+	const file = columnStatePath(env);
 	try {
-		const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile> | null;
+		makeStateFolder(env);
+	} catch (error: unknown) {
+		if (error instanceof PagewalkError) {
+			return notRemembered(error.message);
+		}
+
+		throw error;
+	}
+
+	let text: string;
+	try {
+		// Not followed if a link: the state folder's files are pagewalk's own.
+		text = readRegularFile(file, {maxBytes: maxStateBytes, refuseLink: true}).text;
+	} catch (error: unknown) {
+		if (!(error instanceof FileReadError)) {
+			throw error;
+		}
+
+		return error.code === 'missing' ? empty() : notRemembered(`The file ${quotePath(file)} ${error.phrase}; remove it.`);
+	}
+
+	try {
+		const parsed = JSON.parse(text) as Partial<StateFile> | null;
 		if (parsed?.version === 1 && parsed.endpoints && typeof parsed.endpoints === 'object') {
 			return {version: 1, endpoints: parsed.endpoints};
 		}
 	} catch {
-		// Missing or malformed: as if nothing were remembered.
+		// Malformed: as if nothing were remembered; the next choice writes over it.
 	}
 
-	return {version: 1, endpoints: {}};
-}
-
-/** The remembered choices: the browser reads the file once at start and gives the result to both loaders. */
-export function readColumnState(env: Env): ColumnState {
-	return read(columnStatePath(env));
+	return empty();
 }
 
 /** The choice remembered for `endpoint` (e.g. "account /v2/accounts"), if any. */
@@ -90,19 +114,28 @@ export function loadRelatedColumnChoices(api: string, env: Env, state = readColu
 	return choices;
 }
 
-/** Remembers `choice` for `endpoint`; false when the file could not be written. */
+/** Remembers `choice` for `endpoint`; false when the file could not be written (see `problem` of readColumnState). */
 export function saveColumnChoice(endpoint: string, choice: ColumnChoice, env: Env): boolean {
 	const file = columnStatePath(env);
+	const {problem, ...state} = readColumnState(env);
+	if (problem !== undefined) {
+		return false;
+	}
+
+	const endpoints = {...state.endpoints, [endpoint]: {order: [...choice.order], hidden: [...(choice.hidden ?? [])]}};
+	// Written whole, then renamed: a crash mid-write leaves the old file, never half a one. `wx`: a new
+	// file, never one (or a link) already there.
+	const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
 	try {
-		const state = read(file);
-		state.endpoints[endpoint] = {order: [...choice.order], hidden: [...(choice.hidden ?? [])]};
-		mkdirSync(path.dirname(file), {recursive: true});
-		// Written whole, then renamed: a crash mid-write leaves the old file, never half a one.
-		const temporary = `${file}.${process.pid}.tmp`;
-		writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
+		writeFileSync(temporary, `${JSON.stringify({version: 1, endpoints}, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
 		renameSync(temporary, file);
 		return true;
-	} catch {
+	} catch (error: unknown) {
+		// Removed only if this write made it: EEXIST is a file that was there before.
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+			rmSync(temporary, {force: true});
+		}
+
 		return false;
 	}
 }

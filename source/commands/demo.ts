@@ -43,14 +43,19 @@ export function latencyUsage(value: string): string {
 }
 
 /**
- * Rethrows a sandbox that cannot listen as the one sentence the user reads.
- * The sandbox has its own error type: it shares only the contract with the
- * client, never its errors.
+ * Rethrows a sandbox that cannot listen, or cannot keep its key files, as
+ * the one sentence the user reads. The sandbox has its own error types: it
+ * shares only the contract with the client, never its errors.
  */
 export function sandboxFailure(error: unknown): never {
 	// By name, not instanceof: importing the sandbox's server module here would
 	// load it on every start of the walk commands, --demo or not.
-	throw error instanceof Error && error.name === 'SandboxListenError' ? new PagewalkError(error.message, {cause: error}) : error;
+	if (error instanceof Error && error.name === 'SandboxListenError') {
+		throw new PagewalkError(error.message, {cause: error});
+	}
+
+	// Key files that cannot be kept in the state folder: a setting to change, like a wrong flag.
+	throw error instanceof Error && error.name === 'SandboxKeyFileError' ? new UsageError(error.message) : error;
 }
 
 /** Where the credential's warnings go (one line each): stderr, before the walk starts. */

@@ -5,13 +5,13 @@
  * the API a walk uses, so a second command (and its password prompt) runs
  * only when needed.
  */
-import {readFileSync} from 'node:fs';
 import {defaults} from '../config/config-defaults.js';
 import {UsageError} from '../text/errors.js';
 import {parseBase} from '../contract/links.js';
 import type {WalkConfig} from '../config/options.js';
 import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../config/profiles.js';
 import {parseKeyParts} from '../config/cdp-key.js';
+import {FileReadError, readRegularFile} from '../config/regular-file.js';
 import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../config/credentials.js';
 import {inert} from '../text/inert.js';
 import {unfitForHeader} from '../text/secret.js';
@@ -21,7 +21,6 @@ import type {Credential} from '../config/credentials.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {
-	readFile?: (path: string) => string;
 	platform?: NodeJS.Platform;
 	/** Bound on a credential command's run (default 10 s). */
 	commandTimeoutMs?: number;
@@ -30,21 +29,40 @@ export type ProfileIo = {
 /** A config file is a few kilobytes; a huge one is the wrong file and is not read whole. */
 const maxConfigBytes = 1024 * 1024;
 
+/** The config file's text; anything but a regular file of at most 1 MiB is a FileReadError (see regular-file.ts). */
 function readText(path: string): string {
-	const text = readFileSync(path, 'utf8');
-	if (text.length > maxConfigBytes) {
-		throw new UsageError(`The config file ${quotePath(path)} is larger than 1 MiB, so it is not a pagewalk config; check PAGEWALK_CONFIG.`);
-	}
-
-	return text;
+	return readRegularFile(path, {maxBytes: maxConfigBytes}).text;
 }
 
 export type LoadedProfiles = {config: ProfileConfig | undefined; location: string | undefined};
 
+/** The one sentence for a config file that cannot be read, naming it and its problem. */
+function configFileError(where: {path: string; explicit: boolean}, error: FileReadError): UsageError {
+	const file = quotePath(where.path);
+	switch (error.code) {
+		case 'missing': {
+			return new UsageError(`PAGEWALK_CONFIG names ${file}, which does not exist; create it or unset PAGEWALK_CONFIG.`);
+		}
+
+		case 'too-large': {
+			return new UsageError(`The config file ${file} is larger than 1 MiB, so it is not a pagewalk config; check PAGEWALK_CONFIG.`);
+		}
+
+		case 'denied': {
+			return new UsageError(`The config file ${file} cannot be read (permission denied); fix its permissions or set PAGEWALK_CONFIG to another file.`);
+		}
+
+		default: {
+			return new UsageError(`The config file ${file} ${error.phrase}; ${where.explicit ? 'set PAGEWALK_CONFIG to a JSON config file instead' : 'replace it with a JSON config file, or set PAGEWALK_CONFIG to one'}.`);
+		}
+	}
+}
+
 /**
  * Reads and parses the config file. No file at the default place is no
- * profiles; a PAGEWALK_CONFIG naming a missing file, an unreadable file or a
- * malformed one is one sentence (exit 2).
+ * profiles; a PAGEWALK_CONFIG naming a missing file, an unreadable file (a
+ * directory, a device, a pipe, too large) or a malformed one is one sentence
+ * (exit 2).
  */
 export function loadProfiles(env: Record<string, string | undefined>, io: ProfileIo = {}): LoadedProfiles {
 	const where = configLocation(env, io.platform);
@@ -54,20 +72,17 @@ export function loadProfiles(env: Record<string, string | undefined>, io: Profil
 
 	let text: string;
 	try {
-		text = (io.readFile ?? readText)(where.path);
+		text = readText(where.path);
 	} catch (error: unknown) {
-		if (error instanceof UsageError) {
+		if (!(error instanceof FileReadError)) {
 			throw error;
 		}
 
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === 'ENOENT' && !where.explicit) {
+		if (error.code === 'missing' && !where.explicit) {
 			return {config: undefined, location: where.path};
 		}
 
-		throw new UsageError(code === 'ENOENT'
-			? `PAGEWALK_CONFIG names ${quotePath(where.path)}, which does not exist; create it or unset PAGEWALK_CONFIG.`
-			: `The config file ${quotePath(where.path)} cannot be read (${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code ?? 'unknown error'}); fix its permissions or set PAGEWALK_CONFIG to another file.`);
+		throw configFileError(where, error);
 	}
 
 	return {config: parseProfileConfig(text, where.path), location: where.path};

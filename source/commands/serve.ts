@@ -3,8 +3,7 @@ import {UsageError} from '../text/errors.js';
 import {commands} from '../config/flags.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {networkInterfaces} from 'node:os';
-import path from 'node:path';
-import {stateDirectory} from './column-store.js';
+import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
 import {formatOrigin, wildcardHosts} from '../sandbox/server.js';
 import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
@@ -109,9 +108,10 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const resolvedSeed = seed ?? defaultSeed;
+	const keyDirectory = sandboxKeyDirectory(resolvedSeed);
 	const sandbox = await startSandbox({
 		scenario,
-		keyDirectory: sandboxKeyDirectory(resolvedSeed),
+		keyDirectory,
 		host,
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),
@@ -143,9 +143,13 @@ export async function run(argv: string[]): Promise<number> {
 	return 0;
 }
 
-/** Where serve keeps the key files of a seed's keys: the same keys and paths on every run with that seed. */
+/**
+ * Where serve keeps the key files of a seed's keys, made if missing: the
+ * same keys and paths on every run with that seed. A folder that cannot be
+ * made, or a link in place of sandbox-keys or seed-N, is one sentence (exit 2).
+ */
 export function sandboxKeyDirectory(seed: number, env: Readonly<Record<string, string | undefined>> = process.env): string {
-	return path.join(stateDirectory(env), 'sandbox-keys', `seed-${seed}`);
+	return makeStateFolder(env, ['sandbox-keys', `seed-${seed}`]);
 }
 
 const formNames = {

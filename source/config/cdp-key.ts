@@ -6,12 +6,12 @@
  * wrong with it, and never quotes the key's text.
  */
 import {createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
-import {closeSync, fstatSync, openSync, readFileSync} from 'node:fs';
 import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {Redacted} from '../text/secret.js';
 import {shellWord} from '../text/shell-quote.js';
+import {FileReadError, readRegularFile} from './regular-file.js';
 
 export type CdpKeyAlgorithm = 'ES256' | 'EdDSA';
 
@@ -238,55 +238,46 @@ export function keyFileModeWarning(path: string, mode: number, platform: NodeJS.
 
 /**
  * Reads and parses a key file: a missing, unreadable, oversized or malformed
- * file is a {@link CdpKeyError}; a file others can read gives `warning` (the
- * key is still used, as ssh would not, because the user may not own the file).
+ * file is a {@link CdpKeyError}, and so is anything but a regular file (a
+ * device such as /dev/zero, a named pipe, a directory), refused without
+ * reading or waiting on it (see regular-file.ts); a file others can read
+ * gives `warning` (the key is still used, as ssh would not, because the user
+ * may not own the file).
  */
 export function readKeyFile(path: string): {key: CdpKey; warning: string | undefined} {
 	const where = `The key file ${quotePath(path)}`;
-	let descriptor: number;
-	try {
-		descriptor = openSync(path, 'r');
-	} catch (error: unknown) {
-		throw fileError(where, error);
-	}
-
 	let text: string;
 	let mode: number;
 	try {
-		// Size and mode from the open file itself, so what is checked is what is read.
-		const stat = fstatSync(descriptor);
-		if (stat.isDirectory()) {
-			throw new CdpKeyError(`${where} is a directory; give the path of the JSON key file itself.`);
-		}
-
-		if (stat.size > maximumKeyFileBytes) {
-			throw new CdpKeyError(`${where} is ${stat.size} bytes, too large to be a key file (they are under 1 KiB); check the path.`);
-		}
-
-		mode = stat.mode;
-		text = readFileSync(descriptor, 'utf8');
+		({text, mode} = readRegularFile(path, {maxBytes: maximumKeyFileBytes}));
 	} catch (error: unknown) {
-		throw error instanceof CdpKeyError ? error : fileError(where, error);
-	} finally {
-		closeSync(descriptor);
+		throw error instanceof FileReadError ? fileError(where, error) : error;
 	}
 
 	return {key: parseKeyFile(text, path), warning: keyFileModeWarning(path, mode)};
 }
 
-function fileError(where: string, error: unknown): CdpKeyError {
-	const code = (error as NodeJS.ErrnoException | undefined)?.code;
-	if (code === 'ENOENT' || code === 'ENOTDIR') {
-		return new CdpKeyError(`${where} does not exist; check --key-file or ${keyEnvironment.file}.`);
-	}
+function fileError(where: string, error: FileReadError): CdpKeyError {
+	switch (error.code) {
+		case 'missing': {
+			return new CdpKeyError(`${where} does not exist; check --key-file or ${keyEnvironment.file}.`);
+		}
 
-	if (code === 'EISDIR') {
-		return new CdpKeyError(`${where} is a directory; give the path of the JSON key file itself.`);
-	}
+		case 'too-large': {
+			return new CdpKeyError(`${where} ${error.phrase}, too large to be a key file (they are under 1 KiB); check the path.`);
+		}
 
-	if (code === 'EACCES' || code === 'EPERM') {
-		return new CdpKeyError(`${where} cannot be read (permission denied); make it readable by you, and only you (chmod 600).`);
-	}
+		case 'denied': {
+			return new CdpKeyError(`${where} cannot be read (permission denied); make it readable by you, and only you (chmod 600).`);
+		}
 
-	return new CdpKeyError(`${where} cannot be read (${code ?? 'unknown error'}); check the path.`);
+		case 'directory':
+		case 'not-a-file': {
+			return new CdpKeyError(`${where} ${error.phrase}; give the path of the JSON key file itself.`);
+		}
+
+		default: {
+			return new CdpKeyError(`${where} ${error.phrase}; check the path.`);
+		}
+	}
 }

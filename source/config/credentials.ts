@@ -11,8 +11,8 @@
  * sources at once is a usage error naming both: guessing which one the user
  * meant would send the wrong identity without a word.
  *
- * Synchronous on purpose, key file included (a few hundred bytes, read with
- * readFileSync): options.ts stays one synchronous function that checks
+ * Synchronous on purpose, key file included (a few hundred bytes, read by
+ * regular-file.ts, which never waits on a pipe or reads a device): options.ts stays one synchronous function that checks
  * everything before anything is sent or started, and the file reader is
  * injectable for tests and for the profiles' sources.
  */

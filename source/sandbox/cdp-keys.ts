@@ -157,23 +157,48 @@ export function writeKeyFiles(keys: SandboxKey[], directory?: string): () => voi
 	};
 }
 
+/**
+ * Key files that cannot be kept where they were asked for: one sentence. The
+ * sandbox shares no error type with the commands; they tell it by its name.
+ */
+export class SandboxKeyFileError extends Error {
+	constructor(message: string, options: {cause?: unknown} = {}) {
+		super(message, {cause: options.cause});
+		this.name = 'SandboxKeyFileError';
+	}
+}
+
 function keepKeyFiles(keys: SandboxKey[], directory: string): void {
-	mkdirSync(directory, {recursive: true, mode: 0o700});
-	const stat = lstatSync(directory);
-	if (!stat.isDirectory()) {
-		throw new Error(`the key directory ${directory} is not a directory (a link or a file is in its place); remove it or pick another state directory.`);
+	// Made inert where it is printed (the commands' error report), as every message is.
+	const shown = `'${directory}'`;
+	try {
+		// One level only, never recursive: the caller makes the folders it is in (see commands/state-folder.ts).
+		mkdirSync(directory, {mode: 0o700});
+	} catch (error: unknown) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+			throw new SandboxKeyFileError(`The key folder ${shown} cannot be made (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}); pick another state folder.`, {cause: error});
+		}
 	}
 
-	chmodSync(directory, 0o700);
-	for (const key of keys) {
-		for (const file of key.files) {
-			file.path = path.join(directory, fileName(key, file.form));
-			// A new file beside it, renamed over the old one: never written through a link left in its place.
-			const next = `${file.path}.${process.pid}.tmp`;
-			writeFileSync(next, `${JSON.stringify(file.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
-			renameSync(next, file.path);
-		}
+	const stat = lstatSync(directory);
+	if (!stat.isDirectory()) {
+		throw new SandboxKeyFileError(`The key folder ${shown} is not a folder (a link or a file is in its place); remove it or pick another state folder.`);
+	}
 
-		key.path = key.files[0]!.path;
+	try {
+		chmodSync(directory, 0o700);
+		for (const key of keys) {
+			for (const file of key.files) {
+				file.path = path.join(directory, fileName(key, file.form));
+				// A new file beside it, renamed over the old one: never written through a link left in its place.
+				const next = `${file.path}.${process.pid}.tmp`;
+				writeFileSync(next, `${JSON.stringify(file.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
+				renameSync(next, file.path);
+			}
+
+			key.path = key.files[0]!.path;
+		}
+	} catch (error: unknown) {
+		throw new SandboxKeyFileError(`The key files cannot be written in ${shown} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}); remove what is in their way or pick another state folder.`, {cause: error});
 	}
 }

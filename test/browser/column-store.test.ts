@@ -1,8 +1,8 @@
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {columnStatePath, loadColumnChoice, loadRelatedColumnChoices, saveColumnChoice} from '../../source/commands/column-store.js';
+import {columnStatePath, loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from '../../source/commands/column-store.js';
 
 const made: string[] = [];
 function stateDir(): string {
@@ -59,5 +59,17 @@ describe('the column choices file', () => {
 		expect(loadColumnChoice('account /v2/accounts', env)).toBeUndefined();
 		expect(saveColumnChoice('account /v2/accounts', {order: ['id']}, env)).toBe(true);
 		expect(loadColumnChoice('account /v2/accounts', env)).toEqual({order: ['id'], hidden: []});
+	});
+
+	it('makes a missing state folder (private) without a warning, and refuses a link in place of the file: never read or written through', () => {
+		const env = {PAGEWALK_STATE_DIR: path.join(stateDir(), 'new')};
+		expect(readColumnState(env).problem).toBeUndefined();
+		expect(lstatSync(env.PAGEWALK_STATE_DIR).mode & 0o777).toBe(0o700);
+		const elsewhere = path.join(stateDir(), 'elsewhere.json');
+		writeFileSync(elsewhere, 'theirs');
+		symlinkSync(elsewhere, columnStatePath(env));
+		expect(readColumnState(env).problem).toMatch(/^column choices are not remembered this time: the file '.*columns\.json' is a symbolic link, which pagewalk does not follow for its own files; remove it\.$/);
+		expect(saveColumnChoice('account /v2/accounts', {order: ['id']}, env)).toBe(false);
+		expect(readFileSync(elsewhere, 'utf8')).toBe('theirs');
 	});
 });
