@@ -27,6 +27,21 @@ function placeOf(url: string): {canonical: string; cursor: string | undefined} {
 	return {canonical: identity.canonical, cursor: describeCursor(identity.cursor)};
 }
 
+// The place of each page record WalkRules.after is given, kept while the
+// record lives: the browser's stack asks about the same pages at every step,
+// and reading a URL costs more than the rest of the rules.
+const walkedPlaces = new WeakMap<object, {url: string; canonical: string; cursor: string | undefined}>();
+
+function walkedPlace(walked: {url: string}): {canonical: string; cursor: string | undefined} {
+	let place = walkedPlaces.get(walked);
+	if (place?.url !== walked.url) {
+		place = {url: walked.url, ...placeOf(walked.url)};
+		walkedPlaces.set(walked, place);
+	}
+
+	return place;
+}
+
 function pageKey(page: Page): string {
 	return `${page.objects.length}\u0000${page.objects[0]?.id ?? ''}\u0000${page.objects.at(-1)?.id ?? ''}`;
 }
@@ -112,9 +127,10 @@ export class WalkRules {
 	 */
 	static after(walked: ReadonlyArray<{url: string; page: Page | null}>, linkName: string): WalkRules {
 		const rules = new WalkRules(walked[0]?.url ?? '', {maxPages: null, maxItems: null}, linkName);
-		for (const [index, {url, page}] of walked.entries()) {
+		for (const [index, item] of walked.entries()) {
+			const {page} = item;
 			if (index > 0) {
-				rules.moveTo(placeOf(url));
+				rules.moveTo(walkedPlace(item));
 			}
 
 			rules.requesting();

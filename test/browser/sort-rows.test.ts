@@ -23,6 +23,8 @@ describe('shownPageRows: rows sorted on screen', () => {
 		expect(cells(mixed, 'ascending')).toEqual(['2', '10', '1x']);
 		expect(cells([mixed[2]!, mixed[1]!, mixed[0]!], 'ascending')).toEqual(['2', '10', '1x']);
 		expect(cells([mixed[1]!, mixed[0]!, mixed[2]!], 'descending')).toEqual(['1x', '10', '2']);
+		// A string of digits that is no JSON number is text.
+		expect(cells([{id: 'd', v: '007'}, ...mixed] as typeof mixed, 'ascending')).toEqual(['2', '10', '007', '1x']);
 		// Exact: digits past 2^53, a decimal string beside a number, 1 and 1.0 equal in value (then by their characters).
 		const texts = ['{"id":"p","v":9007199254740993}', '{"id":"q","v":9007199254740992}', '{"id":"r","v":"0.5"}', '{"id":"s","v":1.0}', '{"id":"t","v":1}', '{"id":"u","v":null}', '{"id":"w"}', '{"id":"x","v":"B"}', '{"id":"y","v":"a"}', '{"id":"z","v":-1e400}'];
 		const objects = texts.map(text => JSON.parse(text) as Record<string, unknown>);
