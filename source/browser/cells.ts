@@ -122,13 +122,63 @@ export function visibleRows(objects: ReadonlyArray<Record<string, unknown>>, que
 export type RowSort = {path: string; direction: 'ascending' | 'descending'};
 
 const sortedRows = new WeakMap<Row[], {key: string; rows: Row[]}>();
-const numberText = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// A cell that reads as a JSON number: what the server sent as a number, or a
+// string holding one (the account API's amounts are decimal strings).
+const numberText = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+// Text in one fixed collation, whatever the machine's locale: English, every difference counted.
+const collator = new Intl.Collator('en', {sensitivity: 'variant'});
+
+/** A decimal as sign, digits with no leading or trailing zero, and where its point sits: compared exactly, at any size. */
+type Decimal = {sign: -1 | 0 | 1; digits: string; point: number};
+
+function decimalOf(match: RegExpExecArray): Decimal {
+	const [, minus, whole, fraction = '', exponent = '0'] = match;
+	const all = `${whole}${fraction}`;
+	const significant = all.replace(/^0+/, '');
+	const digits = significant.replace(/0+$/, '');
+	if (digits === '') {
+		return {sign: 0, digits: '', point: 0};
+	}
+
+	return {sign: minus ? -1 : 1, digits, point: whole!.length - (all.length - significant.length) + Number(exponent)};
+}
+
+function compareDecimals(left: Decimal, right: Decimal): number {
+	if (left.sign !== right.sign) {
+		return left.sign - right.sign;
+	}
+
+	const magnitude = left.point === right.point ? (left.digits < right.digits ? -1 : left.digits > right.digits ? 1 : 0) : left.point - right.point;
+	return left.sign * Math.sign(magnitude);
+}
 
 /**
- * The rows the filter lets through, sorted when a sort is set. Sorting may
- * read parsed values (numbers compare as numbers), display never does: the
- * cells stay the exact texts. Rows without the column come last; ties keep
- * the server's order.
+ * Where a cell sorts among cells with a value: numbers (by value, exactly),
+ * then text (by the fixed collation); cells equal there by their UTF-16
+ * code units. A total order on cells, so the order of the rows does not
+ * depend on the order the server sent them in.
+ */
+function compareCells(left: string, right: string): number {
+	const leftNumber = numberText.exec(left);
+	const rightNumber = numberText.exec(right);
+	if ((leftNumber === null) !== (rightNumber === null)) {
+		return leftNumber ? -1 : 1;
+	}
+
+	const byValue = leftNumber && rightNumber ? compareDecimals(decimalOf(leftNumber), decimalOf(rightNumber)) : collator.compare(left, right);
+	return byValue === 0 ? (left < right ? -1 : left > right ? 1 : 0) : byValue;
+}
+
+/** Cells that sort last in either direction: `null` (a JSON null, or the text null, which reads the same), then no cell at all. */
+function lastRank(cell: string | undefined): number {
+	return cell === undefined ? 2 : cell === 'null' ? 1 : 0;
+}
+
+/**
+ * The rows the filter lets through, sorted when a sort is set: by the
+ * column's cells in one total order (compareCells; descending is its
+ * reverse), `null` and then rows without the column last either way, equal
+ * cells in the server's order. The cells read are the exact texts, and stay as shown.
  */
 export function shownPageRows(objects: ReadonlyArray<Record<string, unknown>>, query: string, texts: readonly string[] | undefined, sort: RowSort | null | undefined): Row[] {
 	const rows = visibleRows(objects, query, texts);
@@ -146,11 +196,12 @@ export function shownPageRows(objects: ReadonlyArray<Record<string, unknown>>, q
 	const result = [...rows].sort((a, b) => {
 		const left = a.cells.get(sort.path);
 		const right = b.cells.get(sort.path);
-		if (left === undefined || right === undefined) {
-			return left === right ? a.index - b.index : left === undefined ? 1 : -1;
+		const rank = lastRank(left);
+		if (rank !== lastRank(right) || rank !== 0) {
+			return rank === lastRank(right) ? a.index - b.index : rank - lastRank(right);
 		}
 
-		const order = numberText.test(left) && numberText.test(right) ? Number(left) - Number(right) : left.localeCompare(right);
+		const order = compareCells(left!, right!);
 		return order === 0 ? a.index - b.index : sign * order;
 	});
 	sortedRows.set(rows, {key, rows: result});

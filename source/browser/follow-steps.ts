@@ -55,15 +55,29 @@ export function probed(state: PageStackState, page: Page, moves: Moves): PageSta
 
 	const entry = top(state)!;
 	if (state.settings.order === 'asc' && entry.page?.nextUrl) {
-		return moves.next({...state, follow});
+		// The next page fetched ahead was fetched before what the poll found: asked for again.
+		return moves.next({...state, follow, prefetch: null});
 	}
 
 	return request({...state, follow}, entry.url, 'refresh');
 }
 
-/** The objects a refresh of the followed page brought: counted, and marked new. */
-export function arrived(follow: Follow, before: Page, after: Page): Follow {
-	const known = new Set(before.objects.map(object => String(object.id)));
-	const fresh = after.objects.map(object => String(object.id)).filter(id => !known.has(id));
-	return {...follow, count: follow.count + fresh.length, fresh, failures: 0};
+/**
+ * The objects a page of the followed end brought (the page loaded again, or
+ * in asc the next one): those never seen in this walk, each counted once and
+ * marked new. Seen means on a page the walk showed (`seen`), or on the page
+ * it fetched ahead (`ahead`): when objects on the page are removed, that
+ * next page's first objects move up onto it, and they are not new.
+ */
+export function arrived(follow: Follow, seen: ReadonlySet<string>, after: Page, ahead?: Page | null): Follow {
+	const aheadIds = new Set(ahead?.objects.map(object => String(object.id)));
+	const fresh = new Set<string>();
+	for (const object of after.objects) {
+		const id = String(object.id);
+		if (!seen.has(id) && !aheadIds.has(id)) {
+			fresh.add(id);
+		}
+	}
+
+	return {...follow, count: follow.count + fresh.size, fresh: [...fresh], failures: 0};
 }

@@ -1,6 +1,7 @@
 import {contractDefaults, type Finding} from '../contract/contract.js';
 import type {FillMark} from '../contract/fill-strip.js';
 import type {FailedExchange, Order, Page, RetryNotice} from '../contract/types.js';
+import type {LoopEnd} from '../http/walk-rules.js';
 import {shownPageRows, visibleRows, type RowSort} from './cells.js';
 import {arrived, pollFollow, probed, startFollow, type Moves} from './follow-steps.js';
 import {jumpUrl, type JumpCursor} from './jump.js';
@@ -8,6 +9,7 @@ import {searchLanded} from './search-landing.js';
 import type {SearchBound, SearchDirection, SearchEnd, SearchOutcome} from './search-pages.js';
 import {
 	addSeen,
+	atLoop,
 	checkedEntry,
 	clamp,
 	describeChange,
@@ -15,9 +17,10 @@ import {
 	ensurePrefetch,
 	evict,
 	flipInPlace,
-	indexOfId,
+	focusAfterFlip,
 	keptAsPrefetch,
 	keptSelection,
+	loopAhead,
 	navigating,
 	newWalk,
 	reachedBound,
@@ -60,8 +63,12 @@ export type Entry = {url: string; page: Page | null; selected: number; fill?: Fi
 export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh' | 'probe';
 
 /** `retrying`: the client's last retry notice while it waits (worded by the status model). */
-/** `focus`: the id to select once the page lands (the object `o` flipped the order around). */
-export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true; focus?: string};
+/**
+ * `focus`: the id to select once the page lands (the object `o` flipped the
+ * order around); `near`: the other ids of its page, nearest first, the one
+ * selected instead when it is gone by then.
+ */
+export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true; focus?: string; near?: readonly string[]};
 
 export type Prefetch = {requestId: number; url: string; page: Page | null};
 
@@ -74,7 +81,9 @@ export type LoadError = {message: string; url: string; kind: RequestKind; retrya
  * reducer holds no sentences, so wording changes never touch navigation).
  */
 export type Notice =
-	| {kind: 'end-of-list'; reason: 'no-next-uri' | 'loops-back'}
+	| {kind: 'end-of-list'; reason: 'no-next-uri'}
+	// → stopped where the walk rules (http/walk-rules.ts) stop every walk: `end` says how it would loop.
+	| {kind: 'end-of-list'; reason: 'loops-back'; end: LoopEnd}
 	| {kind: 'refreshed'; changed: false}
 	| {kind: 'refreshed'; changed: true; added: number; removed: number}
 	| {kind: 'keys-dropped'; count: number}
@@ -82,7 +91,8 @@ export type Notice =
 	| {kind: 'already-first'}
 	| {kind: 'no-previous'}
 	| {kind: 'following-previous'}
-	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string}
+	// `gone`: the object `at` was no longer there when the page came; `neighbour` was selected instead.
+	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}}
 	| {kind: 'new-walk'; change: 'limit'; limit: number}
 	| {kind: 'limit-stays'; limit: number; maximum: number}
 	| {kind: 'retrying'}
@@ -97,7 +107,8 @@ export type Notice =
 	| {kind: 'search-end'; direction: SearchDirection; searched: number; filter: string; end: SearchEnd}
 	| {kind: 'search-bound'; direction: SearchDirection; searched: number; filter: string; bound: SearchBound}
 	| {kind: 'search-stopped'; direction: SearchDirection; searched: number; moved: boolean; by: 'escape' | 'error'}
-	| {kind: 'follow-stopped'; count: number};
+	// `loop`: following stopped itself, where the next page would loop.
+	| {kind: 'follow-stopped'; count: number; loop?: LoopEnd};
 
 export type StackAction =
 	| {type: 'next'}
@@ -141,7 +152,11 @@ export type PageStackState = {
 	nextRequestId: number;
 	/** Counts walks: a new order or limit starts the next one. */
 	walk: number;
-	/** Distinct ids seen in this walk. */
+	/**
+	 * Distinct ids seen in this walk: those of every page it showed. Bounded
+	 * by the walk: one page's ids (at most the contract's maximum limit, 100)
+	 * per page landed; a new walk starts it empty.
+	 */
 	seen: ReadonlySet<string>;
 	error: LoadError | null;
 	/** What the last action did, for the status line. */
@@ -159,8 +174,9 @@ export type PageStackState = {
 
 /**
  * Following the newest end of the list (F, like less +F): `count` objects
- * arrived since it began, `fresh` are the ids of the last arrival (marked
- * new until the next poll), `failures` in a row stretch the pause between polls.
+ * arrived since it began (ids never seen in this walk, each once; see
+ * follow-steps.ts), `fresh` are the ids of the last arrival (marked new
+ * until the next poll), `failures` in a row stretch the pause between polls.
  */
 export type Follow = {count: number; fresh: readonly string[]; failures: number};
 
@@ -229,7 +245,15 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 		: {...state, pending: null, error: null, seen: addSeen(state.seen, page)};
 	switch (pending.kind) {
 		case 'push': {
-			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null};
+			const loop = loopAhead(state, pending.url, page);
+			if (loop) {
+				// Not shown: kept as the next page, so → asks the rules again without a request.
+				const prefetch = {requestId: state.nextRequestId, url: pending.url, page};
+				return atLoop({...state, pending: null, error: null, prefetch, nextRequestId: state.nextRequestId + 1}, loop);
+			}
+
+			const follow = state.follow && arrived(state.follow, state.seen, page);
+			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null, follow};
 		}
 
 		case 'pop': {
@@ -243,17 +267,19 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			// previous_uri: keep it as the prefetch so → is instant.
 			const old = top(state);
 			const prefetch = keptAsPrefetch(state, page, old);
-			const focused = pending.focus === undefined ? -1 : indexOfId(shownPageRows(page.objects, state.filter, page.objectTexts, state.sort), pending.focus);
+			const focused = focusAfterFlip(shownPageRows(page.objects, state.filter, page.objectTexts, state.sort), pending, state);
 			return {
 				...base,
-				entries: [checkedEntry([], pending.url, page, Math.max(0, focused))],
+				entries: [checkedEntry([], pending.url, page, focused.selected)],
 				prefetch,
 				nextRequestId: prefetch ? state.nextRequestId + 1 : state.nextRequestId,
+				notice: focused.notice,
 			};
 		}
 
 		case 'probe': {
-			return probed(base, page, moves);
+			// Not shown: what it found is seen when the page that shows it lands (arrived).
+			return probed({...base, seen: state.seen}, page, moves);
 		}
 
 		case 'refresh': {
@@ -267,7 +293,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			const count = visibleRows(page.objects, state.filter, page.objectTexts).length;
 			refreshed.selected = clamp(entry.selected, 0, Math.max(0, count - 1));
 			// The old next page may be gone: prefetch again from the new one.
-			const follow = base.follow && entry.page ? arrived(base.follow, entry.page, page) : base.follow;
+			const follow = base.follow && arrived(base.follow, state.seen, page, state.prefetch?.page);
 			if (follow && entry.page) {
 				// Following: the selection stays on its object as new ones arrive above it.
 				refreshed.selected = keptSelection(entry.page, state.filter, state.filter, entry.selected, page, state.sort);
@@ -339,8 +365,12 @@ function onNext(state: PageStackState, action: Extract<StackAction, {type: 'next
 		return {...state, notice: {kind: 'end-of-list', reason: 'no-next-uri'}};
 	}
 
-	if (next === entry.url) {
-		return {...state, notice: {kind: 'end-of-list', reason: 'loops-back'}};
+	// The rules of every walk: a link back into the stack, or a page fetched
+	// ahead that repeats one of it, goes no further (and stops following).
+	const fetched = state.prefetch?.url === next ? state.prefetch.page ?? undefined : undefined;
+	const loop = loopAhead(state, next, fetched);
+	if (loop) {
+		return atLoop(state, loop);
 	}
 
 	const bound = reachedBound(state);
@@ -348,16 +378,16 @@ function onNext(state: PageStackState, action: Extract<StackAction, {type: 'next
 		return {...state, notice: bound};
 	}
 
-	if (state.prefetch?.url === next && state.prefetch.page) {
-		const page = state.prefetch.page;
+	if (fetched) {
 		return ensurePrefetch(
 			evict({
 				...state,
-				entries: [...state.entries, checkedEntry(state.entries, next, page, 0)],
+				entries: [...state.entries, checkedEntry(state.entries, next, fetched, 0)],
 				prefetch: null,
-				seen: addSeen(state.seen, page),
+				seen: addSeen(state.seen, fetched),
 				notice: null,
 				error: null,
+				follow: state.follow && arrived(state.follow, state.seen, fetched),
 			}),
 		);
 	}

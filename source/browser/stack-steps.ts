@@ -3,10 +3,11 @@ import {PagewalkError} from '../text/errors.js';
 import type {FillMark} from '../contract/fill-strip.js';
 import {stringifyOrNote, tooDeepNote} from '../cells/flatten.js';
 import type {FailedExchange, Order, Page} from '../contract/types.js';
+import {loopAt, type LoopEnd} from '../http/walk-rules.js';
 import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {jumpUrl} from './jump.js';
 import {pageFindings} from './page-findings.js';
-import type {Entry, Notice, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './page-stack.js';
+import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './page-stack.js';
 
 /**
  * The steps the page stack's actions are made of (page-stack.ts): asking
@@ -103,9 +104,10 @@ export function request(state: PageStackState, url: string, kind: RequestKind): 
 		pending: {requestId: state.nextRequestId, url, kind, retrying: null},
 		nextRequestId: state.nextRequestId + 1,
 		// A new navigation drops whatever the old one had queued, and the
-		// prefetch of a page that is no longer next.
+		// prefetch of a page that is no longer next (a refresh, or a follow's
+		// probe, leaves the page on top where it is).
 		queue: [],
-		prefetch: kind === 'refresh' ? state.prefetch : null,
+		prefetch: kind === 'refresh' || kind === 'probe' ? state.prefetch : null,
 		error: null,
 	};
 }
@@ -128,19 +130,39 @@ export function replaceTop(state: PageStackState, entry: Entry): PageStackState 
 	return {...state, entries: [...state.entries.slice(0, -1), entry]};
 }
 
-/** Starts the next prefetch when the page on top has a next page not yet fetched. */
+/**
+ * Whether following `link` from the page on top would loop, by the rules
+ * every walk goes by (http/walk-rules.ts, as dump stops): the link leads back
+ * into the stack, or `page`, the page it brought, repeats one of it.
+ */
+export function loopAhead(state: PageStackState, link: string, page?: Page): LoopEnd | undefined {
+	return loopAt(state.entries, link, 'next_uri', page);
+}
+
+/** → at a loop goes no further, and following stops there: the notice says where it would loop. */
+export function atLoop(state: PageStackState, end: LoopEnd): PageStackState {
+	return state.follow
+		? {...state, follow: null, notice: {kind: 'follow-stopped', count: state.follow.count, loop: end}}
+		: {...state, notice: {kind: 'end-of-list', reason: 'loops-back', end}};
+}
+
+/** Starts the next prefetch when the page on top has a next page not yet fetched (and not one that loops back). */
 export function ensurePrefetch(state: PageStackState): PageStackState {
 	if (state.pending) {
 		return state;
 	}
 
 	const next = top(state)?.page?.nextUrl ?? null;
-	if (next === null || next === top(state)?.url || reachedBound(state)) {
+	if (next === null || reachedBound(state)) {
 		return state.prefetch ? {...state, prefetch: null} : state;
 	}
 
 	if (state.prefetch?.url === next) {
 		return state;
+	}
+
+	if (loopAhead(state, next)) {
+		return state.prefetch ? {...state, prefetch: null} : state;
 	}
 
 	return {...state, prefetch: {requestId: state.nextRequestId, url: next, page: null}, nextRequestId: state.nextRequestId + 1};
@@ -310,7 +332,43 @@ export function flipInPlace(state: PageStackState, order: Order): PageStackState
 	const firstUrl = firstPageUrl(state.firstUrl, settings);
 	const id = String(row.object.id);
 	const flipped = request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set()}, jumpUrl(firstUrl, jump), 'reset');
-	return {...flipped, pending: {...flipped.pending!, focus: id}, notice: {kind: 'new-walk', change: 'order', order, at: id}};
+	return {...flipped, pending: {...flipped.pending!, focus: id, near: nearestFirst(page, row.index)}, notice: {kind: 'new-walk', change: 'order', order, at: id}};
+}
+
+/** The ids of `page` but the one at `index`, nearest to it first (the one above before the one below). */
+function nearestFirst(page: Page, index: number): string[] {
+	const ids: string[] = [];
+	for (let distance = 1; distance < page.objects.length; distance++) {
+		for (const at of [index - distance, index + distance]) {
+			const object = page.objects[at];
+			if (object) {
+				ids.push(String(object.id));
+			}
+		}
+	}
+
+	return ids;
+}
+
+/**
+ * The row to select when the page of a flipped walk (`o`) lands: the object
+ * the order was flipped around; gone by then (removed meanwhile), its nearest
+ * neighbour of the old page that the new page still holds, and the notice
+ * says so. The first row when neither is shown.
+ */
+export function focusAfterFlip(rows: readonly Row[], pending: Pending, state: PageStackState): {selected: number; notice: Notice | null} {
+	if (pending.focus === undefined) {
+		return {selected: 0, notice: state.notice};
+	}
+
+	const at = indexOfId(rows, pending.focus);
+	if (at !== -1) {
+		return {selected: at, notice: state.notice};
+	}
+
+	const neighbour = pending.near?.find(id => indexOfId(rows, id) !== -1);
+	const gone = {kind: 'new-walk', change: 'order', order: state.settings.order, at: pending.focus, gone: {neighbour}} as const;
+	return {selected: neighbour === undefined ? 0 : indexOfId(rows, neighbour), notice: gone};
 }
 
 export function newWalk(state: PageStackState, settings: Settings, notice: Notice): PageStackState {

@@ -1,6 +1,7 @@
 import {queryParameter, shortPage, worstFirst} from '../contract/contract.js';
 import {cutToWidth} from '../text/text-width.js';
 import {findingMessage} from '../contract/contract-text.js';
+import {describeEnd} from '../http/walk-rules.js';
 import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
 import type {Finding} from '../contract/contract.js';
@@ -104,7 +105,8 @@ export function waitingText(notice: RetryNotice, now?: number, stoppable = false
 export function noticeText(notice: Notice): string {
 	switch (notice.kind) {
 		case 'end-of-list': {
-			return notice.reason === 'no-next-uri' ? 'end of list: next_uri is empty' : 'end of list: next_uri leads back to this page';
+			// A loop in the words dump stops with (describeEnd).
+			return notice.reason === 'no-next-uri' ? 'end of list: next_uri is empty' : describeEnd(notice.end);
 		}
 
 		case 'refreshed': {
@@ -138,7 +140,7 @@ export function noticeText(notice: Notice): string {
 
 		case 'new-walk': {
 			if (notice.change === 'order') {
-				return notice.at === undefined ? `order ${notice.order}: new walk from the first page` : `order ${notice.order}: new walk started at ${inert(cutToWidth(notice.at, 40))} (${key('first')}: from the first page)`;
+				return orderText(notice);
 			}
 
 			return `limit ${notice.limit}: new walk from the first page`;
@@ -170,9 +172,28 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'follow-stopped': {
-			return `stopped following: ${notice.count} new object${notice.count === 1 ? '' : 's'} arrived (${key('follow')} follows again)`;
+			const arrivals = `${notice.count} new object${notice.count === 1 ? '' : 's'} arrived`;
+			return notice.loop ? `${describeEnd(notice.loop)}; stopped following (${arrivals})` : `stopped following: ${arrivals} (${key('follow')} follows again)`;
 		}
 	}
+}
+
+/** `o`'s notice: where the new walk started, or, when the object it started at was gone, what was selected instead. */
+function orderText(notice: Extract<Notice, {kind: 'new-walk'; change: 'order'}>): string {
+	const first = `(${key('first')}: from the first page)`;
+	if (notice.at === undefined) {
+		return `order ${notice.order}: new walk from the first page`;
+	}
+
+	const at = inert(cutToWidth(notice.at, 40));
+	if (notice.gone) {
+		const {neighbour} = notice.gone;
+		return neighbour === undefined
+			? `order ${notice.order}: ${at} is gone; new walk started where it was ${first}`
+			: `order ${notice.order}: ${at} is gone; selected its neighbour ${inert(cutToWidth(neighbour, 40))} ${first}`;
+	}
+
+	return `order ${notice.order}: new walk started at ${at} ${first}`;
 }
 
 function searchEndText(notice: Extract<Notice, {kind: 'search-end'}>): string {

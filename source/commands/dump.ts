@@ -16,7 +16,7 @@ import {redact} from '../text/secret.js';
 import {shellWord} from '../text/shell-quote.js';
 import {abortOnStopSignals, interruptedExitCode} from './stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../contract/types.js';
-import {describeEnd} from '../http/walker.js';
+import {describeEnd} from '../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';

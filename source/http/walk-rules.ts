@@ -21,6 +21,27 @@ function describeCursor(cursor: Cursor): string | undefined {
 	return undefined;
 }
 
+/** Where a walk goes when it goes to `url`: its canonical form and its cursor, as the rules compare them. */
+function placeOf(url: string): {canonical: string; cursor: string | undefined} {
+	const identity = linkIdentity(url);
+	return {canonical: identity.canonical, cursor: describeCursor(identity.cursor)};
+}
+
+// The place of each page record WalkRules.after is given, kept while the
+// record lives: the browser's stack asks about the same pages at every step,
+// and reading a URL costs more than the rest of the rules.
+const walkedPlaces = new WeakMap<object, {url: string; canonical: string; cursor: string | undefined}>();
+
+function walkedPlace(walked: {url: string}): {canonical: string; cursor: string | undefined} {
+	let place = walkedPlaces.get(walked);
+	if (place?.url !== walked.url) {
+		place = {url: walked.url, ...placeOf(walked.url)};
+		walkedPlaces.set(walked, place);
+	}
+
+	return place;
+}
+
 function pageKey(page: Page): string {
 	return `${page.objects.length}\u0000${page.objects[0]?.id ?? ''}\u0000${page.objects.at(-1)?.id ?? ''}`;
 }
@@ -94,9 +115,35 @@ export class WalkRules {
 		}
 
 		this.previousIds = walked?.pages.at(-1)?.objects.map(object => object.id) ?? [];
-		const first = linkIdentity(start);
-		this.canonical = first.canonical;
-		this.cursor = describeCursor(first.cursor);
+		({canonical: this.canonical, cursor: this.cursor} = placeOf(start));
+	}
+
+	/**
+	 * The rules of a walk that has walked `walked` already, oldest first,
+	 * numbered from 1: each page's URL, and the page while it is still in
+	 * memory (the browser's page stack, whose deep pages keep only their URL).
+	 * A link or a page is then judged as the walk that took those pages
+	 * would judge it.
+	 */
+	static after(walked: ReadonlyArray<{url: string; page: Page | null}>, linkName: string): WalkRules {
+		const rules = new WalkRules(walked[0]?.url ?? '', {maxPages: null, maxItems: null}, linkName);
+		for (const [index, item] of walked.entries()) {
+			const {page} = item;
+			if (index > 0) {
+				rules.moveTo(walkedPlace(item));
+			}
+
+			rules.requesting();
+			rules.pages += 1;
+			if (page && page.objects.length > 0) {
+				rules.pageKeys.set(pageKey(page), rules.pages);
+				rules.items += page.objects.length;
+			}
+		}
+
+		// Only the last page's ids count (a page holding nothing new after it); a page forgotten holds none.
+		rules.previousIds = walked.at(-1)?.page?.objects.map(object => object.id) ?? [];
+		return rules;
 	}
 
 	/** The next page is being requested. */
@@ -177,6 +224,58 @@ export class WalkRules {
 	}
 }
 
+/** One sentence for a WalkEnd, for stderr and the status line (not yet inert). */
+export function describeEnd(end: WalkEnd): string {
+	switch (end.kind) {
+		case 'end': {
+			return 'reached the end of the list (next_uri was empty)';
+		}
+
+		case 'max-pages': {
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (--max-pages); more pages follow`;
+		}
+
+		case 'max-items': {
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (--max-items); more pages follow`;
+		}
+
+		case 'not-advancing': {
+			return `stopped: ${end.note}`;
+		}
+	}
+}
+
+/** A walk's end at a loop: a link or a page that leads back into the walk. */
+export type LoopEnd = Extract<WalkEnd, {kind: 'not-advancing'}>;
+
+/**
+ * Whether following `link`, the link of the last of the pages `walked`
+ * (oldest first; see WalkRules.after), would loop, by the rules of every
+ * walk: the link leads back to a page walked (its URL or its cursor), or,
+ * given `landed`, the page it led to, that page repeats one walked. The end
+ * the walk would stop at, with its note, or undefined when it goes on.
+ */
+export function loopAt(walked: ReadonlyArray<{url: string; page: Page | null}>, link: string, linkName: string, landed?: Page): LoopEnd | undefined {
+	if (walked.length === 0) {
+		return undefined;
+	}
+
+	const rules = WalkRules.after(walked, linkName);
+	const step = rules.stepAfter(walked.length, link, walked.at(-1)!.page?.objects.length)!;
+	if ('end' in step) {
+		return step.end.kind === 'not-advancing' ? step.end : undefined;
+	}
+
+	if (landed === undefined) {
+		return undefined;
+	}
+
+	rules.moveTo(step);
+	rules.requesting();
+	const end = rules.take(landed);
+	return end?.kind === 'not-advancing' ? end : undefined;
+}
+
 /**
  * Whether `link`, the link of the last of the pages `walked` (oldest first),
  * leads back into them: by its URL or by its cursor, as a walk judges every
@@ -184,11 +283,5 @@ export class WalkRules {
  * browser's search from the page stack), before anything is requested.
  */
 export function leadsBack(link: string, walked: readonly string[], linkName: string): boolean {
-	const last = walked.at(-1);
-	if (last === undefined) {
-		return false;
-	}
-
-	const step = new WalkRules(last, {maxPages: null, maxItems: null}, linkName, {urls: walked, pages: []}).stepAfter(walked.length, link);
-	return step !== undefined && 'end' in step && step.end.kind === 'not-advancing';
+	return loopAt(walked.map(url => ({url, page: null})), link, linkName) !== undefined;
 }

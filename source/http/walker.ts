@@ -158,23 +158,3 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 	}
 }
 
-/** One sentence for a WalkEnd, for stderr and the status line (not yet inert). */
-export function describeEnd(end: WalkEnd): string {
-	switch (end.kind) {
-		case 'end': {
-			return 'reached the end of the list (next_uri was empty)';
-		}
-
-		case 'max-pages': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (--max-pages); more pages follow`;
-		}
-
-		case 'max-items': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (--max-items); more pages follow`;
-		}
-
-		case 'not-advancing': {
-			return `stopped: ${end.note}`;
-		}
-	}
-}

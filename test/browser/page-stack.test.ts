@@ -194,6 +194,23 @@ describe('page stack', () => {
 		expect(state.pending).toMatchObject({focus: 'g'});
 	});
 
+	it('toggling order when the selected object is gone by then selects its nearest neighbour still on the new page, and says so', () => {
+		// desc a b c d e, c selected: the asc walk asks ending_before=b, and c was removed meanwhile.
+		let state = answer(start(), {url: url(), ids: ['a', 'b', 'c', 'd', 'e'], next: url('e')});
+		state = apply(state, {type: 'move', delta: 2}, {type: 'toggle-order'});
+		expect(state.pending).toMatchObject({focus: 'c', near: ['b', 'd', 'a', 'e']});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['f', 'e', 'd'], order: 'asc'})});
+		// d, below c before, is where c would be: the end of the page, not its first row.
+		expect(top(state)?.selected).toBe(2);
+		expect(notice(state)).toBe('order asc: c is gone; selected its neighbour d (0: from the first page)');
+		// Nothing of the old page on the new one: the first row, and the note names nothing it does not show.
+		state = answer(start(), {url: url(), ids: ['a', 'b', 'c'], next: url('c')});
+		state = apply(state, {type: 'move', delta: 1}, {type: 'toggle-order'});
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: ['x', 'y'], order: 'asc'})});
+		expect(top(state)?.selected).toBe(0);
+		expect(notice(state)).toBe('order asc: b is gone; new walk started where it was (0: from the first page)');
+	});
+
 	it('changing the limit starts a new walk, clamps to 0–100 and rejects nonsense', () => {
 		let state = answer(start(), p1);
 		state = reduce(state, {type: 'change-limit', delta: 5});
@@ -295,11 +312,16 @@ describe('page stack', () => {
 		expect(state.pending).toBeNull();
 	});
 
-	it('a next_uri pointing at the same page ends instead of looping', () => {
+	it('a next_uri pointing at the same page ends instead of looping, in the words dump stops with', () => {
 		let state = answer(start(), {url: url(), ids: [], next: url()});
 		expect(state.prefetch).toBeNull();
 		state = reduce(state, {type: 'next'});
-		expect(notice(state)).toBe('end of list: next_uri leads back to this page');
+		expect(notice(state)).toBe('stopped: page 1 was empty and its next_uri repeats its own request, so the list cannot advance');
+		state = answer(start(), {url: url(), ids: ['a'], next: url()});
+		expect(state.prefetch).toBeNull();
+		state = reduce(state, {type: 'next'});
+		expect(notice(state)).toBe('stopped: the next_uri of page 1 leads back to page 1, so following it would loop');
+		expect(state.pending).toBeNull();
 	});
 
 	it('a failed load keeps the page on screen, and r retries the same request', () => {

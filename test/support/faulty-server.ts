@@ -221,6 +221,14 @@ const faults = {
 		const n = cursor === null ? 1 : Number(cursor.slice(1)) % 3 + 1;
 		send(c, 200, {pagination: accountPagination(`/v2/accounts?&limit=3&starting_after=p${n}`), data: page(n, 3)});
 	}},
+	'loop-back': {api: 'account', handle(c) {
+		// Page 2's next_uri, a cursor not seen before, leads back to page 1
+		// (its objects and its next_uri again); so does any cursor but page 1's
+		// last id, such as the browser's follow (F) asking past page 2.
+		const second = c.query.get('starting_after') === 'obj-1-2';
+		const next = second ? '/v2/accounts?limit=3&starting_after=obj-2-2' : '/v2/accounts?limit=3&starting_after=obj-1-2';
+		send(c, 200, {pagination: accountPagination(next), data: page(second ? 2 : 1, 3)});
+	}},
 	'empty-same': {api: 'account', handle(c) {
 		// An empty page whose next_uri is its own request, forever.
 		send(c, 200, {pagination: accountPagination(`${c.path}?${c.query.toString()}`), data: []});

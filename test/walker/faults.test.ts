@@ -116,6 +116,7 @@ describe('faulty server', () => {
 		'credential-param-next': {code: 1, stderr: /The page URL carries API_Key in its query, which looks like a credential/, objects: 3},
 		'query-only-next': {code: 0, objects: 9},
 		'path-relative-next': {code: 0, objects: 9},
+		'loop-back': {code: 0, stderr: /stopped: the next_uri of page 2 leads back: page 3 holds the same objects as page 1, so following it would loop\./, objects: 6},
 		'repeat-previous': {code: 0, stderr: /stopped: the next_uri of page 1 leads back: every object of page 2 was already on page 1, so following it would loop\./, objects: 3},
 		'awkward-ids': {code: 1, stderr: /5 objects were written before the failure; to resume, run the same command with --starting-after='--all '\\''q'\\'' "\$HOME" x'\./, objects: 5},
 		bom: {code: 0, objects: 3},
