@@ -86,7 +86,8 @@ export function pastedText(token: string): string | undefined {
  * a note). A kitty key Ink reads as text (`ESC[106u`, j) is a key.
  */
 function unnamedSequence(input: string, key: KeyFlags, token: string): boolean {
-	if (named(key)) {
+	// Ctrl alone names nothing: Ink reads a sequence's parameters as modifiers (`ESC[5239m` has Ctrl).
+	if (namingFlags.some(flag => flag !== 'ctrl' && key[flag] === true)) {
 		return false;
 	}
 
