@@ -60,6 +60,24 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		expect(server.flag('cursor_flag')).toBe('1');
 	});
 
+	it('control strings sent before the browser is up go through the same input parser: no key, and the j after them counts', async () => {
+		const release = startHeld('strings');
+		const painted = await server.waitForScreen(text => text.includes('page 1 ·') && text.includes('more pages follow'));
+		const first = selectedRow(painted);
+		const hex = (text: string) => [...Buffer.from(text, 'utf8')].map(byte => byte.toString(16));
+		server.tmux('send-keys', '-t', 'strings', '-H', ...hex('\u001B]52;c;YWJj\u0007'), ...hex('\u001B]11;rgb:0000/ffff/0000\u001B\\'), ...hex('\u001B[?62;c'), ...hex('\u001B[12;40R'), ...hex('j'));
+		release();
+		const moved = await server.waitForScreen(text => /row 2\/\d+/.test(text));
+		expect(moved).toContain('page 1 ·');
+		expect(moved).not.toContain('as NDJSON to file');
+		expect(moved).not.toContain('copied');
+		expect(selectedRow(moved)).not.toBe(first);
+		await server.waitForFlag('mouse_standard_flag', '1');
+		await server.keys('q');
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
+	});
+
 	it('q typed before the browser is up quits as soon as it is', async () => {
 		const release = startHeld('quit');
 		await server.waitForScreen(text => text.includes('page 1 ·'));
