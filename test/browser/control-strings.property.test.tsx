@@ -255,6 +255,17 @@ describe('an open string ends when the input has been quiet; a lone Esc waits as
 	});
 });
 
+describe('mouse reports stay the wheel', () => {
+	it('an SGR wheel notch and the old form (ESC[M and three bytes, one of them q) each scroll three rows and type nothing', async () => {
+		const app = await browse();
+		await deliver(app, ['\u001B[<65;10;5M']);
+		await app.waitFor(f => f.includes('row 4/'));
+		// Wheel down (65 + 32 = a) at column 81 (q), row 10 (*).
+		await deliver(app, ['\u001B[M', 'aq*']);
+		await app.waitFor(f => f.includes('row 7/') && f.includes('page 1 '));
+	});
+});
+
 describe('bracketed paste: text for a prompt, never keys', () => {
 	const pasted = (text: string) => `\u001B[200~${text}\u001B[201~`;
 
