@@ -82,6 +82,8 @@ export type View = {choice: ColumnChoice | undefined; offset: number; wrap: bool
 export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */
 	| {type: 'key'; input: string; key: KeyFlags; bodyRows: number; columns?: number}
+	/** Text pasted (bracketed paste), one line: typed into the line being typed, if one is open, and no key. */
+	| {type: 'paste'; text: string}
 	| {type: 'stack'; action: StackAction}
 	// The answers of tasks (tasks.ts), each under the id of the task it answers.
 	| {type: 'compared'; id: number; result: CompareResult}
@@ -308,13 +310,18 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 		case 'key': {
 			return reduceKey(state, action);
 		}
+
+		case 'paste': {
+			// The table and the panes take nothing from a paste: its letters are no keys.
+			const typing = 'draft' in state.screen && state.search.running === null;
+			return typing ? reduceKey(state, {type: 'key', input: action.text, key: {}, bodyRows: 0}, '') : state;
+		}
 	}
 }
 
-/** A key: what its screen's router makes of it, applied to the state. */
-function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>): BrowserState {
+/** A key: what its screen's router makes of it, applied to the state. `name` '': text that names no key (a paste). */
+function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>, name = keyName(action.input, action.key)): BrowserState {
 	let state = previous;
-	const name = keyName(action.input, action.key);
 	if (state.search.running) {
 		return searchingKey(state, state.search.running, name);
 	}

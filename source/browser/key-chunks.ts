@@ -2,20 +2,22 @@ import type {KeyFlags} from './keymap.js';
 
 /**
  * Every key of a chunk. A terminal hands over what arrived in one read: key
- * repeat over ssh or tmux gives `jjj`, a paste gives `100`. Ink 6.8 already
- * cuts a chunk at escape sequences (its input-parser emits `\x1b[A` and
- * `\x1b[6~` each on their own), but hands a run of plain characters over as
- * one `input` with no key flags, which would match no key at all. So we split
- * only that case, here, rather than read raw stdin through Ink's internal
- * event emitter: Ink's tokenizer stays the one parser of escape sequences,
- * and this runs on what useInput gives every component, testable without a
- * terminal.
+ * repeat over ssh or tmux gives `jjj`, a paste gives `100`. Ink's input
+ * parser (node_modules/ink/build/input-parser.js, as patches/ink+6.8.0.patch
+ * extends it) is the one tokenizer of the input: it cuts escape sequences
+ * out whole (`\x1b[A`, `\x1b[6~`), swallows control strings (OSC, DCS, SOS,
+ * PM, APC, 7- and 8-bit, cut across reads or not) before any key is seen,
+ * and hands a bracketed paste over as one event. useInput then names a key
+ * and gives us the event as the parser cut it (`token`), but hands a run of
+ * plain characters over as one `input` with no key flags, which would match
+ * no key at all. So we split that case, here, and tell the events that are
+ * no key: a sequence Ink names no key for, and a paste (text for a prompt).
  *
  * An escape sequence unpatched Ink cannot name (a pasted colour code,
  * `\x1b[1;5X`) makes Ink's own useInput throw before any handler of ours is
- * called, so that guard is in the Ink patch (patches/ink+6.8.0.patch), not
- * here: no code of ours runs early enough to catch it. What reaches this
- * module is a string with flags, and nothing here throws on any string.
+ * called, so that guard is in the Ink patch, not here: no code of ours runs
+ * early enough to catch it. What reaches this module is a string with flags,
+ * and nothing here throws on any string.
  */
 
 export type KeyPress = {input: string; key: KeyFlags};
@@ -53,12 +55,57 @@ function named(key: KeyFlags): boolean {
 	return namingFlags.some(flag => key[flag] === true);
 }
 
+const pasteStart = '\u001B[200~';
+const pasteEnd = '\u001B[201~';
+
+/**
+ * The text of a bracketed paste (`ESC[200~ … ESC[201~`, one event from the
+ * parser), made one line for a prompt: line ends around it dropped, those
+ * inside and tabs a space each, other control characters dropped. Undefined
+ * when `token` is no paste.
+ */
+export function pastedText(token: string): string | undefined {
+	if (token.length < pasteStart.length + pasteEnd.length || !token.startsWith(pasteStart) || !token.endsWith(pasteEnd)) {
+		return undefined;
+	}
+
+	return token
+		.slice(pasteStart.length, -pasteEnd.length)
+		.replaceAll(/^[\r\n]+|[\r\n]+$/g, '')
+		.replaceAll(/[\t\r\n]+/g, ' ')
+		.replaceAll(/\p{Cc}/gu, '');
+}
+
+/**
+ * A sequence the parser cut out whole that Ink named no key for: a
+ * terminal's answer (a cursor position `ESC[12;40R`, device attributes
+ * `ESC[?62;c`, focus `ESC[I`, kitty's flags `ESC[?1u`), a key the browser
+ * has no use for (F1, Insert), an SS3 no key sends. Ink hands it over as
+ * nothing (`input` empty) or as its own bytes without the ESC; either way
+ * its bytes are no letters, and it is no key at all (it does not even clear
+ * a note). A kitty key Ink reads as text (`ESC[106u`, j) is a key.
+ */
+function unnamedSequence(input: string, key: KeyFlags, token: string): boolean {
+	// Ctrl alone names nothing: Ink reads a sequence's parameters as modifiers (`ESC[5239m` has Ctrl).
+	if (namingFlags.some(flag => flag !== 'ctrl' && key[flag] === true)) {
+		return false;
+	}
+
+	return input === '' || (token.length > 2 && token.startsWith('\u001B') && (token[1] === '[' || token[1] === 'O') && input === token.slice(1));
+}
+
 /**
  * The key presses of one useInput call, in order. A single key (or a key Ink
  * named) passes through as it came; a run of characters becomes one press per
- * character (code point, so an emoji stays whole).
+ * character (code point, so an emoji stays whole); a sequence that names no
+ * key is none. `token`: the event as the parser cut it (useInput's third
+ * argument, from the Ink patch).
  */
-export function splitKeys(input: string, key: KeyFlags): KeyPress[] {
+export function splitKeys(input: string, key: KeyFlags, token: string = input): KeyPress[] {
+	if (unnamedSequence(input, key, token)) {
+		return [];
+	}
+
 	// Esc and a key in one read (`Esc / b t c`, typed fast, pasted or sent
 	// by a script) reach us as Alt+key: Ink reads ESC
 	// followed by a character as Meta, since that is also what a terminal
@@ -68,8 +115,8 @@ export function splitKeys(input: string, key: KeyFlags): KeyPress[] {
 	// character (Tab and Ctrl-letters named as they are alone), Enter and
 	// Backspace. Ink also sets Meta on a plain Esc and on Alt+arrow sent as
 	// a CSI modifier (`\x1b[1;3A`); those stay the one key they name. ESC ESC
-	// (and ESC before an arrow's own ESC) is split in the Ink patch, where
-	// the second ESC is still visible.
+	// (and ESC before an arrow's own ESC) is split by the parser, where the
+	// second ESC is still visible.
 	if (key.meta === true && !named(key) && input !== '' && !input.startsWith('\u001B')) {
 		return [escapePress, ...[...input].map(character => pressOf(character))];
 	}

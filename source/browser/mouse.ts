@@ -10,15 +10,16 @@
  * plain drag (Shift-drag still does in most terminals), which `y` makes up
  * for the id.
  *
- * Ink 6.8's input parser hands a report over as one CSI sequence, and
- * useInput strips its leading ESC: the app sees `[<64;10;5M` with no key
- * flags, which the key splitter would turn into the keys `[` `<` `6` … So
- * the app asks this module first, and a report is never a key. A pasted
- * text that is exactly a mouse report is taken for one: a cost accepted.
+ * Ink 6.8's input parser hands a report over as one CSI sequence (the
+ * event as the parser cut it, `ESC[<64;10;5M`; useInput's `input` has it
+ * without the ESC, which the key splitter would turn into the keys `[` `<`
+ * `6` …). So the app asks this module first, and a report is never a key.
+ * Typed or pasted text that is exactly a mouse report is taken for one: a
+ * cost accepted.
  *
  * Terminals without SGR reporting send the old form, `ESC[M` and three raw
- * bytes; Ink gives `[M`, then the bytes as text. Those three characters are
- * swallowed too, so a click can never type `q`.
+ * bytes; the parser gives `ESC[M`, then the bytes as text. Those three
+ * characters are swallowed too, so a click can never type `q`.
  */
 
 /** Rows the wheel moves per notch, as less scrolls. */

@@ -1,7 +1,7 @@
 import {useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState, type Dispatch} from 'react';
 import {browserReducer, startState, type BrowserAction, type BrowserOptions, type BrowserState} from '../browser/browser-state.js';
-import {splitKeys} from '../browser/key-chunks.js';
+import {pastedText, splitKeys} from '../browser/key-chunks.js';
 import {createMouseFilter} from '../browser/mouse.js';
 import type {ColumnChoice} from '../cells/column-order.js';
 import {useTasks, type TaskPorts} from './use-tasks.js';
@@ -46,25 +46,37 @@ function useRememberedColumns(state: BrowserState, save: ((choice: ColumnChoice,
 }
 
 /**
- * Keys and the wheel to actions. Mouse reports are taken out before the keys
- * (browser/mouse.ts): a wheel notch scrolls, and never types. One read may
- * hold many keys (key repeat, a paste): each one counts, in order.
+ * Keys, the wheel and pastes to actions. What Ink's input parser cut out as
+ * one event (`token`: the patch gives it to useInput's handler) is read
+ * first: a bracketed paste is text for a prompt (browser/key-chunks.ts), a
+ * mouse report a scroll that never types (browser/mouse.ts). One read may
+ * hold many keys (key repeat, a paste): each one counts, in order; a
+ * sequence that names no key is none.
  */
 export function useBrowserInput(dispatch: Dispatch<BrowserAction>, bodyRows: number, columns: number): void {
 	const mouse = useRef<ReturnType<typeof createMouseFilter>>(null);
 	mouse.current ??= createMouseFilter();
-	useInput((raw, rawKey) => {
-		const taken = mouse.current!(raw);
+	useInput((raw, rawKey, token: string = raw) => {
+		const pasted = pastedText(token);
+		if (pasted !== undefined) {
+			if (pasted !== '') {
+				dispatch({type: 'paste', text: pasted});
+			}
+
+			return;
+		}
+
+		const taken = mouse.current!(token);
 		if (taken.rows !== 0) {
 			dispatch({type: 'wheel', rows: taken.rows, bodyRows, columns});
 		}
 
-		if (taken.keys === '' && raw !== '') {
+		if (taken.keys === '' && token !== '') {
 			return;
 		}
 
-		const [input, key] = taken.keys === raw ? [raw, rawKey] : [taken.keys, {}];
-		for (const press of splitKeys(input, key)) {
+		const presses = taken.keys === token ? splitKeys(raw, rawKey, token) : splitKeys(taken.keys, {});
+		for (const press of presses) {
 			dispatch({type: 'key', input: press.input, key: press.key, bodyRows, columns});
 		}
 	});

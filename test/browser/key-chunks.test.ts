@@ -1,11 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {splitKeys} from '../../source/browser/key-chunks.js';
+import {pastedText, splitKeys} from '../../source/browser/key-chunks.js';
 import {keyName} from '../../source/browser/keymap.js';
 import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
 
-function names(input: string, key = {}): string[] {
-	return splitKeys(input, key).map(press => keyName(press.input, press.key));
+function names(input: string, key = {}, token?: string): string[] {
+	return splitKeys(input, key, token).map(press => keyName(press.input, press.key));
 }
 
 describe('splitKeys: every key of a chunk', () => {
@@ -22,6 +22,28 @@ describe('splitKeys: every key of a chunk', () => {
 		expect(names('GG', {shift: true} as never)).toEqual(['G', 'G']);
 		// Code points, so an emoji stays whole.
 		expect(names('a😀')).toEqual(['a', '😀']);
+	});
+});
+
+describe('events that are no key', () => {
+	it('a sequence Ink names no key for is none, whatever Ink made of its parameters; a kitty key it reads as text is that key', () => {
+		// As useInput hands them over, with the event as the parser cut it.
+		expect(splitKeys('', {}, '\u001B[I')).toEqual([]);
+		expect(splitKeys('[?62;c', {meta: true}, '\u001B[?62;c')).toEqual([]);
+		expect(splitKeys('[12;40R', {meta: true}, '\u001B[12;40R')).toEqual([]);
+		expect(splitKeys('', {ctrl: true, meta: true, shift: true}, '\u001B[5239m')).toEqual([]);
+		expect(names('j', {}, '\u001B[106u')).toEqual(['j']);
+		expect(names('', {upArrow: true, ctrl: true}, '\u001B[1;5A')).toEqual(['up']);
+		// Typed text that looks like the rest of a sequence is still typed.
+		expect(names('[12;40R')).toEqual(['[', '1', '2', ';', '4', '0', 'R']);
+	});
+
+	it('a bracketed paste is text, one line, never keys', () => {
+		expect(pastedText('\u001B[200~file name.ndjson\r\n\u001B[201~')).toBe('file name.ndjson');
+		expect(pastedText('\u001B[200~a\tb\r\nc\u0007\u001B[Ad\u001B[201~')).toBe('a b c[Ad');
+		expect(pastedText('\u001B[200~\u001B[201~')).toBe('');
+		expect(pastedText('\u001B[200~')).toBeUndefined();
+		expect(pastedText('jjj')).toBeUndefined();
 	});
 });
 

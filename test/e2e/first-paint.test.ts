@@ -60,6 +60,25 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		expect(server.flag('cursor_flag')).toBe('1');
 	});
 
+	it('control strings sent before the browser is up go through the same input parser: no key, and the j after them counts', async () => {
+		const release = startHeld('strings');
+		const painted = await server.waitForScreen(text => text.includes('page 1 ·') && text.includes('more pages follow'));
+		// The row below the selected one: where j goes, and only j.
+		const second = /^› .*\n {2}(\S+)/m.exec(painted)?.[1];
+		const hex = (text: string) => [...Buffer.from(text, 'utf8')].map(byte => byte.toString(16));
+		server.tmux('send-keys', '-t', 'strings', '-H', ...hex('\u001B]52;c;YWJj\u0007\u001B]11;rgb:0000/ffff/0000\u001B\\j'));
+		release();
+		const moved = await server.waitForScreen(text => /row 2\/\d+/.test(text) || text.includes('AFTER'));
+		expect(moved).toContain('page 1 ·');
+		expect(moved).not.toContain('as NDJSON to file');
+		expect(moved).not.toContain('copied');
+		expect(selectedRow(moved)).toBe(second);
+		await server.waitForFlag('mouse_standard_flag', '1');
+		await server.keys('q');
+		const after = await server.waitForScreen(text => text.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
+	});
+
 	it('q typed before the browser is up quits as soon as it is', async () => {
 		const release = startHeld('quit');
 		await server.waitForScreen(text => text.includes('page 1 ·'));

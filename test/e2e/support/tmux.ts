@@ -92,6 +92,8 @@ export type SessionOptions = {
 	demo?: boolean;
 	/** A file that receives every byte the program writes to the terminal, from its first on. */
 	log?: string;
+	/** The directory the program starts in (where `w` writes), instead of the test's. */
+	cwd?: string;
 };
 
 /** One private tmux server (its own socket) and the session it runs. */
@@ -143,7 +145,8 @@ export class TmuxServer {
 		const gate = options.log === undefined ? '' : `${tmuxPath} -L ${this.socket} wait-for ${name}-logged; `;
 		const command = `${gate}printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`}${options.demo === false ? '' : ' --demo'}${args}; echo "AFTER rc=$?"; sleep 600`;
 		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
-		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...setup], {
+		const cwd = options.cwd === undefined ? [] : ['-c', options.cwd];
+		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), ...cwd, command, ...setup], {
 			env: {...env, TERM: 'xterm-256color'},
 		});
 		if (options.log !== undefined) {

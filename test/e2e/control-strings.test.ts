@@ -1,0 +1,72 @@
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {builtCli, pause, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+
+/**
+ * The two strings of the issue, sent to `pagewalk --demo` in a real terminal
+ * (see support/tmux.ts) as raw bytes: an OSC 52 string (`]` next page, `Y` a
+ * copy, `W` the save prompt and `Jj` typed, had its bytes been keys) and a
+ * colour reply ended by ST. Neither moves the page, opens a prompt, copies or
+ * writes a file; the keys after them are keys. The browser's own tests of
+ * every kind of string are in test/browser/control-strings.property.test.tsx.
+ */
+
+const server = new TmuxServer('control-strings');
+let folder: string;
+
+/** Text as the hex bytes `send-keys -H` takes. */
+function bytes(text: string): string[] {
+	return [...Buffer.from(text, 'utf8')].map(byte => byte.toString(16));
+}
+
+const clipboardString = '\u001B]52;c;YWJj\u0007';
+const colourReply = '\u001B]11;rgb:0000/ffff/0000\u001B\\';
+
+beforeAll(() => {
+	requireTmux();
+	builtCli();
+	folder = mkdtempSync(path.join(tmpdir(), 'pagewalk-e2e-control-strings-'));
+});
+
+afterAll(() => {
+	server.kill();
+	removeBuiltCli();
+	rmSync(folder, {recursive: true, force: true});
+});
+
+describe('control strings on the input of pagewalk --demo (tmux)', () => {
+	it('ESC ] 52;c;YWJj BEL and ESC ]11;rgb:0000/ffff/0000 ESC \\ do nothing; Enter and j after them are keys', async () => {
+		server.start('strings', {cwd: folder});
+		const start = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow') && !t.includes('loading'));
+		// The browser reads keys (mouse reporting turns on with it).
+		await server.waitForFlag('mouse_standard_flag', '1');
+		const first = selectedRow(start);
+
+		await server.keys('-H', ...bytes(clipboardString));
+		await server.keys('-H', ...bytes(colourReply));
+		// Longer than any wait of the input parser (its deadline for an open string).
+		await pause(700);
+		let text = server.screen();
+		expect(text).toContain('page 1 ·');
+		expect(text).toMatch(/row 1\/\d+/);
+		expect(selectedRow(text)).toBe(first);
+		expect(text).not.toContain('as NDJSON to file');
+		expect(text).not.toContain('copied');
+
+		// Enter is Enter (the object opens), not the end of a file name.
+		await server.keys('Enter');
+		await server.waitForScreen(t => t.startsWith('object 1 of'));
+		await server.keys('Escape');
+		await server.keys('j');
+		text = await server.waitForScreen(t => /row 2\/\d+/.test(t));
+		expect(text).toContain('page 1 ·');
+		expect(readdirSync(folder)).toEqual([]);
+
+		await server.keys('Q');
+		const after = await server.waitForScreen(t => t.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
+		expect(readdirSync(folder)).toEqual([]);
+	});
+});
