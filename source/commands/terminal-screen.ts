@@ -59,7 +59,11 @@ export class TerminalScreen {
 	#restored = false;
 	#mouseOn = false;
 	#stoppedBy: NodeJS.Signals | undefined;
-	/** Set while the process stops itself: the SIGCONT that continues it finds the terminal taken again already. */
+	/**
+	 * Set while the process stops itself: the SIGCONT that continues it finds
+	 * the terminal taken again already. Where the system drops the stop (see
+	 * suspend) no SIGCONT comes, and the flag waits for the next one.
+	 */
 	#selfStopped = false;
 	/** Draws the whole frame again on a screen taken back: the paint's lines, then the browser's (redrawWith). */
 	#redraw: () => void = () => undefined;

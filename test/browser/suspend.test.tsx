@@ -84,6 +84,7 @@ describe('Ctrl-Z in the app', () => {
 describe('the terminal given back and taken again', () => {
 	/** The private modes a sequence sets (`h`) or resets (`l`), in order. */
 	function modesOf(sequence: string): string[] {
+		// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
 		return [...sequence.matchAll(/\u001B\[\?(\d+)([hl])/g)].map(([, mode, set]) => `${mode}${set}`);
 	}
 

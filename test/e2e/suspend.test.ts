@@ -60,9 +60,9 @@ async function expectGivenBack(): Promise<string> {
 /** `fg`: the whole frame again, as it was; keys answered without Enter; q quits with status 0. */
 async function expectBackWithFg(selected: string): Promise<void> {
 	server.type('fg');
-	const text = await server.waitForScreen(isUp);
+	// The whole frame: nothing of the shell's left on it (after kill -STOP its lines are drawn over the frame).
+	const text = await server.waitForScreen(screen => isUp(screen) && !screen.includes('Stopped') && /^› /m.test(screen));
 	expect(selectedRow(text)).toBe(selected);
-	expect(text).not.toContain('Stopped');
 	expect(server.flag('alternate_on')).toBe('1');
 	expect(server.flag('cursor_flag')).toBe('0');
 	await server.waitForFlag('mouse_standard_flag', '1');
@@ -83,6 +83,14 @@ describe('Ctrl-Z and fg (tmux, pagewalk a job of an interactive shell)', () => {
 		const selected = await startInShell('tstp', 'bash');
 		process.kill(pagewalkPid(), 'SIGTSTP');
 		await expectGivenBack();
+		await expectBackWithFg(selected);
+	});
+
+	it('kill -STOP, which cannot be caught: nothing is given back, but after fg the frame is drawn again and keys answered at once', async () => {
+		const selected = await startInShell('sigstop', 'bash');
+		process.kill(pagewalkPid(), 'SIGSTOP');
+		// The shell says so over the browser's screen, and sets the terminal its own way.
+		await server.waitForScreen(screen => screen.includes('Stopped'));
 		await expectBackWithFg(selected);
 	});
 

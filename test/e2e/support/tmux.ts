@@ -162,7 +162,7 @@ export class TmuxServer {
 		this.session = name;
 		mkdirSync(this.stateDir, {recursive: true});
 		// As start(): CI=… makes Ink print only the last frame. ENV would be a startup file for dash.
-		const env = {...process.env, TERM: 'xterm-256color'};
+		const env: NodeJS.ProcessEnv = {...process.env, TERM: 'xterm-256color'};
 		delete env['CI'];
 		delete env['ENV'];
 		const command = `exec env PS1='$ ' PAGEWALK_STATE_DIR='${this.stateDir}' ${shell === 'bash' ? 'bash --norc --noprofile -i' : 'dash -i'}`;
