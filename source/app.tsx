@@ -66,6 +66,8 @@ export type AppProps = {
 	curlFor?: CurlFor;
 	/** `w` and `W`: writes pages to a file as NDJSON (commands/copy-save.ts); the app never touches files. */
 	save?: SavePages;
+	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/terminal-screen.ts). */
+	suspend?: (() => void) | undefined;
 };
 
 /**
@@ -73,11 +75,12 @@ export type AppProps = {
  * (components/use-browser.ts, use-tasks.ts); everything drawn is computed by
  * the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save, suspend}: AppProps) {
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useBrowser(
 		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columns, bounds, endpoint, api},
 		{loadPage, compare: compare?.loadPage, curlFor, save, followEveryMs: everyMs},
+		suspend,
 	);
 	const {stack} = state;
 	const spinner = useSpinner(stack.pending !== null && still !== true);

@@ -5,7 +5,7 @@ import type {Api, Page} from '../contract/types.js';
 import {rowsOf} from './cells.js';
 import {overlayLines} from './pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent, type Walks} from './related-walks.js';
-import {isPane, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
+import {isPane, modeOf, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
 import {osc52} from './clipboard.js';
 import type {SaveResult} from './save-path.js';
@@ -51,6 +51,8 @@ export type BrowserState = {
 	found?: string;
 	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
 	search: SearchState;
+	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
+	suspends: number;
 };
 
 /**
@@ -143,7 +145,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}, suspends: 0};
 }
 
 /** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
@@ -322,6 +324,12 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 /** A key: what its screen's router makes of it, applied to the state. `name` '': text that names no key (a paste). */
 function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>, name = keyName(action.input, action.key)): BrowserState {
 	let state = previous;
+	// Ctrl-Z everywhere, a running search and following included, and nothing
+	// else: a prompt types nothing, the note stays, following goes on after `fg`.
+	if (commandFor(modeOf(state.screen), name) === 'suspend') {
+		return {...state, suspends: state.suspends + 1};
+	}
+
 	if (state.search.running) {
 		return searchingKey(state, state.search.running, name);
 	}

@@ -49,6 +49,7 @@ export type Command =
 	| 'back'
 	| 'quit'
 	| 'interrupt'
+	| 'suspend'
 	| 'prompt-apply'
 	| 'prompt-cancel'
 	| 'prompt-delete'
@@ -176,6 +177,12 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	quit: {keys: ['Q'], description: 'quit from anywhere', readme: 'quit from anywhere, restoring the terminal'},
 	interrupt: {keys: ['ctrl+c'], description: 'stop a search that runs, else quit (even while typing)', modes, readme: 'stop a search that runs (as in less), else quit, even while typing'},
+	suspend: {
+		keys: ['ctrl+z'],
+		description: 'suspend to the shell; fg brings it back (even while typing)',
+		modes,
+		readme: 'suspend to the shell, the terminal given back as it was (as in less and vim); `fg` brings the browser back where it was, redrawn; even while typing',
+	},
 	'prompt-apply': {keys: ['return'], description: 'applies', modes: ['prompt']},
 	'prompt-cancel': {keys: ['escape'], description: 'cancels', modes: ['prompt']},
 	'prompt-delete': {keys: ['backspace'], description: 'deletes', modes: ['prompt']},

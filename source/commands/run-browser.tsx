@@ -1,7 +1,8 @@
 import {writeSync} from 'node:fs';
 import {constants} from 'node:os';
 import process from 'node:process';
-import {render} from 'ink';
+import {render, useStdout} from 'ink';
+import {useEffect, type ReactNode} from 'react';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
@@ -58,7 +59,16 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 
 	process.once('exit', restore);
 	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
-	const instance = render(<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
+	// Ctrl-Z: the app asks, the screen gives the terminal back and stops (TERM=dumb has no screen to give back, and ignores it).
+	const suspend = screen ? () => {
+		screen.suspend();
+	} : undefined;
+	const instance = render(
+		<Redraw screen={screen}>
+			<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} suspend={suspend} {...props} /></RenderFailure>
+		</Redraw>,
+		options,
+	);
 	// After the first frame, not before the modules load (heap-flags.ts).
 	setHeapFlags('browser');
 	const stop = (signal: NodeJS.Signals) => {
@@ -77,6 +87,20 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 	}
 
 	return status;
+}
+
+/**
+ * Gives the screen Ink's way of drawing the whole frame again after a stop:
+ * Ink's stdout write clears the frame it last drew and draws it anew, here
+ * with nothing written before it. (A rerender draws nothing when the frame
+ * is unchanged, and Ink's resize clears only when the terminal narrows.)
+ */
+function Redraw({screen, children}: {screen: TerminalScreen | undefined; children: ReactNode}): ReactNode {
+	const {write} = useStdout();
+	useEffect(() => screen?.redrawWith(() => {
+		write('');
+	}), [screen, write]);
+	return children;
 }
 
 /**

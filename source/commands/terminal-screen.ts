@@ -2,17 +2,29 @@ import {writeSync} from 'node:fs';
 import {constants} from 'node:os';
 import process from 'node:process';
 
-// Alternate screen on, and off with the cursor shown again: the user's
-// scrollback is left exactly as it was, whatever happened in between.
-const enterScreen = '\u001B[?1049h\u001B[H';
-const leaveScreen = '\u001B[?25h\u001B[?1049l';
 // Mouse reporting for the wheel (browser/mouse.ts): button events (1000) in
-// the SGR form (1006). Turned off before the screen is left, on every way out.
+// the SGR form (1006).
 const mouseOn = '\u001B[?1000h\u001B[?1006h';
 const mouseOff = '\u001B[?1006l\u001B[?1000l';
-const hideCursor = '\u001B[?25l';
 const home = '\u001B[H';
 const clearScreen = '\u001B[2J\u001B[H';
+
+/**
+ * What taking the terminal writes: the alternate screen, cleared, the cursor
+ * hidden, and mouse reporting when the browser has turned it on.
+ */
+export function takeSequence(mouse: boolean): string {
+	return '\u001B[?1049h' + clearScreen + '\u001B[?25l' + (mouse ? mouseOn : '');
+}
+
+/**
+ * What giving it back writes: every mode takeSequence turns on, off again in
+ * the reverse order (the mouse before the screen is left), so the user's
+ * screen and scrollback are exactly as they were, the cursor shown.
+ */
+export function giveBackSequence(mouse: boolean): string {
+	return (mouse ? mouseOff : '') + '\u001B[?25h\u001B[?1049l';
+}
 
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -40,13 +52,21 @@ export function quietWhenTerminalGone(): void {
  * given back: the alternate screen (and the mouse), restored on every way
  * out, the process's exit included. Opened by the command before Ink has
  * loaded when it paints the first frame (components/first-paint.ts), else
- * by runBrowser; one restore either way.
+ * by runBrowser; one restore either way. A stop (Ctrl-Z, SIGTSTP) gives the
+ * terminal back the same way for as long as the process is stopped.
  */
 export class TerminalScreen {
 	#restored = false;
-	#raw = false;
 	#mouseOn = false;
 	#stoppedBy: NodeJS.Signals | undefined;
+	/**
+	 * Set while the process stops itself: the SIGCONT that continues it finds
+	 * the terminal taken again already. Where the system drops the stop (see
+	 * suspend) no SIGCONT comes, and the flag waits for the next one.
+	 */
+	#selfStopped = false;
+	/** Draws the whole frame again on a screen taken back: the paint's lines, then the browser's (redrawWith). */
+	#redraw: () => void = () => undefined;
 	readonly #mouse: boolean;
 	readonly #restore = () => {
 		this.restore();
@@ -62,12 +82,29 @@ export class TerminalScreen {
 		this.restore();
 	};
 
+	readonly #suspend = () => {
+		this.suspend();
+	};
+
+	// Continued after a stop of someone else's (SIGSTOP, which cannot be
+	// caught, so nothing was given back): the shell has had the terminal
+	// meanwhile and may have set it back to line mode, as bash does.
+	readonly #continued = () => {
+		if (this.#selfStopped) {
+			this.#selfStopped = false;
+		} else {
+			this.#take(process.stdin.isTTY && process.stdin.isRaw);
+		}
+	};
+
 	/** `mouse`: reporting turns on when the browser takes the terminal (handOver), not before. */
 	constructor({mouse}: {mouse: boolean}) {
 		this.#mouse = mouse;
 		quietWhenTerminalGone();
-		process.stdout.write(enterScreen);
+		process.stdout.write(takeSequence(false));
 		process.once('exit', this.#restore);
+		process.on('SIGTSTP', this.#suspend);
+		process.on('SIGCONT', this.#continued);
 	}
 
 	/**
@@ -78,9 +115,8 @@ export class TerminalScreen {
 	 * and a resize clears the paint (Ink draws at the new size).
 	 */
 	paint(lines: readonly string[]): void {
-		if (process.stdin.isTTY && !this.#raw) {
+		if (process.stdin.isTTY && !process.stdin.isRaw) {
 			process.stdin.setRawMode(true);
-			this.#raw = true;
 		}
 
 		for (const signal of stopSignals) {
@@ -88,7 +124,25 @@ export class TerminalScreen {
 		}
 
 		process.stdout.once('resize', this.#clear);
-		process.stdout.write(hideCursor + home + lines.join('\n') + home);
+		this.#redraw = () => {
+			process.stdout.write(home + lines.join('\n') + home);
+		};
+
+		this.#redraw();
+	}
+
+	/**
+	 * How the browser draws its whole frame again when the terminal is taken
+	 * back after a stop (the alternate screen comes back empty). Returns the
+	 * function that stops using it.
+	 */
+	redrawWith(draw: () => void): () => void {
+		this.#redraw = draw;
+		return () => {
+			if (this.#redraw === draw) {
+				this.#redraw = () => undefined;
+			}
+		};
 	}
 
 	/** The signal that ended the start before the browser was up, if one did: the exit status is 128 + its number. */
@@ -110,12 +164,87 @@ export class TerminalScreen {
 		}
 	}
 
+	/**
+	 * Ctrl-Z, or SIGTSTP from outside: gives the terminal back as the shell
+	 * had it and stops, so the shell sees a stopped job; once continued
+	 * (`fg`), takes the terminal again and draws the whole frame, as less
+	 * and vim do.
+	 */
+	suspend(): void {
+		if (this.#restored) {
+			return;
+		}
+
+		const raw = this.#giveBack();
+		// With no listener left, SIGTSTP does what it does by default: stop.
+		process.off('SIGTSTP', this.#suspend);
+		this.#selfStopped = true;
+		try {
+			// The whole process group, as the terminal's own Ctrl-Z: a wrapper
+			// that started pagewalk (npx) stops too, so the shell sees its job stop.
+			process.kill(0, 'SIGTSTP');
+		} finally {
+			process.on('SIGTSTP', this.#suspend);
+		}
+
+		// A process that signals its own stop stops before kill returns, so
+		// the job has been continued by now; no timer or write of ours ran in
+		// between. Where the system drops the signal instead (an orphaned
+		// process group: pagewalk run as a terminal's own command, no shell
+		// to go back to) the screen simply comes straight back.
+		this.#take(raw);
+	}
+
 	#release(): void {
 		for (const signal of stopSignals) {
 			process.off(signal, this.#stop);
 		}
 
 		process.stdout.off('resize', this.#clear);
+	}
+
+	/** Takes the terminal again after a stop: raw mode if it was on, the screen, the mouse, the whole frame. */
+	#take(raw: boolean): void {
+		if (this.#restored) {
+			return;
+		}
+
+		if (raw) {
+			try {
+				// Off, then on: libuv skips setting the mode it last set, and the
+				// shell may have changed it since. Before anything is drawn: a
+				// job continued in the background stops here until it is brought
+				// to the foreground, instead of drawing over the shell.
+				process.stdin.setRawMode(false);
+				process.stdin.setRawMode(true);
+			} catch {
+				// A terminal that is gone has no mode to set.
+			}
+		}
+
+		process.stdout.write(takeSequence(this.#mouseOn));
+		this.#redraw();
+	}
+
+	/** Everything this screen turned on, off again, and raw mode off. Returns whether raw mode was on. */
+	#giveBack(): boolean {
+		try {
+			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
+			writeSync(process.stdout.fd, giveBackSequence(this.#mouseOn));
+		} catch {
+			// A terminal that is gone (a hang-up: EIO) has nothing left to restore.
+		}
+
+		const raw = process.stdin.isTTY && process.stdin.isRaw;
+		if (raw) {
+			try {
+				process.stdin.setRawMode(false);
+			} catch {
+				// The same: no terminal to set.
+			}
+		}
+
+		return raw;
 	}
 
 	/** Leaves the alternate screen (and the mouse, and raw mode), once. */
@@ -126,21 +255,10 @@ export class TerminalScreen {
 
 		this.#restored = true;
 		process.off('exit', this.#restore);
+		process.off('SIGTSTP', this.#suspend);
+		process.off('SIGCONT', this.#continued);
 		this.#release();
-		try {
-			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-			writeSync(process.stdout.fd, (this.#mouseOn ? mouseOff : '') + leaveScreen);
-		} catch {
-			// A terminal that is gone (a hang-up: EIO) has nothing left to restore.
-		} finally {
-			if (this.#raw && process.stdin.isTTY) {
-				try {
-					process.stdin.setRawMode(false);
-				} catch {
-					// The same: no terminal to set.
-				}
-			}
-		}
+		this.#giveBack();
 	}
 }
 

@@ -8,11 +8,13 @@ import {useTasks, type TaskPorts} from './use-tasks.js';
 
 /**
  * The browser's state, and all it asks of the world: its tasks run
- * (use-tasks.ts), a column choice remembered, the app closed on quit.
+ * (use-tasks.ts), a column choice remembered, the app closed on quit, and
+ * suspended (`suspend`, the command's) on each Ctrl-Z.
  */
-export function useBrowser(options: BrowserOptions, ports: TaskPorts): [BrowserState, Dispatch<BrowserAction>] {
+export function useBrowser(options: BrowserOptions, ports: TaskPorts, suspend?: () => void): [BrowserState, Dispatch<BrowserAction>] {
 	const {exit} = useApp();
 	const [state, dispatch] = useReducer(browserReducer, options, startState);
+	const suspended = useRef(0);
 	useTasks(state, dispatch, ports);
 	useRememberedColumns(state, options.columns?.save);
 	useEffect(() => {
@@ -20,6 +22,12 @@ export function useBrowser(options: BrowserOptions, ports: TaskPorts): [BrowserS
 			exit();
 		}
 	}, [state.quit, exit]);
+	useEffect(() => {
+		if (state.suspends > suspended.current) {
+			suspended.current = state.suspends;
+			suspend?.();
+		}
+	}, [state.suspends, suspend]);
 	return [state, dispatch];
 }
 

@@ -46,12 +46,13 @@ describe('keymap', () => {
 		expect(commandFor('detail', '/')).toBe('find');
 	});
 
-	it('in a prompt, binds only Enter, Esc, Backspace and Ctrl-C; every other key is text', () => {
+	it('in a prompt, binds only Enter, Esc, Backspace, Ctrl-C and Ctrl-Z; every other key is text', () => {
 		expect(commandFor('prompt', 'return')).toBe('prompt-apply');
 		expect(commandFor('prompt', 'escape')).toBe('prompt-cancel');
 		expect(commandFor('prompt', 'backspace')).toBe('prompt-delete');
 		expect(commandFor('prompt', 'ctrl+c')).toBe('interrupt');
-		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(4);
+		expect(commandFor('prompt', 'ctrl+z')).toBe('suspend');
+		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(5);
 		for (const key of ['q', 'j', '/', '?', 'L', '0']) {
 			expect(commandFor('prompt', key), key).toBeUndefined();
 		}

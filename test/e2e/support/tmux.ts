@@ -155,6 +155,34 @@ export class TmuxServer {
 		}
 	}
 
+	/**
+	 * An interactive shell with job control (`bash`, or `dash`, which leaves
+	 * the terminal's modes as a job left them) instead of one command, its
+	 * prompt `$ `: pagewalk then runs as a job of it (`type` a command line),
+	 * as a user runs it, and Ctrl-Z and `fg` work as they do for a user.
+	 */
+	startShell(name: string, shell: 'bash' | 'dash'): void {
+		this.session = name;
+		mkdirSync(this.stateDir, {recursive: true});
+		// As start(): CI=… makes Ink print only the last frame. ENV would be a startup file for dash.
+		const env: NodeJS.ProcessEnv = {...process.env, TERM: 'xterm-256color'};
+		delete env['CI'];
+		delete env['ENV'];
+		const command = `exec env PS1='$ ' PAGEWALK_STATE_DIR='${this.stateDir}' ${shell === 'bash' ? 'bash --norc --noprofile -i' : 'dash -i'}`;
+		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command], {env});
+	}
+
+	/** Types `line` into the session, then Enter. */
+	type(line: string): void {
+		this.tmux('send-keys', '-t', this.session, '-l', line);
+		this.tmux('send-keys', '-t', this.session, 'Enter');
+	}
+
+	/** The command line that runs the built CLI on the sandbox. */
+	pagewalkLine(args = ''): string {
+		return `${process.execPath} ${builtCli()} --demo${args ? ` ${args}` : ''}`;
+	}
+
 	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
 		let text = '';
 		await pollUntil(() => predicate(text = this.screen()), timeout, () => `screen never matched within ${timeout} ms:\n${text}`);
