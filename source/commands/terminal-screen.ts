@@ -6,15 +6,20 @@ import process from 'node:process';
 // the SGR form (1006).
 const mouseOn = '\u001B[?1000h\u001B[?1006h';
 const mouseOff = '\u001B[?1006l\u001B[?1000l';
+// Bracketed paste (2004): a paste arrives between ESC[200~ and ESC[201~, so
+// Ink's input parser hands it over as text, which only a prompt types; without
+// it a pasted `jjq` on the table would move two rows and quit.
+const pasteOn = '\u001B[?2004h';
+const pasteOff = '\u001B[?2004l';
 const home = '\u001B[H';
 const clearScreen = '\u001B[2J\u001B[H';
 
 /**
  * What taking the terminal writes: the alternate screen, cleared, the cursor
- * hidden, and mouse reporting when the browser has turned it on.
+ * hidden, bracketed paste, and mouse reporting when the browser has turned it on.
  */
 export function takeSequence(mouse: boolean): string {
-	return '\u001B[?1049h' + clearScreen + '\u001B[?25l' + (mouse ? mouseOn : '');
+	return '\u001B[?1049h' + clearScreen + '\u001B[?25l' + pasteOn + (mouse ? mouseOn : '');
 }
 
 /**
@@ -23,7 +28,7 @@ export function takeSequence(mouse: boolean): string {
  * screen and scrollback are exactly as they were, the cursor shown.
  */
 export function giveBackSequence(mouse: boolean): string {
-	return (mouse ? mouseOff : '') + '\u001B[?25h\u001B[?1049l';
+	return (mouse ? mouseOff : '') + pasteOff + '\u001B[?25h\u001B[?1049l';
 }
 
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -94,7 +94,7 @@ describe('the terminal given back and taken again', () => {
 			const given = modesOf(giveBackSequence(mouse));
 			const opposite = (mode: string) => mode.slice(0, -1) + (mode.endsWith('h') ? 'l' : 'h');
 			expect(given).toEqual(taken.map(mode => opposite(mode)).reverse());
-			expect(taken).toEqual(mouse ? ['1049h', '25l', '1000h', '1006h'] : ['1049h', '25l']);
+			expect(taken).toEqual(mouse ? ['1049h', '25l', '2004h', '1000h', '1006h'] : ['1049h', '25l', '2004h']);
 		}
 	});
 });

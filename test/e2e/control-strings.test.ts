@@ -2,7 +2,7 @@ import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pause, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {builtCli, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * The two strings of the issue, sent to `pagewalk --demo` in a real terminal
@@ -46,14 +46,16 @@ describe('control strings on the input of pagewalk --demo (tmux)', () => {
 
 		await server.keys('-H', ...bytes(clipboardString));
 		await server.keys('-H', ...bytes(colourReply));
-		// Longer than any wait of the input parser (its deadline for an open string).
-		await pause(700);
-		let text = server.screen();
+		// The next key is a key on the table: had the strings acted, `j` would be typed into
+		// the save prompt, or move a row of another page.
+		await server.keys('j');
+		let text = await server.waitForScreen(t => /row 2\/\d+/.test(t));
 		expect(text).toContain('page 1 ·');
-		expect(text).toMatch(/row 1\/\d+/);
-		expect(selectedRow(text)).toBe(first);
 		expect(text).not.toContain('as NDJSON to file');
 		expect(text).not.toContain('copied');
+		await server.keys('k');
+		text = await server.waitForScreen(t => /row 1\/\d+/.test(t));
+		expect(selectedRow(text)).toBe(first);
 
 		// Enter is Enter (the object opens), not the end of a file name.
 		await server.keys('Enter');
@@ -68,5 +70,36 @@ describe('control strings on the input of pagewalk --demo (tmux)', () => {
 		const after = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(after).toContain('AFTER rc=0');
 		expect(readdirSync(folder)).toEqual([]);
+	});
+
+	it('a paste (tmux paste-buffer -p, bracketed: the browser turns the mode on) is no keys on the table and text in a prompt', async () => {
+		server.start('paste', {cwd: folder});
+		const start = await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow') && !t.includes('loading'));
+		await server.waitForFlag('mouse_standard_flag', '1');
+		const first = selectedRow(start);
+		// Keys on the table: two rows down, the next page, a save prompt, quit, had they been keys.
+		server.tmux('set-buffer', '-b', 'pasted', 'jj]wq');
+		server.tmux('paste-buffer', '-p', '-b', 'pasted', '-t', server.session);
+		// The next key is a key: one row down from the first, on page 1.
+		await server.keys('j');
+		let text = await server.waitForScreen(t => /row 2\/\d+/.test(t));
+		expect(text).toContain('page 1 ·');
+		expect(text).not.toContain('AFTER rc=');
+		await server.keys('k');
+		text = await server.waitForScreen(t => /row 1\/\d+/.test(t));
+		expect(selectedRow(text)).toBe(first);
+
+		// In the save prompt the paste is its text: the file gets the pasted name.
+		server.tmux('set-buffer', '-b', 'name', 'pasted-name.ndjson');
+		await server.keys('w');
+		await server.waitForScreen(t => t.includes('as NDJSON to file'));
+		server.tmux('paste-buffer', '-p', '-b', 'name', '-t', server.session);
+		await server.waitForScreen(t => t.includes('pasted-name.ndjson'));
+		await server.keys('Enter');
+		await server.waitForScreen(t => readdirSync(folder).includes('pasted-name.ndjson') && t.includes('page 1 ·'));
+
+		await server.keys('Q');
+		const after = await server.waitForScreen(t => t.includes('AFTER rc='));
+		expect(after).toContain('AFTER rc=0');
 	});
 });
