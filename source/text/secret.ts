@@ -282,8 +282,8 @@ class Scratch {
 }
 
 const jsonScratch = new Scratch();
+const twiceScratch = new Scratch();
 const percentScratch = new Scratch();
-const bothScratch = new Scratch();
 
 /**
  * `source` with every escape `step` reads (each begins with `marker`)
@@ -403,23 +403,23 @@ function escapedStretches(text: string): number[] {
 /** The scheme that introduces a credential goes with it: `Bearer ` (or its escapes) before a redacted run. */
 const scheme = /bearer(?:\s|%20|\+|\\u0020)$/i;
 
-/** Where secret runs lie in `text`, read as it is, JSON-unescaped, URL-decoded, and both: start, end pairs, merged. */
+/** Where secret runs lie in `text`, read as it is, JSON-unescaped (once or twice), URL-decoded, and both: start, end pairs, merged. */
 function secretSpans(text: string, table: Uint32Array): number[] {
 	const found: number[] = [];
 	scan({text, start: undefined, end: undefined, offset: 0}, found, table);
 	for (let pair = 0, regions = escapedStretches(text); pair < regions.length; pair += 2) {
 		const stretch: View = {text: text.slice(regions[pair], regions[pair + 1]), start: undefined, end: undefined, offset: regions[pair]!};
-		const hasPercent = stretch.text.includes('%');
-		if (stretch.text.includes('\\')) {
-			const json = decode(stretch, 0x5C, jsonEscape, jsonScratch);
-			scan(json, found, table);
-			if (hasPercent) {
-				scan(decode(json, 0x25, percentEscape, bothScratch), found, table);
+		// JSON-unescaped twice: a string holding escapes, JSON-encoded again (as the debug view's raw pagination is), holds them doubled.
+		const json = stretch.text.includes('\\') ? decode(stretch, 0x5C, jsonEscape, jsonScratch) : undefined;
+		const twice = json?.text.includes('\\') ? decode(json, 0x5C, jsonEscape, twiceScratch) : undefined;
+		for (const view of [stretch, json, twice]) {
+			if (view !== undefined && view !== stretch) {
+				scan(view, found, table);
 			}
-		}
 
-		if (hasPercent) {
-			scan(decode(stretch, 0x25, percentEscape, percentScratch), found, table);
+			if (view?.text.includes('%')) {
+				scan(decode(view, 0x25, percentEscape, percentScratch), found, table);
+			}
 		}
 	}
 
