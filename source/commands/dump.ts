@@ -9,7 +9,7 @@ import {quickServerMs, type EndsStep} from '../http/both-ends.js';
 import {inert, inertLine} from '../text/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../config/parse-flags.js';
 import type {WalkConfig} from '../config/options.js';
-import {commands, walkFlagsHelp} from '../config/flags.js';
+import {commands, kebabName, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../text/report-error.js';
 import {redact} from '../text/secret.js';
@@ -88,8 +88,11 @@ const maxWarningLines = 20;
  */
 export function resumeFlag(id: string): string {
 	const shown = inert(id);
-	return `--starting-after=${shellWord(shown, /^[\w.:@+-]+$/)}`;
+	return `--${kebabName(resumeFlagName)}=${shellWord(shown, /^[\w.:@+-]+$/)}`;
 }
+
+/** The flag a resume hint names: the dump's own, from the flag table. */
+const resumeFlagName = 'startingAfter' satisfies keyof typeof commands.dump.flags;
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
 	if (end.kind === 'end') {
