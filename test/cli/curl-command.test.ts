@@ -49,7 +49,7 @@ describe('curlCommand', () => {
 		const auth = {kind: 'variable', name: 'PAGEWALK_TOKEN', note: `set PAGEWALK_TOKEN to the token from ${token.slice(0, -4)} first.`} as const;
 		const command = curlCommand('https://api.example.com/v2/accounts', {api: 'account', auth, headers: {'X-Trace': `t-${token.slice(3)}`}});
 		expect(command).toContain('# set PAGEWALK_TOKEN to the token from [redacted] first.');
-		expect(command).toContain(`-H 'X-Trace: t-[redacted]'`);
+		expect(command).toContain('-H \'X-Trace: t-[redacted]\'');
 		expect(leakedRun(command, [token])).toBeUndefined();
 	});
 
