@@ -60,6 +60,7 @@ ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
 	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID);
+	     or a write failed (a full disk): the file keeps whole lines, and stderr says how to resume;
 	     or, with --fail-on-findings, a page broke a contract rule
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  130, 143, 129
