@@ -215,7 +215,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 	// Also on stderr, so a CI log that keeps only stderr (or reads --json) still says why.
 	for (const walk of walks) {
 		if (walk.end.kind === 'error') {
-			io.stderr.write(`pagewalk: ${inert(walk.end.detail)}\n`);
+			io.stderr.write(`pagewalk: ${inert(redact(walk.end.detail))}\n`);
 		}
 	}
 

@@ -10,7 +10,7 @@ import {RateBudget} from './rate-budget.js';
 import {decideRetry} from './retry-policy.js';
 import {credentialHeader, describeCredential, type Credential} from '../config/credentials.js';
 import {signRequest} from '../config/jwt-sign.js';
-import {redact, rememberJwt, Secret, secretLikeHeader} from '../text/secret.js';
+import {redact, Secret, secretLikeHeader} from '../text/secret.js';
 import {decodeBodyBytes, withoutBom} from './body-bytes.js';
 import {getResponse, type Received} from './response-bytes.js';
 import {ResponsePage} from './response-page.js';
@@ -119,8 +119,8 @@ export type ClientOptions = {
  * The credential header for one request. A CDP key gets a JWT of its own,
  * made here, right before the request is sent and after the origin check:
  * for this request's host and path only, never reused (a retry, the next
- * page, the prefetch and the compare view each get a fresh one). The JWT is
- * registered for redaction before it leaves, in case a server echoes it.
+ * page, the prefetch and the compare view each get a fresh one). The signer
+ * registers the JWT for redaction before it leaves, in case a server echoes it.
  */
 export function authorizationFor(credential: Credential, url: URL): {value: string; jwtClaims: JwtSummary | undefined} {
 	switch (credential.kind) {
@@ -134,7 +134,6 @@ export function authorizationFor(credential: Credential, url: URL): {value: stri
 
 		case 'cdp-key': {
 			const {jwt, header, payload} = signRequest(credential.key, {method: 'GET', url});
-			rememberJwt(jwt);
 			return {value: `Bearer ${jwt}`, jwtClaims: {alg: header.alg, kid: header.kid, uri: payload.uri, nbf: payload.nbf, exp: payload.exp}};
 		}
 	}

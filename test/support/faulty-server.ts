@@ -107,6 +107,48 @@ function errorBody(api: Api, id: string, message: string): unknown {
 	return api === 'account' ? {errors: [{id, message}]} : {error: {type: id, message}};
 }
 
+/**
+ * Pieces of `secret` a careless server quotes: cut at one end, the other or
+ * both, a JWT's parts, and a middle JSON-escaped (`\/`, `\u00xx`, as text
+ * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex).
+ */
+export function secretCuts(secret: string): string[] {
+	const half = Math.floor(secret.length / 2);
+	const cuts = [secret.slice(0, -6), secret.slice(3), secret.slice(5, -5), secret.slice(0, 8), secret.slice(-8), secret.slice(half - 5, half + 5)];
+	const parts = secret.split('.');
+	if (parts.length === 3) {
+		cuts.push(...parts, `${parts[0]}.${parts[1]}`, parts[2]!.slice(2, -2));
+	}
+
+	const middle = secret.slice(2, -2);
+	const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(2, '0');
+	cuts.push(
+		JSON.stringify(middle).slice(1, -1).replaceAll('/', '\\/'),
+		[...middle].map(character => /[a-z]/.test(character) ? character : `\\u00${hex(character)}`).join(''),
+		[...middle].map(character => `%${hex(character)}`).join(''),
+	);
+	return cuts;
+}
+
+/**
+ * The echo-runs faults: a first page that quotes the credential's pieces in
+ * a header, its warnings and an extra pagination field, then a 401 that
+ * quotes them in its message.
+ */
+function echoRuns(c: Context): void {
+	const secret = c.api === 'account' ? String(c.request.headers.authorization).replace(/^Bearer /, '') : String(c.request.headers['x-cc-api-key']);
+	const cuts = secretCuts(secret);
+	if (c.query.has('starting_after')) {
+		send(c, 401, errorBody(c.api, c.api === 'account' ? 'invalid_token' : 'authentication_error', `Not valid: ${cuts.join(' | ')}`));
+		return;
+	}
+
+	const data = page(1, 3);
+	const next = `${c.api === 'account' ? '/v2/accounts' : '/checkouts'}?limit=3&starting_after=obj-1-2`;
+	const pagination = c.api === 'account' ? accountPagination(next) : commercePagination(`${c.origin}/f/${c.fault}${next}`, data);
+	send(c, 200, {pagination: {...pagination, echo: cuts.join(' | ')}, data, warnings: cuts.map((cut, index) => ({id: `echo_${index}`, message: `You sent ${cut}`}))}, {'x-echo': cuts.join(' | ')});
+}
+
 const bytesPagination = (next: string | null) => JSON.stringify(accountPagination(next));
 
 /** The two pages of the `bytes-ascii` and `bytes-utf8` faults, compact JSON. */
@@ -406,6 +448,9 @@ const faults = {
 		const data = page(1, 2);
 		send(c, 200, {pagination: {...commercePagination(null, data), limit: `${'z'.repeat(30)}${String(c.request.headers['x-cc-api-key'])}`}, data});
 	}},
+	// Pieces of the credential (or JWT) echoed: cut, JSON-escaped, percent-encoded.
+	'echo-runs': {api: 'account', handle: echoRuns},
+	'echo-runs-commerce': {api: 'commerce', handle: echoRuns},
 	'echo-in-link': {api: 'account', handle(c) {
 		const token = String(c.request.headers.authorization).replace('Bearer ', '');
 		send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=p1&t=${encodeURIComponent(token)}`), data: page(1, 3)});
