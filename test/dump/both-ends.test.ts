@@ -130,7 +130,8 @@ describe('a server that ignores order (the faulty server counts the requests)', 
 	const faulty = useFaultyServer();
 
 	it('the other end stops at its first page, which reports desc: one request, not its page 2 read ahead', async () => {
-		const argv = ['accounts', '--base-url', faulty().base('ignores-order', {size: 40}), '--all', '--limit', '10'];
+		// The forward chain's first page held 300 ms: the other end's first page is read by then, and what it read ahead sent.
+		const argv = ['accounts', '--base-url', faulty().base('ignores-order', {size: 40, holdFirst: 300}), '--all', '--limit', '10'];
 		const both = await dumpInProcess([...argv, '--both-ends'], canaryEnv);
 		const bothRequests = faulty().received.map(request => request.path);
 		faulty().reset();

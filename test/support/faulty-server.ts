@@ -214,13 +214,16 @@ const numberSetting = (c: Context, name: string, fallback: number) => Number(c.s
  * both ends. `spoil` gives the list this request sees in the order asked,
  * from the true one and the cursor's place in it (a fault in one order
  * only); `delay` (setting, ms) holds every answer that long, a real link's
- * pace, so that a dump walks from both ends by default.
+ * pace, so that a dump walks from both ends by default; `holdFirst` (ms)
+ * holds only the first page in desc (a walk from both ends: the forward
+ * chain's), so the other end's first page comes, and what it reads ahead is
+ * sent, before it.
  */
-function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[]): void {
+function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false} = {}): void {
 	const size = numberSetting(c, 'size', 200);
 	const sentLimit = c.query.get('limit');
 	const limit = sentLimit === null || Number(sentLimit) === 0 ? 25 : Number(sentLimit);
-	const sentOrder = c.query.get('order');
+	const sentOrder = ignoreOrder ? null : c.query.get('order');
 	const order = sentOrder === 'asc' ? 'asc' : 'desc';
 	const cursor = c.query.get('starting_after');
 	const truth = listNumbers(size, order);
@@ -237,7 +240,7 @@ function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cu
 		ending_before: null, starting_after: cursor, limit, order, previous_uri: null, next_uri: next,
 		...(c.api === 'commerce' ? {total: size, yielded: data.length, cursor_range: data.length === 0 ? [] : [data[0]!.id, data.at(-1)!.id]} : {}),
 	};
-	const delay = numberSetting(c, 'delay', 0);
+	const delay = numberSetting(c, 'delay', 0) + (cursor === null && c.query.get('order') !== 'asc' ? numberSetting(c, 'holdFirst', 0) : 0);
 	const answer = () => {
 		send(c, 200, {pagination, data});
 	};
@@ -654,10 +657,7 @@ const faults = {
 	'cursor-varies': {api: 'account', handle: variesByRequest},
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
-	'ignores-order': {api: 'account', handle(c) {
-		c.query.delete('order');
-		listPage(c);
-	}},
+	'ignores-order': {api: 'account', handle: c => listPage(c, undefined, {ignoreOrder: true})},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
 
 export type FaultName = keyof typeof faults;
