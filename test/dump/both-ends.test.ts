@@ -203,6 +203,7 @@ describe('a server whose two orders disagree: never a silent difference from one
 		expect(plain.stdout.trim().split('\n')).toHaveLength(200);
 		expect(plain.stderr).toMatch(disagreed);
 		expect(plain.stderr).toMatch(/the two ends took 199 objects, where every page reports a total of 200/);
+		expect(plain.stderr).toMatch(/pagewalk: contract findings in 20 pages: ends-agree 1 \(/);
 	});
 
 	it('--quiet: the same bytes, nothing on stderr', async () => {
