@@ -274,7 +274,7 @@ describe('a server whose two orders disagree: never a silent difference from one
 		every: fc.integer({min: 1, max: 6}),
 		skip: fc.integer({min: 1, max: 5}),
 		limit: fc.integer({min: 1, max: 30}),
-	}).map(({commerce, size, kind, where, every, skip, limit}) => ({
+	}).map(({commerce, size, kind, where, every, skip, limit}): Disagreement => ({
 		fault: `${kind}${commerce ? '-commerce' : ''}` as FaultName,
 		settings: kind === 'asc-lacks-one' ? {size, missing: 1 + Math.floor(where * size)} : {size, every, skip},
 		limit: commerce ? limit : Math.min(100, Math.max(limit, Math.ceil(size / 2))),
