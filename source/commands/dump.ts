@@ -134,8 +134,12 @@ class ServerWarnings {
 	}
 }
 
-/** The dump's walk: from both ends for ndjson and json where it can be (dump-steps.ts), else one chain. */
-function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress) {
+/**
+ * The dump's walk: from both ends for ndjson and json where it can be
+ * (dump-steps.ts), else one chain. `disagreed` is told when the two ends
+ * disagree where they meet (the walk then goes on as one chain).
+ */
+function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress, disagreed: (reason: string) => void) {
 	// The other order's pages are checked apart: a finding there only lets that chain go.
 	const backFindings = new WalkFindings();
 	return dumpSteps(client, config, {
@@ -151,6 +155,7 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 			backFindings.add(page);
 			return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
 		},
+		onDisagreement: disagreed,
 		onOneChain() {
 			progress.oneChain();
 		},
@@ -259,7 +264,12 @@ async function writeWalk(config: WalkConfig, options: DumpOptions, output: Outpu
 	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
 	const walked: Walked = {written: 0, morePages: false, findings: new WalkFindings(), warnings: new ServerWarnings()};
 	try {
-		const steps = stepsOf(client, config, options, output.controller.signal, progress);
+		const steps = stepsOf(client, config, options, output.controller.signal, progress, reason => {
+			const line = walked.findings.disagreement(reason);
+			if (options.quiet !== true) {
+				say(`contract: ${inertLine(line, 600)}`);
+			}
+		});
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave

@@ -155,6 +155,14 @@ describe('faulty server', () => {
 		wide: {code: 0, objects: 2, extra: ['--timeout', '60']},
 		'good-account': {code: 0, objects: 12},
 		'good-commerce': {code: 0, objects: 12},
+		// The list faults of the walk from both ends break only the other order (or ignore it): one chain in desc gets the list.
+		list: {code: 0, objects: 200},
+		'list-commerce': {code: 0, objects: 200},
+		'asc-lacks-one': {code: 0, objects: 200},
+		'asc-lacks-one-commerce': {code: 0, objects: 200},
+		'cursor-varies': {code: 0, objects: 200},
+		'cursor-varies-commerce': {code: 0, objects: 200},
+		'ignores-order': {code: 0, objects: 200},
 	};
 
 	test('covers every fault the server has, at least 20', () => {
