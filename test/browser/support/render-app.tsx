@@ -21,6 +21,13 @@ export const keys = {
 	ctrlC: '\u0003',
 } as const;
 
+/**
+ * How long a wait of these tests waits before it fails: a guard against a
+ * hang, not a speed check. On a loaded machine a frame that takes seconds is
+ * slow, not wrong, so every wait waits on its frame and gives up only after this.
+ */
+export const patience = 30_000;
+
 // Ink colours and cursor moves are not what the user reads.
 // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
 const ansi = /\u001B\[[0-9;?]*[A-Za-z]/g;
@@ -89,8 +96,8 @@ export async function renderApp(options: {
 	}
 
 	/** Waits until the visible frame satisfies `predicate`; fails with the last frame seen. */
-	async function waitFor(predicate: (frame: string) => boolean, timeout = 5000): Promise<string> {
-		const deadline = Date.now() + timeout;
+	async function waitFor(predicate: (frame: string) => boolean): Promise<string> {
+		const deadline = Date.now() + patience;
 		for (;;) {
 			const frame = visible(instance.lastFrame());
 			if (predicate(frame)) {
@@ -98,7 +105,7 @@ export async function renderApp(options: {
 			}
 
 			if (Date.now() > deadline) {
-				throw new Error(`no matching frame within ${timeout} ms; last frame:\n${frame}`);
+				throw new Error(`no matching frame within ${patience} ms; last frame:\n${frame}`);
 			}
 
 			// eslint-disable-next-line no-await-in-loop -- a poll, one frame after another
@@ -113,11 +120,11 @@ export async function renderApp(options: {
 	 * useInput turns raw mode on, in an effect after the first frame, so a
 	 * frame on screen does not yet mean a key would be heard.
 	 */
-	async function listening(timeout = 5000): Promise<void> {
-		const deadline = Date.now() + timeout;
+	async function listening(): Promise<void> {
+		const deadline = Date.now() + patience;
 		while (instance.stdin.listenerCount('readable') === 0) {
 			if (Date.now() > deadline) {
-				throw new Error(`Ink did not start reading keys within ${timeout} ms.`);
+				throw new Error(`Ink did not start reading keys within ${patience} ms.`);
 			}
 
 			// eslint-disable-next-line no-await-in-loop -- polling until Ink listens, one tick at a time

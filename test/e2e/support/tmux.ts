@@ -60,15 +60,23 @@ export function selectedRow(text: string): string {
 	return id;
 }
 
+/**
+ * How long a wait of these tests waits before it fails: a guard against a
+ * hang, not a speed check. On a loaded machine a frame or an exit that
+ * takes ten seconds is slow, not wrong, so every wait waits on its event
+ * (a screen, a flag, a file) and gives up only after this.
+ */
+export const patience = 30_000;
+
 export async function pause(ms: number): Promise<void> {
 	await new Promise(resolve => {
 		setTimeout(resolve, ms);
 	});
 }
 
-/** Polls `check` until it holds; throws `failure()`'s words after `timeout` ms. */
-export async function pollUntil(check: () => boolean, timeout: number, failure: () => string): Promise<void> {
-	const deadline = Date.now() + timeout;
+/** Polls `check` until it holds; throws `failure()`'s words once `patience` has run out. */
+export async function pollUntil(check: () => boolean, failure: () => string): Promise<void> {
+	const deadline = Date.now() + patience;
 	while (!check()) {
 		if (Date.now() > deadline) {
 			throw new Error(failure());
@@ -152,15 +160,15 @@ export class TmuxServer {
 		}
 	}
 
-	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
+	async waitForScreen(predicate: (text: string) => boolean): Promise<string> {
 		let text = '';
-		await pollUntil(() => predicate(text = this.screen()), timeout, () => `screen never matched within ${timeout} ms:\n${text}`);
+		await pollUntil(() => predicate(text = this.screen()), () => `screen never matched within ${patience} ms:\n${text}`);
 		return text;
 	}
 
 	/** Waits until the pane's `#{name}` flag reads `value` (e.g. mouse reporting on once the browser is up). */
-	async waitForFlag(name: string, value: string, timeout = 8000): Promise<void> {
-		await pollUntil(() => this.flag(name) === value, timeout, () => `#{${name}} never became ${value} within ${timeout} ms (it is ${this.flag(name)}):\n${this.screen()}`);
+	async waitForFlag(name: string, value: string): Promise<void> {
+		await pollUntil(() => this.flag(name) === value, () => `#{${name}} never became ${value} within ${patience} ms (it is ${this.flag(name)}):\n${this.screen()}`);
 	}
 
 	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
@@ -176,7 +184,7 @@ export class TmuxServer {
 	 * the terminal's SIGINT, not a key.
 	 */
 	async keys(...names: string[]): Promise<void> {
-		await pollUntil(() => this.rawMode(), 8000, () => `the terminal never entered raw mode:\n${this.screen()}`);
+		await pollUntil(() => this.rawMode(), () => `the terminal never entered raw mode within ${patience} ms:\n${this.screen()}`);
 		this.tmux('send-keys', '-t', this.session, ...names);
 	}
 }
