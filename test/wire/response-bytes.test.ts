@@ -17,10 +17,15 @@ const sockets = new Set<Socket>();
 const closed: string[] = [];
 const seen: string[] = [];
 
-/** Waits, a few milliseconds at a time, until `ready` holds; throws naming `what` if it never does, rather than hang or go on. */
+/**
+ * Waits, a few milliseconds at a time, until `ready` holds; throws naming
+ * `what` if it never does, rather than hang or go on. The 30 s are a guard
+ * against a hang: on a loaded machine an event may take seconds.
+ */
 async function until(what: string, ready: () => boolean): Promise<void> {
-	for (let wait = 0; !ready(); wait++) {
-		if (wait === 400) {
+	const deadline = Date.now() + 30_000;
+	while (!ready()) {
+		if (Date.now() > deadline) {
 			throw new Error(`gave up waiting for ${what}`);
 		}
 
