@@ -51,7 +51,7 @@ beforeAll(async () => {
 	});
 	bundledModules = createRequire(import.meta.url)(bundledFile) as Bundled;
 	bundled = bundledModules.stringWidth;
-}, 30_000);
+});
 
 afterAll(() => {
 	rmSync(outdir, {recursive: true, force: true});

@@ -11,7 +11,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, patience, pause, pollUntil, requireTmux, TmuxServer} from './support/tmux.js';
+import {patience} from '../support/patience.js';
+import {builtCli, pause, pollUntil, requireTmux, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('hang-up', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-hang-up-'));

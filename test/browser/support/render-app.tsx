@@ -4,6 +4,7 @@ import {colourLevel} from '../../../source/text/colour.js';
 import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
 import {createClient} from '../../../source/http/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
+import {patience} from '../../support/patience.js';
 
 /** Key sequences as a terminal sends them. */
 export const keys = {
@@ -20,13 +21,6 @@ export const keys = {
 	pageDown: '\u001B[6~',
 	ctrlC: '\u0003',
 } as const;
-
-/**
- * How long a wait of these tests waits before it fails: a guard against a
- * hang, not a speed check. On a loaded machine a frame that takes seconds is
- * slow, not wrong, so every wait waits on its frame and gives up only after this.
- */
-export const patience = 30_000;
 
 // Ink colours and cursor moves are not what the user reads.
 // eslint-disable-next-line no-control-regex -- matching escape sequences is the point

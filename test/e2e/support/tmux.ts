@@ -3,6 +3,7 @@ import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import {patience} from '../../support/patience.js';
 
 /**
  * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
@@ -59,14 +60,6 @@ export function selectedRow(text: string): string {
 
 	return id;
 }
-
-/**
- * How long a wait of these tests waits before it fails: a guard against a
- * hang, not a speed check. On a loaded machine a frame or an exit that
- * takes ten seconds is slow, not wrong, so every wait waits on its event
- * (a screen, a flag, a file) and gives up only after this.
- */
-export const patience = 30_000;
 
 export async function pause(ms: number): Promise<void> {
 	await new Promise(resolve => {
