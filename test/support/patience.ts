@@ -8,7 +8,7 @@ export const patience = 30_000;
 
 /**
  * The deadline of a test that does a fixed, large amount of work (every
- * code point, every fault of a big page): it cannot hang, so its deadline
+ * code point): it cannot hang, so its deadline
  * only has to outlast a loaded machine, where such work takes several times
  * what it takes on an idle one.
  */
