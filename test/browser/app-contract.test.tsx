@@ -59,8 +59,9 @@ describe('contract breaks are named on the page that breaks them', () => {
 			for (let step = 0; step < 3 && !(debug.test(frame) && frame.includes('on this page')); step++) {
 				// eslint-disable-next-line no-await-in-loop -- scrolling the panel until the findings show
 				await app.press(keys.pageDown);
-				// eslint-disable-next-line no-await-in-loop -- each step waits for the one before, in order
-				frame = await app.waitFor(() => true);
+				const before = frame;
+				// eslint-disable-next-line no-await-in-loop -- each step waits for its own frame, in order
+				frame = await app.waitFor(f => f !== before);
 			}
 
 			expect(frame).toMatch(debug);

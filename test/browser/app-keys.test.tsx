@@ -70,7 +70,7 @@ describe('every key of a chunk counts', () => {
 		const app = await browse({limit: 5});
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press('lllll');
-		const frame = await app.waitFor(f => f.includes('page 6 ') && !f.includes('loading'), 10_000);
+		const frame = await app.waitFor(f => f.includes('page 6 ') && !f.includes('loading'));
 		expect(frame).toContain('page 6 ');
 	});
 });
@@ -83,7 +83,7 @@ describe('← in a chunk of → counts as one step back', () => {
 			await app.waitFor(f => f.includes('page 1 ') && !f.includes('loading'));
 			await app.press(chunk);
 			// Still loading, not the note that a ← stopped a load ("stopped loading the next page").
-			const frame = await app.waitFor(f => f.includes(`page ${page} `) && !/(?<!stopped )loading (the )?(next )?page/.test(f), 10_000);
+			const frame = await app.waitFor(f => f.includes(`page ${page} `) && !/(?<!stopped )loading (the )?(next )?page/.test(f));
 			expect(frame).toContain(`page ${page} `);
 		});
 	}

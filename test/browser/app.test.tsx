@@ -36,8 +36,8 @@ async function browse(options: Partial<Parameters<typeof renderApp>[0]> = {}) {
 	open.push(app);
 	const waitFor = app.waitFor;
 	// Every frame that shows a table sets the id column width the assertions use.
-	app.waitFor = async (predicate, timeout) => {
-		const frame = await waitFor(predicate, timeout);
+	app.waitFor = async predicate => {
+		const frame = await waitFor(predicate);
 		if (frame.startsWith('  id ')) {
 			readIdWidth(frame);
 		}

@@ -6,6 +6,7 @@
  */
 import {describe, expect, it, vi} from 'vitest';
 import type {ColumnChoice} from '../../source/cells/column-order.js';
+import {patience} from '../support/patience.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 
@@ -76,7 +77,7 @@ describe('the column picker', () => {
 		// Saved from an effect, after the frame.
 		await vi.waitFor(() => {
 			expect(saved).toHaveLength(1);
-		});
+		}, {timeout: patience});
 		expect(saved[0]!.order.slice(0, 4)).toEqual(['id', 'name', 'currency.code', 'balance.amount']);
 		expect(saved[0]!.hidden).toEqual(['name']);
 		// The picker shows the choice in place; Esc leaves it as it was, and nothing more is saved.

@@ -4,6 +4,7 @@
 import {render} from 'ink-testing-library';
 import {afterEach, expect, test, vi} from 'vitest';
 import {RenderFailure} from '../../source/components/render-failure.js';
+import {patience} from '../support/patience.js';
 
 afterEach(() => {
 	vi.restoreAllMocks();
@@ -47,7 +48,7 @@ test.each([
 	instance.stdin.write(keys);
 	await vi.waitFor(() => {
 		expect(state.exited).toBe(true);
-	});
+	}, {timeout: patience});
 	instance.unmount();
 });
 

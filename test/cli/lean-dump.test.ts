@@ -70,7 +70,7 @@ describe('dump to a pipe', () => {
 		expect(inputs.filter(input => /node_modules\/(ink|react|react-reconciler|string-width|yoga-layout)\//.test(input))).toEqual([]);
 		// The browser's chunks do hold them (the check above could not pass by looking nowhere).
 		expect(Object.values(meta.outputs).some(output => Object.keys(output.inputs).some(input => input.includes('node_modules/string-width/')))).toBe(true);
-	}, 30_000);
+	});
 
 	it('the browser\'s first paint, before Ink has loaded, evaluates no Ink or React either', async () => {
 		const meta = await metafile();
@@ -81,7 +81,7 @@ describe('dump to a pipe', () => {
 		const inputs = staticInputs(meta, [entry, browseChunk, paintChunk]);
 		expect(inputs).toContain('source/components/first-paint.ts');
 		expect(inputs.filter(input => /node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(input))).toEqual([]);
-	}, 30_000);
+	});
 
 	it('measures exactly once string-width is loaded, and loading again changes nothing', async () => {
 		// This process has it loaded (test/support/text-width.ts).

@@ -35,5 +35,5 @@ describe('undici in the bundle', () => {
 		expect(lean).not.toContain('multipart/form-data');
 		expect(lean).toContain('HTTP/1.1 only');
 		expect(lean.length).toBeLessThan(whole.length * 0.8);
-	}, 30_000);
+	});
 });

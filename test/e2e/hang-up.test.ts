@@ -11,6 +11,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {patience} from '../support/patience.js';
 import {builtCli, pause, pollUntil, requireTmux, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('hang-up', {columns: 100, rows: 24});
@@ -28,7 +29,7 @@ afterAll(() => {
 type Ended = {code: number | null; signal: string | null; stderr: string};
 
 async function ended(result: string): Promise<Ended> {
-	await pollUntil(() => existsSync(result), 10_000, () => 'pagewalk did not end within 10 s of the hang-up');
+	await pollUntil(() => existsSync(result), () => `pagewalk did not end within ${patience / 1000} s of the hang-up`);
 	return JSON.parse(readFileSync(result, 'utf8')) as Ended;
 }
 

@@ -128,7 +128,7 @@ describe('Ctrl-Z and fg (tmux, pagewalk a job of an interactive shell)', () => {
 			server.type('fg');
 			expect(selectedRow(await server.waitForScreen(isUp))).toBe(selected);
 			expect(server.flag('alternate_on')).toBe('1');
-			await pollUntil(() => server.rawMode(), 8000, () => 'raw mode not back after fg');
+			await pollUntil(() => server.rawMode(), () => 'raw mode not back after fg');
 			writeFileSync(release, '');
 			await server.waitForFlag('mouse_standard_flag', '1');
 			// The browser's first frame, then a stop and fg again, now with the browser up.
@@ -151,7 +151,7 @@ describe('Ctrl-Z with no shell to go back to (tmux runs pagewalk itself: no job 
 		await server.keys('C-z');
 		// The system drops a stop signal to a process group no shell watches; the screen came straight back.
 		const given = giveBackSequence(true) + takeSequence(true);
-		await pollUntil(() => existsSync(log) && readFileSync(log, 'latin1').includes(given), 8000, () => 'the terminal was not given back and taken again');
+		await pollUntil(() => existsSync(log) && readFileSync(log, 'latin1').includes(given), () => 'the terminal was not given back and taken again');
 		expect(server.flag('alternate_on')).toBe('1');
 		expect(server.flag('mouse_standard_flag')).toBe('1');
 		expect(selectedRow(await server.waitForScreen(isUp))).toBe(selected);

@@ -47,6 +47,14 @@ it.each([
 
 			const next: string | null = reply.body.pagination.next_uri;
 			url = next === null ? null : api === 'account' ? sandbox.accountUrl + next : next;
+			// Every object there at the start met, or removed since: nothing is left for the walk to
+			// prove. Past that point an ascending walk only chases the inserts, which churn makes by
+			// the clock: on a loaded machine they arrive faster than a page a tick, and it never ends.
+			const live = new Set(sandbox.store.ids(name, {viewer}));
+			const met = new Set(slow);
+			if (start.every((id) => met.has(id) || !live.has(id))) {
+				break;
+			}
 		}
 
 		const end = new Set(sandbox.store.ids(name, {viewer}));

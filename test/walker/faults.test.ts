@@ -8,13 +8,16 @@ import {apiOf, faultNames, type FaultName} from '../support/faulty-server.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canary, dumpInProcess, type Result} from '../support/run-dump.js';
 import {leakedRun} from '../support/secret-runs.js';
+import {patience} from '../support/patience.js';
 
 const faultyServer = useFaultyServer();
 
 async function dumpFault(fault: FaultName, extra: string[] = [], options: {stderrTty?: boolean} = {}): Promise<Result> {
 	const api = apiOf(fault);
-	// A single-value flag may be given once, so `extra` replaces the default timeout.
-	const timeout = extra.includes('--timeout') ? [] : ['--timeout', '0.5'];
+	// A single-value flag may be given once, so `extra` replaces the default timeout: a guard
+	// against a hang, long enough for a good page on a loaded machine. The faults that test the
+	// deadline itself give a short one.
+	const timeout = extra.includes('--timeout') ? [] : ['--timeout', String(patience / 1000)];
 	const argv = [
 		api === 'account' ? 'accounts' : 'checkouts',
 		api === 'account' ? `--base-url=${faultyServer().base(fault)}` : `--commerce-url=${faultyServer().base(fault)}`,
@@ -64,6 +67,9 @@ function expectSafe(result: Result, tty = false): void {
 
 type Expectation = {code: 0 | 1; stderr?: RegExp; objects: number; extra?: string[]};
 
+/** A short --timeout, for the faults that test the deadline (a good first page still comes well within it). */
+const deadline = ['--timeout', '0.5'];
+
 describe('faulty server', () => {
 	const expectations: Partial<Record<FaultName, Expectation>> = {
 		'non-json': {code: 1, stderr: /not a valid list page: the body is not valid JSON \(body starts "hello, this is not JSON"\)/, objects: 0},
@@ -84,8 +90,8 @@ describe('faulty server', () => {
 		'empty-fresh': {code: 0, stderr: /stopped after 20 pages \(--max-pages\); more pages follow\./, objects: 0, extra: ['--max-pages', '20']},
 		// A generous --timeout: the cap, not the deadline, must end this one, however busy the machine.
 		oversized: {code: 1, stderr: /larger than the 32 MiB limit; ask for smaller pages with --limit/, objects: 0, extra: ['--timeout', '60']},
-		'no-headers': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\); check the URL/, objects: 0},
-		'stall-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)/, objects: 0},
+		'no-headers': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\); check the URL/, objects: 0, extra: deadline},
+		'stall-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)/, objects: 0, extra: deadline},
 		'reset-always': {code: 1, stderr: /connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times|closed the connection before the whole body/, objects: 0},
 		'reset-once': {code: 0, objects: 3},
 		'rate-limit-long': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\); wait 3600 s and retry/, objects: 0},
@@ -104,11 +110,11 @@ describe('faulty server', () => {
 		warnings: {code: 0, stderr: /the server warns: missing_version: Please supply API version \(YYYY-MM-DD\) as CB-VERSION header \\x1b\[5m/, objects: 2},
 		quirks: {code: 0, objects: 4},
 		exact: {code: 0, objects: 3},
-		'hang-after-first': {code: 1, stderr: /did not answer within 0\.5 s[^]*3 objects were written before the failure; to resume, run the same command with --starting-after=obj-1-2\./, objects: 3},
+		'hang-after-first': {code: 1, stderr: /did not answer within 0\.5 s[^]*3 objects were written before the failure; to resume, run the same command with --starting-after=obj-1-2\./, objects: 3, extra: deadline},
 		// Whole-page deadline: a good first page, then a second that never completes.
-		'trickle-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3},
-		'endless-1xx': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3},
-		'dribble-headers': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3},
+		'trickle-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3, extra: deadline},
+		'endless-1xx': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3, extra: deadline},
+		'dribble-headers': {code: 1, stderr: /did not answer within 0\.5 s \(--timeout\)[^]*3 objects were written before the failure/, objects: 3, extra: deadline},
 		// The credential echoed back is redacted, also where an excerpt cuts it.
 		'echo-in-error': {code: 1, stderr: /rejected the credential \(401 invalid_token: The access token \[redacted\] \(\[redacted\]\) is invalid\)/, objects: 0},
 		'echo-in-excerpt': {code: 1, stderr: /failed \(500, body "x{70} key=\[reda…"\); try again later/, objects: 0},

@@ -10,6 +10,7 @@ import type {AddressInfo, Socket} from 'node:net';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import {afterAll, beforeAll, expect, test} from 'vitest';
 import {getResponse} from '../../source/http/response-bytes.js';
+import {patience} from '../support/patience.js';
 
 let server: http.Server;
 let origin = '';
@@ -17,10 +18,14 @@ const sockets = new Set<Socket>();
 const closed: string[] = [];
 const seen: string[] = [];
 
-/** Waits, a few milliseconds at a time, until `ready` holds; throws naming `what` if it never does, rather than hang or go on. */
+/**
+ * Waits, a few milliseconds at a time, until `ready` holds; throws naming
+ * `what` if it never does, rather than hang or go on (after `patience`).
+ */
 async function until(what: string, ready: () => boolean): Promise<void> {
-	for (let wait = 0; !ready(); wait++) {
-		if (wait === 400) {
+	const deadline = Date.now() + patience;
+	while (!ready()) {
+		if (Date.now() > deadline) {
 			throw new Error(`gave up waiting for ${what}`);
 		}
 

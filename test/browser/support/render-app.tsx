@@ -4,6 +4,7 @@ import {colourLevel} from '../../../source/text/colour.js';
 import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
 import {createClient} from '../../../source/http/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
+import {patience} from '../../support/patience.js';
 
 /** Key sequences as a terminal sends them. */
 export const keys = {
@@ -89,8 +90,8 @@ export async function renderApp(options: {
 	}
 
 	/** Waits until the visible frame satisfies `predicate`; fails with the last frame seen. */
-	async function waitFor(predicate: (frame: string) => boolean, timeout = 5000): Promise<string> {
-		const deadline = Date.now() + timeout;
+	async function waitFor(predicate: (frame: string) => boolean): Promise<string> {
+		const deadline = Date.now() + patience;
 		for (;;) {
 			const frame = visible(instance.lastFrame());
 			if (predicate(frame)) {
@@ -98,7 +99,7 @@ export async function renderApp(options: {
 			}
 
 			if (Date.now() > deadline) {
-				throw new Error(`no matching frame within ${timeout} ms; last frame:\n${frame}`);
+				throw new Error(`no matching frame within ${patience} ms; last frame:\n${frame}`);
 			}
 
 			// eslint-disable-next-line no-await-in-loop -- a poll, one frame after another
@@ -113,11 +114,11 @@ export async function renderApp(options: {
 	 * useInput turns raw mode on, in an effect after the first frame, so a
 	 * frame on screen does not yet mean a key would be heard.
 	 */
-	async function listening(timeout = 5000): Promise<void> {
-		const deadline = Date.now() + timeout;
+	async function listening(): Promise<void> {
+		const deadline = Date.now() + patience;
 		while (instance.stdin.listenerCount('readable') === 0) {
 			if (Date.now() > deadline) {
-				throw new Error(`Ink did not start reading keys within ${timeout} ms.`);
+				throw new Error(`Ink did not start reading keys within ${patience} ms.`);
 			}
 
 			// eslint-disable-next-line no-await-in-loop -- polling until Ink listens, one tick at a time

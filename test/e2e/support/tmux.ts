@@ -3,6 +3,7 @@ import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import {patience} from '../../support/patience.js';
 
 /**
  * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
@@ -66,9 +67,9 @@ export async function pause(ms: number): Promise<void> {
 	});
 }
 
-/** Polls `check` until it holds; throws `failure()`'s words after `timeout` ms. */
-export async function pollUntil(check: () => boolean, timeout: number, failure: () => string): Promise<void> {
-	const deadline = Date.now() + timeout;
+/** Polls `check` until it holds; throws `failure()`'s words once `patience` has run out. */
+export async function pollUntil(check: () => boolean, failure: () => string): Promise<void> {
+	const deadline = Date.now() + patience;
 	while (!check()) {
 		if (Date.now() > deadline) {
 			throw new Error(failure());
@@ -183,15 +184,15 @@ export class TmuxServer {
 		return `${process.execPath} ${builtCli()} --demo${args ? ` ${args}` : ''}`;
 	}
 
-	async waitForScreen(predicate: (text: string) => boolean, timeout = 8000): Promise<string> {
+	async waitForScreen(predicate: (text: string) => boolean): Promise<string> {
 		let text = '';
-		await pollUntil(() => predicate(text = this.screen()), timeout, () => `screen never matched within ${timeout} ms:\n${text}`);
+		await pollUntil(() => predicate(text = this.screen()), () => `screen never matched within ${patience} ms:\n${text}`);
 		return text;
 	}
 
 	/** Waits until the pane's `#{name}` flag reads `value` (e.g. mouse reporting on once the browser is up). */
-	async waitForFlag(name: string, value: string, timeout = 8000): Promise<void> {
-		await pollUntil(() => this.flag(name) === value, timeout, () => `#{${name}} never became ${value} within ${timeout} ms (it is ${this.flag(name)}):\n${this.screen()}`);
+	async waitForFlag(name: string, value: string): Promise<void> {
+		await pollUntil(() => this.flag(name) === value, () => `#{${name}} never became ${value} within ${patience} ms (it is ${this.flag(name)}):\n${this.screen()}`);
 	}
 
 	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
@@ -207,7 +208,7 @@ export class TmuxServer {
 	 * the terminal's SIGINT, not a key.
 	 */
 	async keys(...names: string[]): Promise<void> {
-		await pollUntil(() => this.rawMode(), 8000, () => `the terminal never entered raw mode:\n${this.screen()}`);
+		await pollUntil(() => this.rawMode(), () => `the terminal never entered raw mode within ${patience} ms:\n${this.screen()}`);
 		this.tmux('send-keys', '-t', this.session, ...names);
 	}
 }
