@@ -61,6 +61,11 @@ export class WalkFindings {
 		return `from both ends, ${reason}; the rest of the list is walked from the first end alone, as --one-chain walks it.`;
 	}
 
+	/** How many findings of each rule there were. */
+	get counts(): ReadonlyMap<RuleId, number> {
+		return this.#counts;
+	}
+
 	/** How many findings there were. */
 	get total(): number {
 		let sum = 0;
