@@ -1,32 +1,23 @@
 /**
  * The contract checks of an audit, fed one page at a time so a walk of a
  * million objects is checked as it streams, without keeping its pages. The
- * checks themselves are the contract module's pure per-page functions; this
+ * checks are the rules of the contract's catalogue the audit shows
+ * (contract/rules.ts: each page rule its pure check); this
  * module is the report over a walk: it carries what crosses pages (ids seen,
  * the last object for order, the first total) and keeps a bounded sample of
  * evidence per check. Each check ends passed, failed (with the page and the
  * evidence), skipped (does not apply to this API or walk) or noted (something
  * worth telling that the contract does not forbid).
  */
-import {
-	checkCommerceCounts, checkEcho, checkNextUri, checkOrder, checkRepeatedIds, sentParameters, type Finding, type OrderCarry,
-} from '../contract/contract.js';
+import {orderCarry, orderComparable, type Finding, type OrderCarry} from '../contract/contract.js';
 import {findingMessage} from '../contract/contract-text.js';
+import {checkRules, pageContext, pageRulesOf, rulesShownBy, type RuleId} from '../contract/rules.js';
 import type {Page} from '../contract/types.js';
 
 export {expectedLimit, sentParameters, type SentParameters} from '../contract/contract.js';
 
-export type CheckId =
-	| 'unique-ids'
-	| 'order'
-	| 'echo-limit'
-	| 'echo-order'
-	| 'echo-cursors'
-	| 'next-uri-params'
-	| 'yielded'
-	| 'cursor-range'
-	| 'total'
-	| 'ends-agree';
+/** An audit check is a rule of the contract's catalogue (contract/rules.ts) that the audit shows. */
+export type CheckId = RuleId;
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'noted';
 
@@ -46,19 +37,12 @@ export type CheckResult = {
 
 type Definition = {id: CheckId; title: string; rule: string; commerceOnly?: boolean; bothEndsOnly?: boolean};
 
-export const checkDefinitions: readonly Definition[] = [
-	{id: 'unique-ids', title: 'every object id is unique across the walk', rule: 'a walk sees each object once, even while the list changes'},
-	{id: 'order', title: 'objects are in the order asked for, by created_at then id', rule: 'the list comes in the order asked for, newest first by default'},
-	{id: 'echo-limit', title: 'pagination.limit reports the limit sent', rule: 'pagination reports what was sent'},
-	{id: 'echo-order', title: 'pagination.order reports the order sent', rule: 'pagination reports what was sent'},
-	{id: 'echo-cursors', title: 'pagination.starting_after and ending_before report the cursors sent', rule: 'pagination reports what was sent'},
-	{id: 'next-uri-params', title: 'next_uri carries every pagination parameter in use', rule: 'following next_uri keeps the parameters in use'},
-	{id: 'yielded', title: 'commerce yielded equals the number of objects in data', rule: 'commerce counts describe the page and the list', commerceOnly: true},
-	{id: 'cursor-range', title: 'commerce cursor_range is the first and last id of the page', rule: 'commerce counts describe the page and the list', commerceOnly: true},
-	{id: 'total', title: 'commerce total stays the same through the walk', rule: 'commerce counts describe the page and the list', commerceOnly: true},
-	// Reported of a walk from both ends only (http/both-ends.ts): the overlap where the chains meet, and a commerce total against the count.
-	{id: 'ends-agree', title: 'the two ends agree where they meet', rule: 'asc is the exact reverse of desc', bothEndsOnly: true},
-];
+/** The audit's checks: the catalogue's rules it shows, in the catalogue's order; ends-agree is of a walk from both ends only. */
+export const checkDefinitions: readonly Definition[] = rulesShownBy('audit').map(({id, title, rule, commerceOnly}) => ({
+	id, title, rule, ...(commerceOnly ? {commerceOnly} : {}), ...(id === 'ends-agree' ? {bothEndsOnly: true} : {}),
+}));
+
+const rules = pageRulesOf('audit');
 
 /** Evidence kept per check: enough to act on, bounded so a broken server cannot flood the report. */
 export const evidenceLimit = 10;
@@ -73,8 +57,8 @@ export class ContractChecks {
 	private lastTotal: number | null = null;
 	private commerce = false;
 	private pages = 0;
-	/** Pairs of neighbours whose created_at could be compared; none means the order was not checked. */
-	private ordered = 0;
+	/** Whether two neighbours' created_at could be compared: not one means the order was not checked. */
+	private ordered = false;
 	/** A page of the back chain was taken: the two ends met (and agreed, or disagree() said otherwise). */
 	private met = false;
 	private readonly bothEnds: boolean;
@@ -98,25 +82,21 @@ export class ContractChecks {
 		this.pages += 1;
 		this.met ||= chain === 'back';
 		const number = this.pages;
-		const sent = sentParameters(page.requestUrl);
 		const taken = take === page.objects.length ? page.objects : page.objects.slice(0, take);
-		this.record(number, checkRepeatedIds(taken, id => this.seen.get(id)));
+		const carry = this.previous.get(chain) ?? null;
+		this.record(number, checkRules(rules, page, pageContext(page, {carry, taken, earlier: id => this.seen.get(id)})));
 		for (const object of taken) {
 			if (!this.seen.has(object.id)) {
 				this.seen.set(object.id, number);
 			}
 		}
 
-		// The order asked for (default desc), not the one echoed: echo-order checks the echo.
-		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.previous.get(chain) ?? null);
-		this.previous.set(chain, order.carry);
-		this.ordered += order.compared;
-		this.record(number, order.findings);
-		this.record(number, checkEcho(page, sent));
-		this.record(number, checkNextUri(page, sent));
+		// Once one pair of neighbours could be compared, the order was checked: the rest need not be looked at for it.
+		this.ordered ||= orderComparable(page.objects, carry);
+
+		this.previous.set(chain, orderCarry(page.objects, carry));
 		if (page.api === 'commerce') {
 			this.commerce = true;
-			this.record(number, checkCommerceCounts(page));
 			this.checkTotal(page, number);
 		}
 	}
@@ -142,7 +122,7 @@ export class ContractChecks {
 			}
 
 			// The ends never met when the other end was let go first (the walk was one chain): nothing to compare.
-			const unchecked = (definition.id === 'order' && this.ordered === 0) || (definition.id === 'ends-agree' && state.failures === 0 && !this.met);
+			const unchecked = (definition.id === 'order' && !this.ordered) || (definition.id === 'ends-agree' && state.failures === 0 && !this.met);
 			if ((definition.commerceOnly && !this.commerce) || this.pages === 0 || unchecked) {
 				status = 'skipped';
 			}
@@ -161,12 +141,7 @@ export class ContractChecks {
 	/** Counts each finding against its check; words only the first few (the rest cost nothing to keep). */
 	private record(page: number, findings: readonly Finding[]): void {
 		for (const finding of findings) {
-			// Over-limit is a contract check the audit does not report yet.
-			const state = this.state.get(finding.check as CheckId);
-			if (!state) {
-				continue;
-			}
-
+			const state = this.state.get(finding.check)!;
 			state.failures += 1;
 			if (state.evidence.length < evidenceLimit) {
 				state.evidence.push({page, message: findingMessage(finding, page)});

@@ -1,15 +1,18 @@
-import {checkOrder, checkPage, checkRepeatedIds, contractDefaults, sentParameters, type Finding} from '../contract/contract.js';
-import type {Order, Page} from '../contract/types.js';
+import {orderCarry, type Finding} from '../contract/contract.js';
+import {checkRules, pageContext, pageRulesOf} from '../contract/rules.js';
+import type {Page} from '../contract/types.js';
 
 /**
- * The contract's per-page checks, run on every page the browser lands on.
- * Memory stays bounded: repeated ids are looked up among the pages still
- * cached below (the page cache's bound), and order across the boundary only
- * needs the last object of the page just below.
+ * The contract's page rules (contract/rules.ts, those the browser shows), run
+ * on every page the browser lands on. Memory stays bounded: repeated ids are
+ * looked up among the pages still cached below (the page cache's bound), and
+ * order across the boundary only needs the last object of the page just below.
  */
 
 /** A cached page below the new one; `number` is its 1-based place in the walk. */
 export type EarlierPage = {number: number; page: Page};
+
+const rules = pageRulesOf('browser');
 
 /**
  * Findings of `page`. `below` are the cached pages before it in this walk
@@ -17,11 +20,7 @@ export type EarlierPage = {number: number; page: Page};
  * the page boundary when `continues` says the new page follows it directly.
  */
 export function pageFindings(page: Page, below: readonly EarlierPage[], continues: boolean): Finding[] {
-	const order: Order = (sentParameters(page.requestUrl).order as Order | null) ?? contractDefaults.order;
 	const previous = continues ? below.at(-1)?.page : undefined;
-	const last = previous?.objects.at(-1);
-	// The last object below goes first, so the boundary is checked by the same rule.
-	const ordered = checkOrder(last ? [last, ...page.objects] : page.objects, order, null);
 	const ids = new Map<string, number>();
 	for (const {number, page: earlier} of below) {
 		for (const object of earlier.objects) {
@@ -31,5 +30,5 @@ export function pageFindings(page: Page, below: readonly EarlierPage[], continue
 		}
 	}
 
-	return [...checkPage(page), ...ordered.findings, ...checkRepeatedIds(page.objects, id => ids.get(id))];
+	return checkRules(rules, page, pageContext(page, {carry: orderCarry(previous?.objects ?? [], null), earlier: id => ids.get(id)}));
 }

@@ -435,6 +435,27 @@ export function checkOrder(objects: readonly ListObject[], order: Order, carry: 
 	return {findings, compared, carry: previous};
 }
 
+/** The carry after `objects`: the last of them, or `carry` when there is none. */
+export function orderCarry(objects: readonly ListObject[], carry: OrderCarry | null): OrderCarry | null {
+	const last = objects.at(-1);
+	return last === undefined ? carry : {object: last, key: createdKey(last)};
+}
+
+/** Whether any two neighbours (the carry first) have a created_at to compare: none means the order cannot be checked. */
+export function orderComparable(objects: readonly ListObject[], carry: OrderCarry | null): boolean {
+	let previous = carry;
+	for (const object of objects) {
+		const key = createdKey(object);
+		if (previous !== null && previous.key !== null && key !== null && typeof previous.key === typeof key) {
+			return true;
+		}
+
+		previous = {object, key};
+	}
+
+	return false;
+}
+
 /**
  * Ids repeated on this page or seen on an earlier one. `earlierPage` looks an
  * id up among earlier pages (its page number, or undefined); the caller adds

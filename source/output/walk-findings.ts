@@ -1,20 +1,21 @@
-import {checkOrder, checkPage, checkRepeatedIds, sentParameters, type Finding, type OrderCarry} from '../contract/contract.js';
+import {orderCarry, type OrderCarry} from '../contract/contract.js';
 import {findingMessage} from '../contract/contract-text.js';
+import {checkRules, pageContext, pageRulesOf, type RuleId} from '../contract/rules.js';
 import type {Page} from '../contract/types.js';
 
+const rules = pageRulesOf('dump');
+
 /**
- * The contract's per-page checks over a dump, as the browser runs them on
- * every page it shows (and with the same words: contract/contract-text.ts):
- * over the limit, what pagination reports against what was sent, next_uri's
- * parameters, commerce counts, the order (across page boundaries too) and
- * repeated ids. Work and memory are bounded as the dump's are: repeats are
+ * The contract's page rules over a dump, the ones the browser runs on every
+ * page it shows (contract/rules.ts, those dump shows, worded by
+ * contract/contract-text.ts). Work and memory are bounded as the dump's are: repeats are
  * looked for among the last `windowPages` pages' ids, as the browser looks
  * among the pages it keeps; `audit` checks a whole walk.
  *
  * The first finding of each kind is told at once (one line); the rest are
  * counted, and summary() says how many of each there were. Beside the
- * per-page checks, one of the walk: from both ends, the two ends disagreed
- * where they met (`ends-agree`, http/both-ends.ts).
+ * page rules, the walk rule dump shows: from both ends, the two ends
+ * disagreed where they met (`ends-agree`, http/both-ends.ts).
  */
 export class WalkFindings {
 	readonly #windowPages: number;
@@ -24,7 +25,7 @@ export class WalkFindings {
 	 * page costs a Set of its ids and a lookup in each kept one.
 	 */
 	readonly #recent: Array<{number: number; ids: Set<string>}> = [];
-	readonly #counts = new Map<Finding['check'] | 'ends-agree', number>();
+	readonly #counts = new Map<RuleId, number>();
 	#carry: OrderCarry | null = null;
 	#pages = 0;
 
@@ -36,14 +37,8 @@ export class WalkFindings {
 	add(page: Page): string[] {
 		this.#pages += 1;
 		const number = this.#pages;
-		const sent = sentParameters(page.requestUrl);
-		const order = checkOrder(page.objects, sent.order === 'asc' ? 'asc' : 'desc', this.#carry);
-		this.#carry = order.carry;
-		const findings = [
-			...checkRepeatedIds(page.objects, id => this.#earlier(id)),
-			...order.findings,
-			...checkPage(page),
-		];
+		const findings = checkRules(rules, page, pageContext(page, {carry: this.#carry, earlier: id => this.#earlier(id)}));
+		this.#carry = orderCarry(page.objects, this.#carry);
 		this.#remember(number, page);
 		const told: string[] = [];
 		for (const finding of findings) {
@@ -64,6 +59,11 @@ export class WalkFindings {
 	disagreement(reason: string): string {
 		this.#counts.set('ends-agree', (this.#counts.get('ends-agree') ?? 0) + 1);
 		return `from both ends, ${reason}; the rest of the list is walked from the first end alone, as --one-chain walks it.`;
+	}
+
+	/** How many findings of each rule there were. */
+	get counts(): ReadonlyMap<RuleId, number> {
+		return this.#counts;
 	}
 
 	/** How many findings there were. */

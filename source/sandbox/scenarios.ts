@@ -23,7 +23,7 @@ export const churnPerSecond = 5;
 export const scenarioSummaries: Record<ScenarioName, string> = {
 	restricted: 'clean; the restricted credential sees clumps of the list (the default)',
 	churn: `clean, with ${churnPerSecond} inserts and removals a second while you walk`,
-	duplicate: 'page 2 repeats the last object of page 1 (audit: unique-ids)',
+	duplicate: 'page 2 repeats the last object of page 1 (audit: unique-ids, over-limit)',
 	'wrong-limit': 'page 2 reports a limit other than the one sent (audit: echo-limit)',
 	unordered: 'page 2 has two objects out of order (audit: order)',
 	'yielded-mismatch': 'commerce page 2 reports yielded one more than data holds (audit: yielded)',

@@ -33,6 +33,7 @@ describe('audit on the clean sandbox', () => {
 		expect(statuses).toEqual({
 			'unique-ids': 'passed',
 			order: 'passed',
+			'over-limit': 'passed',
 			'echo-limit': 'passed',
 			'echo-order': 'passed',
 			'echo-cursors': 'passed',

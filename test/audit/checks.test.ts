@@ -34,6 +34,7 @@ describe('contract checks', () => {
 		expect(Object.fromEntries(results.map((check) => [check.id, check.status]))).toEqual({
 			'unique-ids': 'passed',
 			order: 'passed',
+			'over-limit': 'passed',
 			'echo-limit': 'passed',
 			'echo-order': 'passed',
 			'echo-cursors': 'passed',
@@ -76,6 +77,14 @@ describe('contract checks', () => {
 		(pages[2]!.pagination as {limit: number}).limit = 11;
 		const check = onlyFailure(pages, 'echo-limit');
 		expect(check.evidence).toEqual([{page: 3, message: 'sent limit=10 but pagination.limit is 11'}]);
+	});
+
+	test('a page holding more objects than the limit in effect fails over-limit only (page-size)', () => {
+		const pages = cleanWalk(30, 10);
+		// Page 3's first object moves to the end of page 2: still in order, each id once.
+		pages[1]!.objects.push(pages[2]!.objects.shift()!);
+		const check = onlyFailure(pages, 'over-limit');
+		expect(check.evidence).toEqual([{page: 2, message: 'data holds 11 objects, more than the limit of 10'}]);
 	});
 
 	test('limit=0 and no limit expect the default 25', () => {

@@ -75,8 +75,10 @@ describe('pagewalk audit exit status', () => {
 			const served = JSON.parse(line) as {accountUrl: string; commerceUrl: string; credentials: {account: {full: string}}};
 			const result = await runCli(['audit', 'accounts', '--base-url', served.accountUrl, '--commerce-url', served.commerceUrl, '--json'], {COINBASE_ACCESS_TOKEN: served.credentials.account.full});
 			expect(result.code).toBe(1);
-			const report = JSON.parse(result.stdout) as {walks: Array<{checks: Array<{id: string; status: string; evidence: Array<{page: number}>}>}>};
-			expect(report.walks[0]!.checks.filter((check) => check.status === 'failed').map((check) => [check.id, check.evidence[0]!.page])).toEqual([['unique-ids', 2]]);
+			const report = JSON.parse(result.stdout) as {walks: Array<{checks: Array<{id: string; status: string; evidence: Array<{page: number; message: string}>}>}>};
+			// Page 2 repeats page 1's last object on top of a full page: an id twice, and one object more than the limit (page-size).
+			expect(report.walks[0]!.checks.filter((check) => check.status === 'failed').map((check) => [check.id, check.evidence[0]!.page])).toEqual([['unique-ids', 2], ['over-limit', 2]]);
+			expect(report.walks[0]!.checks.find((check) => check.id === 'over-limit')!.evidence).toEqual([{page: 2, message: 'data holds 26 objects, more than the limit of 25'}]);
 		} finally {
 			server.kill('SIGTERM');
 		}

@@ -2,9 +2,12 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox, type ScenarioName} from '../../source/sandbox/index.js';
 import {auditJson, sandboxTarget} from './run-audit.js';
 
-/** Each faulty preset and the one audit check it must fail. */
-const faulty: Array<{scenario: ScenarioName; check: string; evidence: RegExp; commerceOnly?: boolean}> = [
-	{scenario: 'duplicate', check: 'unique-ids', evidence: /page 1/},
+/**
+ * Each faulty preset and the audit check it must fail; `over` when page 2 also holds one object more than the
+ * limit (duplicate adds page 1's last object to a full page), so the page-size rule fails too.
+ */
+const faulty: Array<{scenario: ScenarioName; check: string; evidence: RegExp; commerceOnly?: boolean; over?: true}> = [
+	{scenario: 'duplicate', check: 'unique-ids', evidence: /page 1/, over: true},
 	{scenario: 'wrong-limit', check: 'echo-limit', evidence: /26|limit/},
 	{scenario: 'unordered', check: 'order', evidence: /order|before|after/},
 	{scenario: 'missing-param', check: 'next-uri-params', evidence: /limit=25 was sent but next_uri has no limit/},
@@ -37,7 +40,7 @@ function exactEvidence(scenario: ScenarioName, ids: string[]): string {
 	}
 }
 
-describe('scenario presets make exactly one audit check fail, on page 2', () => {
+describe('scenario presets make exactly their audit checks fail, on page 2', () => {
 	const sandboxes = new Map<ScenarioName, Sandbox>();
 
 	beforeAll(async () => {
@@ -50,16 +53,20 @@ describe('scenario presets make exactly one audit check fail, on page 2', () => 
 		await Promise.all([...sandboxes.values()].map(async sandbox => sandbox.close()));
 	});
 
-	for (const {scenario, check, evidence, commerceOnly} of faulty) {
+	for (const {scenario, check, evidence, commerceOnly, over} of faulty) {
 		for (const endpoint of commerceOnly ? ['checkouts'] : ['accounts', 'checkouts']) {
 			for (const order of ['desc', 'asc'] as const) {
-				it(`${scenario}: ${endpoint} ${order} fails ${check} only`, async () => {
+				it(`${scenario}: ${endpoint} ${order} fails ${check}${over ? ' and over-limit' : ''} only`, async () => {
 					const target = sandboxTarget(sandboxes.get(scenario)!);
 					const {code, report} = await auditJson([endpoint, '--order', order, ...target.flags], target.env);
 					expect(code).toBe(1);
 					const [walk] = report.walks;
 					const failed = walk!.checks.filter(result => result.status === 'failed');
-					expect(failed.map(result => result.id)).toEqual([check]);
+					expect(failed.map(result => result.id)).toEqual(over ? [check, 'over-limit'] : [check]);
+					if (over) {
+						expect(failed[1]).toMatchObject({failures: 1, evidence: [{page: 2, message: 'data holds 26 objects, more than the limit of 25'}]});
+					}
+
 					expect(failed[0]!.evidence[0]!.page).toBe(2);
 					expect(failed[0]!.evidence[0]!.message).toMatch(evidence);
 					// Exactly one failure, and its evidence names the objects involved.

@@ -261,7 +261,7 @@ const numberSetting = (c: Context, name: string, fallback: number) => Number(c.s
  * chain's), so the other end's first page comes, and what it reads ahead is
  * sent, before it.
  */
-function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false} = {}): void {
+function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false, misreport}: {ignoreOrder?: boolean; misreport?: (pagination: Record<string, unknown>) => void} = {}): void {
 	const size = numberSetting(c, 'size', 200);
 	const sentLimit = c.query.get('limit');
 	const limit = sentLimit === null || Number(sentLimit) === 0 ? 25 : Number(sentLimit);
@@ -278,10 +278,11 @@ function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cu
 	const settings = c.settings.size > 0 ? `~${[...c.settings].map(([key, value]) => `${key}=${value}`).join(',')}` : '';
 	const parameters = `${sentLimit === null ? '' : `limit=${sentLimit}&`}${sentOrder === null ? '' : `order=${sentOrder}&`}starting_after=${data.at(-1)?.id ?? ''}`;
 	const next = more ? (c.api === 'account' ? `${c.path}?${parameters}` : `${c.origin}/f/${c.fault}${settings}${c.path}?${parameters}`) : null;
-	const pagination = {
+	const pagination: Record<string, unknown> = {
 		ending_before: null, starting_after: cursor, limit, order, previous_uri: null, next_uri: next,
 		...(c.api === 'commerce' ? {total: size, yielded: data.length, cursor_range: data.length === 0 ? [] : [data[0]!.id, data.at(-1)!.id]} : {}),
 	};
+	misreport?.(pagination);
 	const delay = numberSetting(c, 'delay', 0) + (cursor === null && c.query.get('order') !== 'asc' ? numberSetting(c, 'holdFirst', 0) : 0);
 	const answer = () => {
 		send(c, 200, {pagination, data});
@@ -711,6 +712,10 @@ const faults = {
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
 	'ignores-order': {api: 'account', handle: c => listPage(c, undefined, {ignoreOrder: true})},
+	// The list, with one pagination field misreported on every page after the first: a rule of contract/rules.ts each (test/contract/rules.test.ts).
+	'cursor-not-echoed': {api: 'account', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {starting_after: null})})},
+	'range-reversed': {api: 'commerce', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {cursor_range: [...(p['cursor_range'] as string[])].reverse()})})},
+	'total-moves': {api: 'commerce', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {total: (p['total'] as number) + 1})})},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
 
 export type FaultName = keyof typeof faults;

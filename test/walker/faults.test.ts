@@ -169,6 +169,10 @@ describe('faulty server', () => {
 		'cursor-varies': {code: 0, objects: 200},
 		'cursor-varies-commerce': {code: 0, objects: 200},
 		'ignores-order': {code: 0, objects: 200},
+		// A pagination field misreported: a contract finding each (test/contract/rules.test.ts), never a failed walk.
+		'cursor-not-echoed': {code: 0, objects: 200},
+		'range-reversed': {code: 0, objects: 200},
+		'total-moves': {code: 0, objects: 200},
 	};
 
 	test('covers every fault the server has, at least 20', () => {
