@@ -28,6 +28,7 @@ import {JsonReader, jsonEnd} from '../../source/json/json-tokenizer.js';
 import {exitCodes} from '../../source/text/errors.js';
 import {faultNames} from '../support/faulty-server.js';
 import {runCli, usePrivateCli, type Result} from '../support/run-dump.js';
+import {sandboxBrowser} from '../browser/support/sandbox-browser.js';
 import {countedFigure, docFiles, docText, figure, helpFiles, rawDoc, root} from './claims.js';
 
 type Claim = {
@@ -237,6 +238,19 @@ const claims: Claim[] = [
 		},
 	},
 	{
+		file: 'docs/browser.md',
+		says: /at (\d+) columns no header is cut \(`([\w.]+)` reads whole\); the status line counts the columns left out \(`(cols 1–\d+ of \d+)` there, on the demo's first page\)/,
+		async check([columns, name, status]) {
+			// The demo's browser: the sandbox's defaults, its restricted credential.
+			const app = await demo.browse({size: {columns: figure(columns!), rows: 12}});
+			const frame = await app.waitFor(text => text.includes('page 1 ') && !text.includes('loading'));
+			const header = frame.split('\n')[0]!;
+			expect(header).not.toContain('…');
+			expect(header.split(/ +/)).toContain(name);
+			expect(frame).toContain(status);
+		},
+	},
+	{
 		file: 'docs/dump.md',
 		says: /An interrupted dump \((SIGINT), (SIGTERM), (SIGHUP)\) or a failed one leaves a whole document .*?; a reader that goes away \(`\| head`\) ends it quietly, exit (0), as one chain/,
 		async check([...named]) {
@@ -268,6 +282,7 @@ const allowed: Array<{file: string; figure: string; why: string}> = [
 	{file: 'docs/architecture.md', figure: 'Two ways', why: 'counts the two bullets that follow it'},
 ];
 
+const demo = sandboxBrowser();
 let builtCli: string;
 let stateDir: string;
 beforeAll(() => {
