@@ -1,6 +1,7 @@
 import {editDistance} from '../config/parse-flags.js';
 import {chooseColumns, type ColumnChoice} from '../cells/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../cells/table-layout.js';
+import {displayWidth} from '../text/text-width.js';
 import type {Row, RowSort} from './cells.js';
 
 /**
@@ -173,11 +174,23 @@ function cutRow(cells: Map<string, string>, columns: readonly Column[]) {
 const headers = new WeakMap<readonly Column[], string>();
 
 export function formatHeader(columns: readonly Column[], sort?: RowSort | null): string {
-	if (sort && columns.some(column => column.path === sort.path)) {
-		// The sorted column's name starts with ▲ or ▼, so a name cut to its
-		// column's width keeps the arrow (the status line names it whole).
+	const sorted = sort ? columns.findIndex(column => column.path === sort.path) : -1;
+	if (sort && sorted !== -1) {
+		// ▲ or ▼ just before the sorted column's name, in the padding of a
+		// right-aligned name or else in the blanks before the column (the gap,
+		// or the marker's place): the name stays whole, the widths as laid out.
 		const arrow = sort.direction === 'ascending' ? '▲' : '▼';
-		return ' '.repeat(markerWidth) + formatHeaderCells(columns.map(column => column.path === sort.path ? {...column, path: `${arrow}${column.path}`} : column));
+		const parts = columns.flatMap((column, index) => [index === 0 ? ' '.repeat(markerWidth) : ' '.repeat(gap), formatHeaderCells([column])]);
+		const column = columns[sorted]!;
+		const cell = parts[2 * sorted + 1]!;
+		const padding = column.align === 'right' ? Math.max(0, column.width - displayWidth(column.path, column.width + 1)) : 0;
+		if (padding > 0) {
+			parts[2 * sorted + 1] = `${cell.slice(0, padding - 1)}${arrow}${cell.slice(padding)}`;
+		} else {
+			parts[2 * sorted] = `${parts[2 * sorted]!.slice(0, -1)}${arrow}`;
+		}
+
+		return parts.join('');
 	}
 
 	let header = headers.get(columns);

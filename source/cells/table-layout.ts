@@ -72,7 +72,8 @@ const measures = new WeakMap<readonly Cells[], {sample: number; columns: Map<str
 /**
  * A column's width when it is shown at all: a timestamp whole (its order is
  * in its last digits), a name or amount up to {@link readWidth}, anything
- * else up to {@link minimumWidth}. Spare cells are then shared out.
+ * else up to {@link minimumWidth}, and never narrower than its own name.
+ * Spare cells are then shared out.
  */
 export const readWidth = 24;
 
@@ -88,7 +89,8 @@ export function fitRight(text: string, width: number): string {
  * otherwise), from `offset` on after the pinned id, as long as each fits at
  * its floor: a timestamp whole, a field people read up to {@link readWidth},
  * any other up to {@link minimumWidth} (or at that minimum when its floor
- * does not fit); the first column that fits neither way ends the row. Spare cells then widen the shown columns
+ * does not fit), its whole name either way; the first column that fits
+ * neither way ends the row. Spare cells then widen the shown columns
  * together (a common cap, found by search) up to their natural width (the
  * widest of header and cells, at most {@link maximumWidth}); the columns left
  * over are counted as hidden. Widths are measured up to the cap only, so a
@@ -143,6 +145,10 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		const isId = hasId && index === 0;
 		const {natural: width, traits} = measure(path);
 		const rank = nameRank(path);
+		// A column shows its whole name or is not shown: a cut name says less
+		// than one fewer column would. (The natural width holds the name, up to
+		// maximumWidth, so only a name wider than any column is cut.)
+		const name = Math.min(width, displayWidth(path, maximumWidth));
 		let wanted: number;
 		if (isId && pinned !== undefined) {
 			wanted = pinned;
@@ -156,12 +162,10 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 		} else if (rank > ranks.id && rank <= ranks.description) {
 			wanted = Math.min(width, readWidth);
 		} else {
-			// Never narrower than its own name (up to readWidth): a column
-			// shown with its name cut says less than one fewer column would.
-			wanted = Math.min(width, Math.max(minimumWidth, Math.min(displayWidth(path, readWidth), readWidth)));
+			wanted = Math.min(width, minimumWidth);
 		}
 
-		const floors = [wanted, Math.min(width, minimumWidth)];
+		const floors = [Math.max(wanted, name), Math.max(Math.min(width, minimumWidth), name)];
 		const extra = planned.length === 0 ? 0 : gap;
 		const floor = floors.find(candidate => used + extra + candidate <= available);
 		if (floor === undefined) {

@@ -128,7 +128,7 @@ function firstPainter(options: BrowserOptions, mouse: boolean) {
  * load keeps the main thread busy: a page that comes sooner is painted
  * first, and a slower one is painted when it comes, between the modules.
  */
-const firstPaintWaitMs = 50;
+export const firstPaintWaitMs = 50;
 
 /**
  * How long the browser waits for a first page already asked for before it

@@ -3,15 +3,18 @@
  * prepack builds into the copy, never into the dist/ other tests run), then
  * `npm install -g` of the tarball into a temporary prefix. No install-script
  * warning, no dependency (the bundle holds them), small, and the installed
- * bin works: --version, dump --demo, and the browser in tmux.
+ * bin works: --version, dump --demo, and the browser in tmux; and every file
+ * a help text points to is in the package.
  */
 import {execFile} from 'node:child_process';
-import {cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync} from 'node:fs';
+import {cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {commands} from '../../source/config/flags.js';
+import {helpFiles} from '../docs/claims.js';
 import {requireTmux, TmuxServer} from './support/tmux.js';
 
 const run = promisify(execFile);
@@ -29,7 +32,7 @@ function sizeOf(target: string): number {
 beforeAll(async () => {
 	work = mkdtempSync(path.join(tmpdir(), 'pagewalk-pack-'));
 	const tree = path.join(work, 'tree');
-	for (const entry of ['package.json', 'package-lock.json', 'source', 'scripts', 'patches', 'tsconfig.json']) {
+	for (const entry of ['package.json', 'package-lock.json', 'README.md', 'docs', 'source', 'scripts', 'patches', 'tsconfig.json']) {
 		cpSync(path.join(root, entry), path.join(tree, entry), {recursive: true});
 	}
 
@@ -58,6 +61,22 @@ describe('npm pack, then npm install -g of the tarball', () => {
 		expect((await run(bin, ['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
 		const {stdout} = await run(bin, ['dump', '--demo', '--limit', '3']);
 		expect(stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {id: string}).id)).toHaveLength(3);
+	});
+
+	it('every file a help text names is in the installed package (the docs ship with it)', async () => {
+		const installed = path.join(prefix, 'lib', 'node_modules', 'pagewalk');
+		const named = new Set<string>();
+		for (const command of Object.values(commands)) {
+			const argv = [...command.name.split(' ').slice(1), '--help'];
+			// eslint-disable-next-line no-await-in-loop -- a few short runs, one after another
+			const {stdout} = await run(bin, argv);
+			for (const [file] of stdout.matchAll(helpFiles)) {
+				named.add(file);
+			}
+		}
+
+		expect([...named]).toContain('docs/completion.md');
+		expect([...named].filter(file => !existsSync(path.join(installed, file)))).toEqual([]);
 	});
 
 	it('the installed bin opens the browser, and q quits', async () => {

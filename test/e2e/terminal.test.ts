@@ -295,6 +295,21 @@ describe('pagewalk --demo ended by a signal (tmux)', () => {
 		expect(server.flag('alternate_on')).toBe('0');
 		expect(server.flag('cursor_flag')).toBe('1');
 	});
+
+	// docs/exit-codes.md: Ctrl-C in the browser is a key (raw mode) and quits with 0, as
+	// tested above; 130 is for SIGINT the signal, sent from outside.
+	it('SIGINT sent from outside (kill -INT) restores the terminal and exits with 130', async () => {
+		server.start('sigint');
+		await server.waitForScreen(t => t.includes('page 1 ·'));
+		await server.waitForFlag('mouse_standard_flag', '1');
+		const shell = server.flag('pane_pid');
+		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
+		process.kill(Number(child), 'SIGINT');
+		const text = await server.waitForScreen(t => t.includes('AFTER rc='));
+		expect(text).toContain('AFTER rc=130');
+		expect(server.flag('alternate_on')).toBe('0');
+		expect(server.flag('cursor_flag')).toBe('1');
+	});
 });
 
 describe('pagewalk --demo with stdout not a terminal', () => {
