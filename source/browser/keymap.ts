@@ -64,6 +64,7 @@ export type Command =
 	| 'picker-move-down'
 	| 'picker-apply'
 	| 'picker-cancel'
+	| 'picker-reset'
 	| 'detail-next'
 	| 'detail-previous'
 	| 'related-next'
@@ -204,6 +205,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-move-down': {keys: ['J', 'shift+down'], description: 'moves it down', modes: ['picker']},
 	'picker-apply': {keys: ['return'], description: 'applies', modes: ['picker']},
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
+	'picker-reset': {keys: ['r'], description: 'back to the default columns, forgetting the remembered choice', modes: ['picker']},
 	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
 	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
 	// Related lists: an object's own lists (an account's transactions,
@@ -372,7 +374,7 @@ export function paneHint(): string {
 
 /** The column picker's title: its keys. */
 export function pickerHint(): string {
-	return hintLine([['picker-toggle', 'shows/hides'], [['picker-move-down', 'picker-move-up'], 'move'], ['picker-apply', 'applies'], ['picker-cancel', 'cancels']]);
+	return hintLine([['picker-toggle', 'shows/hides'], [['picker-move-down', 'picker-move-up'], 'move'], ['picker-apply', 'applies'], ['picker-cancel', 'cancels'], ['picker-reset', 'defaults']]);
 }
 
 /** Commands that apply on the table or in an overlay (detail included): the lines of the help. */

@@ -93,6 +93,23 @@ describe('the column picker', () => {
 		expect(saved).toHaveLength(1);
 	});
 
+	it('r in the picker goes back to the default columns and forgets the choice (an empty one is saved)', async () => {
+		const saved: ColumnChoice[] = [];
+		const app = await browse({columns: {initial: {order: ['created_at', 'name'], hidden: ['balance.amount']}, save: choice => saved.push(choice)}});
+		let frame = await app.waitFor(f => f.includes('page 1 '));
+		const chosen = header(frame);
+		expect(chosen.slice(0, 3)).toEqual(['id', 'created_at', 'name']);
+		await app.press('C');
+		frame = await app.waitFor(f => f.startsWith('columns:'));
+		expect(frame.split('\n')[0]).toContain('r defaults');
+		await app.press('r');
+		frame = await app.waitFor(f => f.startsWith('  id ') && header(f)[1] === 'name');
+		expect(header(frame)).toEqual(['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at']);
+		await vi.waitFor(() => {
+			expect(saved).toEqual([{order: [], hidden: []}]);
+		});
+	});
+
 	it('starts from the columns given (--columns or remembered), the id pinned', async () => {
 		const app = await browse({columns: {initial: {order: ['created_at', 'name'], only: true}}});
 		const frame = await app.waitFor(f => f.includes('page 1 '));
