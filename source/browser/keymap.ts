@@ -205,7 +205,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-move-down': {keys: ['J', 'shift+down'], description: 'moves it down', modes: ['picker']},
 	'picker-apply': {keys: ['return'], description: 'applies', modes: ['picker']},
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
-	'picker-reset': {keys: ['r'], description: 'back to the default columns, forgetting the remembered choice', modes: ['picker']},
+	'picker-reset': {keys: ['r'], description: 'resets, forgetting the choice', modes: ['picker']},
 	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
 	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
 	// Related lists: an object's own lists (an account's transactions,
