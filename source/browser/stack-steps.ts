@@ -74,7 +74,7 @@ function entryMark(entry: Entry, index: number): FillMark | undefined {
  */
 export function recordWalked(before: PageStackState, after: PageStackState): PageStackState {
 	if (after.entries === before.entries && after.walk === before.walk) {
-		return after.walked === before.walked ? after : {...after, walked: before.walked};
+		return after;
 	}
 
 	const marks = after.entries.flatMap((entry, index) => entryMark(entry, index) ?? []);
