@@ -73,6 +73,48 @@ export function filterRows<T extends {cells: FlatRow}>(rows: readonly T[], query
 	});
 }
 
+/** Rows the filter lets through only for cells off screen: how many, and those columns, first met first. */
+export type OffScreenMatches = {rows: number; columns: string[]};
+
+/**
+ * Of the rows the filter let through (filterRows: every cell of a row counts,
+ * shown or not), those with no match in a `shown` column, and the columns
+ * they matched in: what the status line names, so a row on screen with the
+ * text nowhere in sight is explained. None for no filter.
+ */
+export function matchesOffScreen(rows: ReadonlyArray<{cells: FlatRow}>, query: string, shown: ReadonlySet<string>): OffScreenMatches {
+	const needle = query.trim().toLowerCase();
+	const columns = new Set<string>();
+	let count = 0;
+	if (needle === '') {
+		return {rows: 0, columns: []};
+	}
+
+	for (const row of rows) {
+		const outside: string[] = [];
+		let inSight = false;
+		for (const [path, text] of row.cells) {
+			if (text.toLowerCase().includes(needle)) {
+				if (shown.has(path)) {
+					inSight = true;
+					break;
+				}
+
+				outside.push(path);
+			}
+		}
+
+		if (!inSight && outside.length > 0) {
+			count++;
+			for (const path of outside) {
+				columns.add(path);
+			}
+		}
+	}
+
+	return {rows: count, columns: [...columns]};
+}
+
 /** A row: the object, its exact text when the page has it (what detail and copy show), and its cells. */
 export type Row = {index: number; object: Record<string, unknown>; text?: string; cells: FlatRow};
 

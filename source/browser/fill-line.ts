@@ -1,23 +1,17 @@
-import {pageFill, shortPageOf} from '../contract/contract.js';
+import {shortPageOf} from '../contract/contract.js';
 import {shortPageSentence} from '../contract/contract-text.js';
 import {fillStrip, type FillMark} from '../contract/fill-strip.js';
 import type {PageStackState} from './page-stack.js';
 
 /**
- * The status area's fill strip: one cell per page of this walk, oldest first,
- * height by fill, `·` for an empty page. Pages evicted from memory still count
+ * The status area's fill strip: one cell per page walked in this walk, from
+ * its first page, height by fill, `·` for an empty page. Pages ← went back
+ * from stay (the page stack's `walked`), and so do pages evicted from memory,
  * through the mark they left, so a run of short pages stays visible however
- * deep the walk goes.
+ * deep the walk goes and wherever the reader is in it.
  */
 export function fillLine(state: PageStackState, width: number): string {
-	const fills: FillMark[] = [];
-	for (const [index, entry] of state.entries.entries()) {
-		const fill = entry.page ? pageFill(entry.page, index) : entry.fill;
-		if (fill) {
-			fills.push(fill);
-		}
-	}
-
+	const fills: readonly FillMark[] = state.walked;
 	if (fills.length === 0) {
 		return '';
 	}

@@ -65,6 +65,7 @@ export type Command =
 	| 'picker-move-down'
 	| 'picker-apply'
 	| 'picker-cancel'
+	| 'picker-reset'
 	| 'detail-next'
 	| 'detail-previous'
 	| 'related-next'
@@ -211,6 +212,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	'picker-move-down': {keys: ['J', 'shift+down'], description: 'moves it down', modes: ['picker']},
 	'picker-apply': {keys: ['return'], description: 'applies', modes: ['picker']},
 	'picker-cancel': {keys: ['escape', 'q'], description: 'cancels', modes: ['picker']},
+	'picker-reset': {keys: ['r'], description: 'resets, forgetting the choice', modes: ['picker']},
 	'detail-next': {keys: ['n'], description: 'in detail: the next object', modes: ['overlay']},
 	'detail-previous': {keys: ['p'], description: 'in detail: the previous object', modes: ['overlay']},
 	// Related lists: an object's own lists (an account's transactions,
@@ -379,7 +381,7 @@ export function paneHint(): string {
 
 /** The column picker's title: its keys. */
 export function pickerHint(): string {
-	return hintLine([['picker-toggle', 'shows/hides'], [['picker-move-down', 'picker-move-up'], 'move'], ['picker-apply', 'applies'], ['picker-cancel', 'cancels']]);
+	return hintLine([['picker-toggle', 'shows/hides'], [['picker-move-down', 'picker-move-up'], 'move'], ['picker-apply', 'applies'], ['picker-cancel', 'cancels'], ['picker-reset', 'defaults']]);
 }
 
 /** Commands that apply on the table or in an overlay (detail included): the lines of the help. */

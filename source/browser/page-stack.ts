@@ -24,6 +24,7 @@ import {
 	navigating,
 	newWalk,
 	reachedBound,
+	recordWalked,
 	replaceTop,
 	request,
 	selectedRow,
@@ -158,6 +159,13 @@ export type PageStackState = {
 	 * per page landed; a new walk starts it empty.
 	 */
 	seen: ReadonlySet<string>;
+	/**
+	 * How full each page of this walk was, from its first page (`page 1`) to
+	 * the deepest reached: the fill strip. ← keeps the pages it leaves; a new
+	 * walk, or a new first page, starts them over (see recordWalked). One
+	 * mark per page, as the stack keeps one URL per page.
+	 */
+	walked: readonly FillMark[];
 	error: LoadError | null;
 	/** What the last action did, for the status line. */
 	notice: Notice | null;
@@ -196,6 +204,7 @@ export function initialState(options: {startUrl: string; settings: Settings; max
 		nextRequestId: 2,
 		walk: 1,
 		seen: new Set(),
+		walked: [],
 		error: null,
 		notice: null,
 		filter: '',
@@ -231,7 +240,7 @@ function drain(state: PageStackState): PageStackState {
 	// after it wait for its answer, which drains again.
 	while (current.queue.length > 0 && current.pending === null) {
 		const [action, ...rest] = current.queue;
-		const next = pageStackReducer({...current, queue: []}, action!);
+		const next = step({...current, queue: []}, action!);
 		current = rest.length === 0 ? next : {...next, queue: [...next.queue, ...rest]};
 	}
 
@@ -531,6 +540,10 @@ function onSort(state: PageStackState, action: Extract<StackAction, {type: 'sort
 }
 
 export function pageStackReducer(state: PageStackState, action: StackAction): PageStackState {
+	return recordWalked(state, step(state, action));
+}
+
+function step(state: PageStackState, action: StackAction): PageStackState {
 	switch (action.type) {
 		case 'loaded': {
 			return onLoaded(state, action);
@@ -618,6 +631,6 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 /** The moves a follow step takes, as the reducer makes them. */
 const moves: Moves = {
-	first: state => pageStackReducer(state, {type: 'first'}),
-	next: state => pageStackReducer(state, {type: 'next'}),
+	first: state => step(state, {type: 'first'}),
+	next: state => step(state, {type: 'next'}),
 };

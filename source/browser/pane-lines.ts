@@ -6,6 +6,7 @@ import type {BrowserState} from './browser-state.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines} from './keymap.js';
+import {statusLegend} from './status-model.js';
 import {selectedRow, top} from './page-stack.js';
 import {maxParents, relatedLine, relatedOf} from './related-walks.js';
 
@@ -100,7 +101,7 @@ export function overlayLines(state: BrowserState): string[] {
 		}
 
 		case 'help': {
-			return helpLines();
+			return [...helpLines(), '', ...statusLegend()];
 		}
 
 		case 'compare': {

@@ -142,6 +142,11 @@ export function routePicker(screen: Prompt<'columns'>, command: Command | undefi
 			return {screen: {kind: 'table'}};
 		}
 
+		case 'picker-reset': {
+			// The empty choice: reading order, nothing hidden; remembering it forgets the endpoint's (column-store.ts).
+			return {screen: {kind: 'table'}, view: {type: 'choose-columns', choice: {order: [], hidden: []}}};
+		}
+
 		default: {
 			return {};
 		}

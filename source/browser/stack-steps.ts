@@ -61,6 +61,33 @@ export function fillMark(page: Page, index: number): FillMark {
 	return {kind, ratio};
 }
 
+/** How full an entry's page was: from the page, or the mark it left when evicted. */
+function entryMark(entry: Entry, index: number): FillMark | undefined {
+	return entry.page ? fillMark(entry.page, index) : entry.fill;
+}
+
+/**
+ * The walk's fill marks after an action (`walked`): the stack's own pages,
+ * then the pages beyond the top that ← left, kept. A new walk, or a new
+ * first page, starts them over, except the page previous_uri led to from
+ * the first page, which goes in front of them (it is the new page 1).
+ */
+export function recordWalked(before: PageStackState, after: PageStackState): PageStackState {
+	if (after.entries === before.entries && after.walk === before.walk) {
+		return after;
+	}
+
+	const marks = after.entries.flatMap((entry, index) => entryMark(entry, index) ?? []);
+	const [bottom] = after.entries;
+	const oldBottom = before.entries[0];
+	if (after.walk !== before.walk || (bottom !== undefined && oldBottom !== undefined && bottom.url !== oldBottom.url)) {
+		const below = after.walk === before.walk && after.entries.length === 1 && bottom?.page?.nextUrl === oldBottom?.url;
+		return {...after, walked: below ? [...marks, ...before.walked] : marks};
+	}
+
+	return {...after, walked: [...marks, ...before.walked.slice(marks.length)]};
+}
+
 /** What a failed page load shows, and whether retrying it can help. */
 export function loadFailure(error: unknown): {message: string; retryable: boolean; problem?: string; exchange?: FailedExchange} {
 	const problem = error instanceof PagewalkError ? error.problem : undefined;

@@ -10,6 +10,7 @@ import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
+import type {OffScreenMatches} from './cells.js';
 import {firstKey as key} from './keymap.js';
 
 /**
@@ -52,6 +53,8 @@ export type StatusInput = {
 	related?: boolean;
 	/** Columns the choice names that no row of the page has, with the closest one it has. */
 	missingColumns?: ReadonlyArray<{path: string; closest?: string}>;
+	/** Rows the filter lets through only for columns not on screen, and those columns. */
+	offScreenMatches?: OffScreenMatches;
 };
 
 /**
@@ -356,7 +359,7 @@ export function statusModel(input: StatusInput): StatusModel {
 	// Before the totals: the line is cut at the terminal's width, and what the
 	// user just typed matters more than what the API does not report.
 	if (input.filter !== '') {
-		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown`, tone: 'accent'});
+		pageSegments.push({id: 'filter', text: `filter "${inert(input.filter)}": ${input.visible} shown${offScreenText(input.offScreenMatches)}`, tone: 'accent'});
 	}
 
 	// A column asked for (--columns) that this page does not have: said, not silently left out.
@@ -409,6 +412,36 @@ export function statusModel(input: StatusInput): StatusModel {
 	}
 
 	return {location, page: pageSegments, message};
+}
+
+/**
+ * ` (2 matched only in hidden column native_balance.currency)`: the filter
+ * reads every column, on screen or not, and says so where a row shown has
+ * the text nowhere in sight. Empty when every row shown matches on screen.
+ */
+export function offScreenText(matches: OffScreenMatches | undefined): string {
+	if (!matches || matches.rows === 0) {
+		return '';
+	}
+
+	const [first, second, ...rest] = matches.columns.map(path => inert(cutToWidth(path, 24)));
+	const named = [first, second].filter(Boolean).join(', ') + (rest.length > 0 ? ` +${rest.length}` : '');
+	return ` (${matches.rows} matched only in hidden ${matches.columns.length === 1 ? 'column' : 'columns'} ${named})`;
+}
+
+/** The status line's words, for the help pane: what each figure counts (docs/browser.md says the same). */
+export function statusLegend(): string[] {
+	const newWalk = (['toggle-order', 'limit-up', 'limit-down', 'limit-type', 'jump'] as const).map(command => key(command)).join(' ');
+	return [
+		'status line',
+		`  page N         pages of this walk from its first page to the one on screen (${key('first')} goes to page 1)`,
+		`  seen N         distinct objects this walk has shown, each id counted once however often it is shown; a new walk (${newWalk}) starts again from 0`,
+		'  7/25 short     objects on this page of the limit in effect; short: fewer, and more pages follow',
+		`  fill ▆▆▇·      one cell per page walked in this walk, from page 1: height by how full it was, · empty; ${key('previous')} keeps the pages it leaves`,
+		'  filter "x": 5 shown (2 matched only in hidden column c)',
+		'                 the filter reads every column; 2 of the rows match only in columns off screen or hidden',
+		'  budget 97/100  requests left of the limit the server states, where it states one',
+	];
 }
 
 /** `searching page 37… (Esc cancels)`: the page a running search is looking at. */

@@ -1,4 +1,4 @@
-import {rowsOf, type Row} from './cells.js';
+import {matchesOffScreen, rowsOf, type Row} from './cells.js';
 import type {BrowserState} from './browser-state.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from './related-walks.js';
@@ -124,6 +124,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		note: state.note,
 		related,
 		missingColumns: missingColumns(allRows, state.view.choice),
+		offScreenMatches: matchesOffScreen(rows, stack.filter, new Set(layout.columns.map(column => column.path))),
 	});
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
 	return {

@@ -234,6 +234,11 @@ export function orderColumns(rows: readonly Cells[], paths: readonly string[] = 
  */
 export type ColumnChoice = {order: readonly string[]; hidden?: readonly string[]; only?: boolean};
 
+/** A choice that names nothing: the reading order, nothing hidden, the same as no choice (the picker's reset). */
+export function isEmptyChoice(choice: ColumnChoice): boolean {
+	return choice.order.length === 0 && (choice.hidden?.length ?? 0) === 0 && choice.only !== true;
+}
+
 /**
  * The page's columns, ordered by `choice` when there is one, else in reading
  * order. `readingOrder`: the page's reading order when the caller already

@@ -17,7 +17,7 @@ import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../http/walker.js';
 import {walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
-import {Progress} from '../output/progress.js';
+import {progressOn} from '../output/progress.js';
 import {parseCommandLine} from '../config/parse-flags.js';
 import {redact} from '../text/secret.js';
 import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from './stop-signals.js';
@@ -35,7 +35,8 @@ const help = `
 
 	Walks a list endpoint to its end and reports how full its pages are, why
 	pages are short, and whether the server keeps the pagination contract.
-	The report goes to stdout; progress (on a terminal only) to stderr.
+	The report goes to stdout; progress to stderr (on a terminal; elsewhere only
+	a wait of 5 s or more, as one line).
 
 	Audit
 	  --json                   one JSON document (schema: source/audit/report-schema.json)
@@ -127,7 +128,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 		}
 	}
 
-	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
+	const progress = progressOn(io.stderr);
 	const keepIds = plans.length > 1;
 	const walks: WalkAudit[] = [];
 	let endpoint = '';

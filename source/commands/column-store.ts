@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto';
 import {renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import type {ColumnChoice} from '../cells/column-order.js';
+import {isEmptyChoice, type ColumnChoice} from '../cells/column-order.js';
 import {FileReadError, readRegularFile} from '../config/regular-file.js';
 import {quotePath} from '../config/profiles.js';
 import {PagewalkError} from '../text/errors.js';
@@ -114,7 +114,11 @@ export function loadRelatedColumnChoices(api: string, env: Env, state = readColu
 	return choices;
 }
 
-/** Remembers `choice` for `endpoint`; false when the file could not be written (see `problem` of readColumnState). */
+/**
+ * Remembers `choice` for `endpoint`, or forgets what was remembered when the
+ * choice is empty (the picker's reset: the default columns); false when the
+ * file could not be written (see `problem` of readColumnState).
+ */
 export function saveColumnChoice(endpoint: string, choice: ColumnChoice, env: Env): boolean {
 	const file = columnStatePath(env);
 	const {problem, ...state} = readColumnState(env);
@@ -122,7 +126,16 @@ export function saveColumnChoice(endpoint: string, choice: ColumnChoice, env: En
 		return false;
 	}
 
+	const forget = isEmptyChoice(choice);
+	if (forget && !Object.hasOwn(state.endpoints, endpoint)) {
+		return true;
+	}
+
 	const endpoints = {...state.endpoints, [endpoint]: {order: [...choice.order], hidden: [...(choice.hidden ?? [])]}};
+	if (forget) {
+		delete endpoints[endpoint];
+	}
+
 	// Written whole, then renamed: a crash mid-write leaves the old file, never half a one. `wx`: a new
 	// file, never one (or a link) already there.
 	const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;

@@ -19,7 +19,7 @@ import type {ListObject, Page, WalkEnd} from '../contract/types.js';
 import {describeEnd} from '../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
-import {Progress} from '../output/progress.js';
+import {progressOn, type Progress} from '../output/progress.js';
 import {Sink, type Mark} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {formatCount} from '../text/format-count.js';
@@ -228,7 +228,7 @@ function openOutput(options: DumpOptions, io: DumpIo): Output {
 		fields: options.columns,
 		formulaGuard: options.formulaGuard,
 	});
-	const progress = new Progress(io.stderr.isTTY === true ? io.stderr : undefined);
+	const progress = progressOn(io.stderr);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
 	// it: take the line down before every write of data; page() redraws it

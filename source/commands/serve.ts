@@ -6,7 +6,8 @@ import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
 import {formatOrigin, wildcardHosts} from '../sandbox/server.js';
-import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox} from '../sandbox/index.js';
+import {defaults} from '../config/config-defaults.js';
+import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../sandbox/index.js';
 
 const help = `
 	Usage
@@ -32,7 +33,7 @@ ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenari
 	  --latency MS[±J][/P]
 	                     hold each answer MS ms before its first byte (± J ms of jitter), plus
 	                     P ms (default 0.2) per object the page asks for, as a real link would
-	  --json             print the URLs, credentials and CDP key files as one JSON line
+	  --json             print the URLs, credentials, CDP key files and settings as one JSON line
 	  --verbose          log one line per request to stderr
 
 	Examples
@@ -137,7 +138,7 @@ export async function run(argv: string[]): Promise<number> {
 		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from --seed); bind 127.0.0.1 (the default) unless that is what you want.\n`);
 	}
 
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox, resolvedSeed, host));
+	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
 	await stopped;
 	await sandbox.close();
 	return 0;
@@ -179,8 +180,40 @@ function otherUrls(host: string, url: string): string[] {
 	return Object.values(networkInterfaces()).flat().filter(entry => entry !== undefined && !entry.internal && (entry.family === 'IPv4' || host.includes(':'))).map(entry => formatOrigin(entry!.address, Number(port)));
 }
 
-function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number, host: string): string {
-	const today = new Date().toISOString().slice(0, 10);
+const windows: Record<number, string> = {1000: 'second', 60_000: 'minute', 3_600_000: 'hour'};
+
+/** `80 ms ± 20 ms before each answer's first byte, + 0.2 ms per object asked for`, or how to turn it on. */
+function latencyLine(latency: SandboxSettings['latency']): string {
+	if (latency === null) {
+		return 'none: answers come at once (--latency MS[±J][/P] holds them as a real link would)';
+	}
+
+	const jitter = latency.jitterMs === 0 ? '' : ` ± ${latency.jitterMs} ms`;
+	return `${latency.ms} ms${jitter} before each answer's first byte, + ${latency.perObjectMs} ms per object asked for`;
+}
+
+/** `100 requests a minute per credential on the account API, ...`, or how to turn it on. */
+function rateLimitLine(limit: SandboxSettings['rateLimit']): string {
+	if (limit === null) {
+		return 'off (--rate-limit N/h, N/m or N/s sets one)';
+	}
+
+	const window = windows[limit.perMs] ?? `${limit.perMs} ms`;
+	const budget = limit.headers === false ? 'only 429 and Retry-After, as the real API (--no-budget-headers)' : 'every answer states the budget left (RateLimit-*)';
+	return `${limit.count} ${limit.count === 1 ? 'request' : 'requests'} ${window === 'hour' ? 'an' : 'a'} ${window} per credential on the account API, then 429 with Retry-After; ${budget}`;
+}
+
+/** What the sandbox runs with, as it applies them: the flags confirmed, defaults named. */
+function settingLines({scenario, records, seed, churnPerSecond, latency, rateLimit}: SandboxSettings): string {
+	return [
+		`  scenario    ${scenario}: ${scenarioSummaries[scenario]}`,
+		`  records     ${records} objects per list, seed ${seed}, ${churnPerSecond === 0 ? 'no churn' : `churn: about ${churnPerSecond} inserts and removals a second`}`,
+		`  latency     ${latencyLine(latency)}`,
+		`  rate limit  ${rateLimitLine(rateLimit)}`,
+	].join('\n');
+}
+
+function banner({accountUrl, commerceUrl, credentials, keys, settings}: Sandbox, seed: number, host: string): string {
 	const elsewhere = otherUrls(host, accountUrl);
 	const reach = elsewhere.length === 0 ? '' : `  from other machines: account API ${elsewhere.join(', ')}; commerce API ${otherUrls(host, commerceUrl).join(', ')}\n`;
 	return `pagewalk sandbox is serving both list APIs.
@@ -188,6 +221,8 @@ function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: num
   account API   ${accountUrl}   lists: /v2/accounts, /v2/accounts/:id/transactions, /v2/accounts/:id/addresses
   commerce API  ${commerceUrl}   lists: /checkouts, /charges
 ${reach}
+${settingLines(settings)}
+
 Credentials (the restricted ones see part of each list, so pages come back short):
   account   full        ${credentials.account.full}
   account   restricted  ${credentials.account.restricted}
@@ -199,8 +234,8 @@ CDP keys of the account API, derived from --seed ${seed}: the same keys and file
 ${keyLines(keys)}
 
 Try:
-  curl -H 'Authorization: Bearer ${credentials.account.full}' -H 'CB-VERSION: ${today}' '${accountUrl}/v2/accounts?limit=5'
-  curl -H 'X-CC-Api-Key: ${credentials.commerce.full}' -H 'X-CC-Version: 2018-03-22' '${commerceUrl}/checkouts?limit=5'
+  curl -H 'Authorization: Bearer ${credentials.account.full}' -H 'CB-VERSION: ${defaults.apiVersion}' '${accountUrl}/v2/accounts?limit=5'
+  curl -H 'X-CC-Api-Key: ${credentials.commerce.full}' -H 'X-CC-Version: ${defaults.apiVersion}' '${commerceUrl}/checkouts?limit=5'
 
 Ctrl-C stops it.
 `;

@@ -8,7 +8,27 @@ import {credentialEnv, defaults} from './config-defaults.js';
 import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {cutToWidth} from '../text/text-width.js';
-import type {Order} from '../contract/types.js';
+import type {Api, Order} from '../contract/types.js';
+
+/**
+ * The words flags with a fixed set of values take, in the order help names
+ * them: the checks below (and options.ts) read these lists, and shell
+ * completion offers them (commands/completion.ts), so the two cannot differ.
+ */
+export const orders = ['asc', 'desc'] as const satisfies readonly Order[];
+export const apiNames = ['account', 'commerce'] as const satisfies readonly Api[];
+export const demoCredentials = ['full', 'restricted'] as const;
+export const demoAuths = ['key', 'token'] as const;
+
+/** Whether `raw` is one of `values`, narrowed to them. */
+export function isOneOf<T extends string>(values: readonly T[], raw: string): raw is T {
+	return (values as readonly string[]).includes(raw);
+}
+
+/** `a or b`, or `one of a, b, c`: how an error names a flag's values. */
+export function valuesText(values: readonly string[]): string {
+	return values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
+}
 
 /** A flag's value as text: undefined when not given, '' for a bare boolean. */
 export function text(value: unknown): string | undefined {
@@ -81,8 +101,8 @@ export function order(value: unknown, source = '--order'): Order | undefined {
 		return undefined;
 	}
 
-	if (raw !== 'asc' && raw !== 'desc') {
-		throw new UsageError(`${source} must be asc or desc, not ${quote(raw)}.`);
+	if (!isOneOf(orders, raw)) {
+		throw new UsageError(`${source} must be ${valuesText(orders)}, not ${quote(raw)}.`);
 	}
 
 	return raw;

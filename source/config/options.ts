@@ -5,7 +5,7 @@ import {parseKeyFile} from './cdp-key.js';
 import {resolveCredential, tokenCredential, type Credential, type CredentialInput, type ReadKeyFile} from './credentials.js';
 import {resolveEndpoint} from './endpoint.js';
 import {UsageError} from '../text/errors.js';
-import {apiVersion, baseUrl, cursor, headers, integer, limit as limitValue, order, quote, seconds, text} from './flag-values.js';
+import {apiNames, apiVersion, baseUrl, cursor, demoAuths, demoCredentials, headers, integer, isOneOf, limit as limitValue, order, quote, seconds, text, valuesText} from './flag-values.js';
 import {parseBase, type LinkBase} from '../contract/links.js';
 import type {Api, Order} from '../contract/types.js';
 import type {walkFlags} from './flags.js';
@@ -105,8 +105,8 @@ type DemoFlags = {demo: boolean; credential?: string; auth?: string; scenario?: 
 function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	const demo = flags.demo === true;
 	const credential = text(flags.demoCredential);
-	if (credential !== undefined && credential !== 'full' && credential !== 'restricted') {
-		throw new UsageError(`--demo-credential must be full or restricted, not ${quote(credential)}.`);
+	if (credential !== undefined && !isOneOf(demoCredentials, credential)) {
+		throw new UsageError(`--demo-credential must be ${valuesText(demoCredentials)}, not ${quote(credential)}.`);
 	}
 
 	if (credential !== undefined && !demo) {
@@ -114,8 +114,8 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	const auth = text(flags.demoAuth);
-	if (auth !== undefined && auth !== 'key' && auth !== 'token') {
-		throw new UsageError(`--demo-auth must be key or token, not ${quote(auth)}.`);
+	if (auth !== undefined && !isOneOf(demoAuths, auth)) {
+		throw new UsageError(`--demo-auth must be ${valuesText(demoAuths)}, not ${quote(auth)}.`);
 	}
 
 	if (auth !== undefined && !demo) {
@@ -214,8 +214,8 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	}
 
 	const apiRaw = text(flags.api);
-	if (apiRaw !== undefined && apiRaw !== 'account' && apiRaw !== 'commerce') {
-		throw new UsageError(`--api must be account or commerce, not ${quote(apiRaw)}.`);
+	if (apiRaw !== undefined && !isOneOf(apiNames, apiRaw)) {
+		throw new UsageError(`--api must be ${valuesText(apiNames)}, not ${quote(apiRaw)}.`);
 	}
 
 	const apiFlag = apiRaw as Api | undefined;

@@ -131,6 +131,8 @@ export type RetryNotice = {
 	reason: string;
 	/** Set when no request failed: the server's stated budget is spent and the walk waits for it (http/rate-budget.ts). */
 	pacing?: true;
+	/** Set when the wait is the one the server's Retry-After asked for (not a backoff of our own). */
+	retryAfter?: true;
 	/** When the wait began (ms since the epoch), where a countdown is shown; set by whoever receives the notice. */
 	since?: number;
 };

@@ -436,7 +436,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			}
 
 			retries += 1;
-			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason});
+			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason, ...(decision.reason === 'retry-after' ? {retryAfter: true as const} : {})});
 			// eslint-disable-next-line no-await-in-loop -- the backoff between sequential attempts
 			await pause(decision.ms, signal);
 		}

@@ -6,11 +6,24 @@ import type {Page, RetryNotice} from '../contract/types.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
 
+/** A wait at least this long is said on a stderr that is not a terminal, which has no progress line to show it. */
+export const longWaitMs = 5000;
+
+/**
+ * The progress of a walk on `stderr`: the redrawn line on a terminal; else
+ * (a pipe, a file, a CI log) one plain line for each long wait, so a walk
+ * held minutes by a rate limit is never silent there.
+ */
+export function progressOn(stderr: Stream & {isTTY?: boolean}): Progress {
+	return stderr.isTTY === true ? new Progress(stderr) : new Progress(undefined, stderr);
+}
+
 /**
  * The one-line progress display of the dump on stderr, drawn only when stderr
  * is a terminal: pages, objects, short pages, rate, and any retry wait.
  * Redrawn at most ten times a second so a fast walk does not spend its time
- * painting.
+ * painting. Off a terminal (`plain`), only a wait of {@link longWaitMs} or
+ * more is written, as one line with no carriage return.
  */
 export class Progress {
 	pages = 0;
@@ -19,6 +32,7 @@ export class Progress {
 	/** Pages of the chain in the other order, in a walk from both ends (http/both-ends.ts). */
 	backPages = 0;
 	readonly #stream: Stream | undefined;
+	readonly #plain: Stream | undefined;
 	readonly #started = Date.now();
 	#drawnAt = 0;
 	#visible = false;
@@ -27,8 +41,9 @@ export class Progress {
 	#forward: '↓' | '↑' | undefined;
 	#backObjects = 0;
 
-	constructor(stream: Stream | undefined) {
+	constructor(stream: Stream | undefined, plain?: Stream) {
 		this.#stream = stream;
+		this.#plain = plain;
 	}
 
 	page(page: Page, written: number): void {
@@ -69,9 +84,14 @@ export class Progress {
 	}
 
 	retry(notice: RetryNotice): void {
+		const asked = notice.retryAfter ? ' as the server\'s Retry-After asks' : '';
 		this.#waiting = notice.pacing
 			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
-			: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})`;
+			: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})${asked}`;
+		if (this.#plain && notice.waitMs >= longWaitMs) {
+			this.#plain.write(`pagewalk: ${this.#waiting}…\n`);
+		}
+
 		this.#draw(true);
 	}
 

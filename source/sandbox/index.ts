@@ -61,9 +61,14 @@ export type Sandbox = {
 	credentials: Credentials;
 	/** CDP keys of the account API, accepted beside its tokens: ES256 and EdDSA for each of full and restricted. */
 	keys: SandboxKey[];
+	/** What it runs with, defaults filled in: what `serve` confirms at start. */
+	settings: SandboxSettings;
 	store: SandboxStore;
 	close(): Promise<void>;
 };
+
+/** The sandbox's settings as it applies them (a scenario's own churn included); null where off. */
+export type SandboxSettings = {scenario: ScenarioName; records: number; seed: number; churnPerSecond: number; latency: Latency | null; rateLimit: RateLimit | null};
 
 export const defaultRecords = 300;
 export const defaultSeed = 1;
@@ -129,12 +134,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 
 	commerceUrl = commerce.url;
-	const stopChurn = startChurn(lists, options.churn ?? (scenario === 'churn' ? churnPerSecond : 0), seed);
+	const churn = options.churn ?? (scenario === 'churn' ? churnPerSecond : 0);
+	const stopChurn = startChurn(lists, churn, seed);
 	return {
 		accountUrl: account.url,
 		commerceUrl,
 		credentials,
 		keys,
+		settings: {scenario, records, seed, churnPerSecond: churn, latency: latency ?? null, rateLimit: options.rateLimit ? {...options.rateLimit, headers: options.rateLimit.headers !== false} : null},
 		store: lists,
 		async close() {
 			stopChurn();

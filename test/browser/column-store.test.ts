@@ -51,6 +51,18 @@ describe('the column choices file', () => {
 		});
 	});
 
+	it('forgets an endpoint\'s choice when the choice is empty (the picker\'s r), keeping the others', () => {
+		const env = {PAGEWALK_STATE_DIR: stateDir()};
+		// Nothing remembered: nothing to forget, and no file is made for it.
+		expect(saveColumnChoice('account /v2/accounts', {order: [], hidden: []}, env)).toBe(true);
+		expect(() => lstatSync(columnStatePath(env))).toThrow();
+		saveColumnChoice('account /v2/accounts', {order: ['id', 'name'], hidden: ['name']}, env);
+		saveColumnChoice('commerce /checkouts', {order: ['id']}, env);
+		expect(saveColumnChoice('account /v2/accounts', {order: [], hidden: []}, env)).toBe(true);
+		expect(loadColumnChoice('account /v2/accounts', env)).toBeUndefined();
+		expect(JSON.parse(readFileSync(columnStatePath(env), 'utf8'))).toEqual({version: 1, endpoints: {'commerce /checkouts': {order: ['id'], hidden: []}}});
+	});
+
 	it('reads a malformed file as no choice and writes over it', () => {
 		const env = {PAGEWALK_STATE_DIR: stateDir()};
 		writeFileSync(columnStatePath(env), '{not json');

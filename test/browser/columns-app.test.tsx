@@ -96,6 +96,23 @@ describe('the column picker', () => {
 		expect(saved).toHaveLength(1);
 	});
 
+	it('r in the picker goes back to the default columns and forgets the choice (an empty one is saved)', async () => {
+		const saved: ColumnChoice[] = [];
+		const app = await browse({columns: {initial: {order: ['created_at', 'name'], hidden: ['balance.amount']}, save: choice => saved.push(choice)}});
+		let frame = await app.waitFor(f => f.includes('page 1 '));
+		const chosen = header(frame);
+		expect(chosen.slice(0, 3)).toEqual(['id', 'created_at', 'name']);
+		await app.press('C');
+		frame = await app.waitFor(f => f.startsWith('columns:'));
+		expect(frame.split('\n')[0]).toContain('r defaults');
+		await app.press('r');
+		frame = await app.waitFor(f => f.startsWith('  id ') && header(f)[1] === 'name');
+		expect(header(frame)).toEqual(['id', 'name', 'balance.amount', 'currency.code', 'type', 'created_at']);
+		await vi.waitFor(() => {
+			expect(saved).toEqual([{order: [], hidden: []}]);
+		});
+	});
+
 	it('starts from the columns given (--columns or remembered), the id pinned', async () => {
 		const app = await browse({columns: {initial: {order: ['created_at', 'name'], only: true}}});
 		const frame = await app.waitFor(f => f.includes('page 1 '));
@@ -134,3 +151,23 @@ describe('--columns naming a column the page does not have', () => {
 	});
 });
 
+describe('the filter reads every column, and says where the text is when it is off screen', () => {
+	it('a row let through by a column off screen is counted, with the column named; once the column is on screen, nothing is added', async () => {
+		const app = await browse({size: {columns: 120, rows: 24}});
+		await app.waitFor(f => f.includes('cols 1–6 of 21'));
+		// currency.name (Bitcoin) is off screen at 120 cells; the rows on screen say BTC.
+		await app.press('/', ...'bitcoin', keys.enter);
+		let frame = await app.waitFor(f => f.includes('filter "bitcoin": '));
+		expect(frame).toMatch(/filter "bitcoin": (\d+) shown \(\1 matched only in hidden columns? currency\.name/);
+		// Hidden in the picker is hidden too: with name hidden, the fiat accounts (type fiat, named "… Wallet") match there only.
+		await app.press(keys.escape, 'C', 'j', ' ', keys.enter, '/', ...'wallet', keys.enter);
+		frame = await app.waitFor(f => f.includes('filter "wallet": '));
+		const fiat = frame.split('\n').filter(line => / fiat /.test(line)).length;
+		expect(fiat).toBeGreaterThan(0);
+		expect(frame).toContain(`shown (${fiat} matched only in hidden column name)`);
+		// With name hidden, currency.name has come on screen: the match is in sight, nothing to say.
+		await app.press(keys.escape, '/', ...'bitcoin', keys.enter);
+		frame = await app.waitFor(f => f.includes('filter "bitcoin": ') && header(f).includes('currency.name'));
+		expect(frame).not.toContain('matched only in hidden');
+	});
+});

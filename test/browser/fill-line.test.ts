@@ -47,6 +47,48 @@ describe('fill strip', () => {
 		expect(line).toBe('fill …█·▂ · 1 short · 1 empty');
 	});
 
+	it('keeps every page walked when ← goes back, and → over them changes nothing', () => {
+		let state = walk([4, 2, 0, 3, 4]);
+		state = reduce(reduce(state, {type: 'previous'}), {type: 'previous'});
+		expect(state.entries).toHaveLength(3);
+		expect(fillLine(state, 80)).toBe('fill █▄·▆█ · 2 short · 1 empty');
+		state = reduce(state, {type: 'next'});
+		expect(state.entries).toHaveLength(4);
+		expect(fillLine(state, 80)).toBe('fill █▄·▆█ · 2 short · 1 empty');
+		// 0 goes back to the first page of the same walk: still this walk's pages.
+		state = reduce(state, {type: 'first'});
+		expect(fillLine(state, 80)).toBe('fill █▄·▆█ · 2 short · 1 empty');
+		// Bounded by the walk: one mark per page reached, however often walked.
+		expect(state.walked).toHaveLength(5);
+	});
+
+	it('a page walked again after ← shows as it came the second time', () => {
+		let state = walk([4, 2, 0, 3, 4]);
+		state = reduce(reduce(state, {type: 'previous'}), {type: 'refresh'});
+		const [wanted] = wantedRequests(state);
+		// Page 4 again, now with one object more.
+		state = reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage({url: wanted!.url, ids: ['a', 'b', 'c', 'd'], next: url('c3'), limit: 4})});
+		expect(fillLine(state, 80)).toBe('fill █▄·██ · 1 short · 1 empty');
+	});
+
+	it('a new walk starts it over', () => {
+		let state = reduce(walk([4, 2, 0, 3, 4]), {type: 'change-limit', delta: 1});
+		const [wanted] = wantedRequests(state);
+		state = reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage({url: wanted!.url, ids: ['a', 'b'], next: url('b'), limit: 5})});
+		expect(fillLine(state, 80)).toBe('fill ▄ · 1 short · 0 empty');
+	});
+
+	it('the page previous_uri leads to below the first page goes in front: it is the new page 1', () => {
+		let state = initialState({startUrl: url('c0'), settings});
+		const [first] = wantedRequests(state);
+		state = reduce(state, {type: 'loaded', requestId: first!.requestId, page: makePage({url: url('c0'), ids: ['x', 'y'], next: url('y'), previous: url('p'), limit: 4})});
+		state = reduce(state, {type: 'previous'});
+		const [below] = wantedRequests(state);
+		state = reduce(state, {type: 'loaded', requestId: below!.requestId, page: makePage({url: below!.url, ids: ['a', 'b', 'c', 'd'], next: url('c0'), limit: 4})});
+		expect(state.entries).toHaveLength(1);
+		expect(fillLine(state, 80)).toBe('fill █▄ · 1 short · 0 empty');
+	});
+
 	it('is empty before the first page', () => {
 		expect(fillLine(initialState({startUrl: url(), settings}), 80)).toBe('');
 	});

@@ -122,7 +122,7 @@ describe('keymap', () => {
 		expect(lines).toHaveLength(browsingCommands().length + 4);
 		expect(lines.at(-3)).toBe('related    Enter on an account shows its own lists (transactions, addresses, …): ← → choose, Enter opens one as a new walk (the status line shows the way back), Backspace returns as you left it');
 		// Keys padded to the widest label (Backspace), then two spaces.
-		expect(lines.at(-2)).toBe('columns    in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels');
+		expect(lines.at(-2)).toBe('columns    in C: ↑ k previous column, ↓ j next column, Space shows or hides it, K Shift-↑ moves it up, J Shift-↓ moves it down, Enter applies, Esc q cancels, r resets, forgetting the choice');
 		expect(lines[0]).toBe('↑ k        previous row (scrolls detail and debug)');
 		expect(lines).toContain('o          toggle order asc/desc in place (the selected object stays; new walk)');
 		expect(lines).toContain('Q          quit from anywhere');

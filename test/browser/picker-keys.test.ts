@@ -41,4 +41,8 @@ describe('column keys', () => {
 		expect(routeKey(picker, 'q', 'q', context)).toEqual({screen: {kind: 'table'}});
 		expect(routeKey(picker, 'ctrl+c', 'c', context)).toEqual({quit: true});
 	});
+
+	it('r goes back to the default columns: the empty choice, which the store forgets', () => {
+		expect(routeKey(picker, 'r', 'r', context)).toEqual({screen: {kind: 'table'}, view: {type: 'choose-columns', choice: {order: [], hidden: []}}});
+	});
 });

@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer} from '../../source/browser/page-stack.js';
-import {errorText, joinSegments, limitText, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {initialState, pageStackReducer, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {overlayLines} from '../../source/browser/pane-lines.js';
+import {startState} from '../../source/browser/browser-state.js';
+import {matchesOffScreen} from '../../source/browser/cells.js';
+import {errorText, joinSegments, limitText, offScreenText, statusLegend, statusModel, walkStart} from '../../source/browser/status-model.js';
 import {makePage, url} from './pages.js';
 
 function withPage(page: Parameters<typeof makePage>[0], startUrl = url()) {
@@ -55,6 +58,22 @@ describe('status line model', () => {
 		expect(model.page[3]!.text).toBe('filter "bt": 0 shown');
 	});
 
+	it('says which columns off screen let rows through the filter, and counts only rows with no match in sight', () => {
+		const rows = [
+			{cells: new Map([['id', 'a'], ['name', 'USD Wallet'], ['note', 'wallet one']])},
+			{cells: new Map([['id', 'b'], ['name', 'Savings'], ['note', 'a wallet'], ['memo', 'Wallet']])},
+			{cells: new Map([['id', 'c'], ['name', 'Savings'], ['tag', 'WALLET']])},
+		];
+		const matches = matchesOffScreen(rows, ' Wallet ', new Set(['id', 'name']));
+		expect(matches).toEqual({rows: 2, columns: ['note', 'memo', 'tag']});
+		expect(offScreenText(matches)).toBe(' (2 matched only in hidden columns note, memo +1)');
+		expect(offScreenText(matchesOffScreen(rows, 'savings', new Set(['id', 'name'])))).toBe('');
+		expect(offScreenText(matchesOffScreen(rows.slice(2), 'wallet', new Set(['id'])))).toBe(' (1 matched only in hidden column tag)');
+		expect(matchesOffScreen(rows, '', new Set(['id']))).toEqual({rows: 0, columns: []});
+		const state = withPage({url: url(), ids: ['a', 'b'], next: null});
+		expect(joinSegments(statusModel({...input, state, filter: 'wallet', visible: 3, offScreenMatches: matches}).page)).toContain('filter "wallet": 3 shown (2 matched only in hidden columns note, memo +1)');
+	});
+
 	it('says what an order toggle did', () => {
 		const state = pageStackReducer(withPage({url: url(), ids: ['a'], next: null}), {type: 'toggle-order'});
 		expect(statusModel({...input, state}).message?.text).toBe('order asc: new walk from the first page');
@@ -105,5 +124,42 @@ describe('error advice that fits where it happened', () => {
 	it('a refused jump: the id typed, without the endpoint and query advice', () => {
 		const refused = {message: 'The account API rejected the request (400 validation_error: bad id); check the endpoint and the query flags.', url: 'u', kind: 'reset' as const, retryable: false, problem: 'The account API rejected the request (400 validation_error: bad id)', jump: true as const};
 		expect(errorText(refused, false)).toBe('jump failed, the page stays (: tries another id): The account API rejected the request (400 validation_error: bad id)');
+	});
+});
+
+/** Lands every page asked for from `pages` (by URL) until none is wanted, then returns the state. */
+function answer(state: PageStackState, pages: Record<string, string[]>): PageStackState {
+	for (let wanted = wantedRequests(state); wanted.length > 0; wanted = wantedRequests(state)) {
+		const [request] = wanted;
+		const cursor = new URL(request!.url).searchParams.get('starting_after');
+		const ids = pages[cursor ?? ''] ?? [];
+		state = pageStackReducer(state, {type: 'loaded', requestId: request!.requestId, page: makePage({url: request!.url, ids, next: ids.length > 0 && cursor !== 'c' ? url(ids.at(-1)) : null, limit: 3})});
+	}
+
+	return state;
+}
+
+describe('the status line\'s legend (help pane)', () => {
+	it('is in the help pane, after the keys', () => {
+		const state = {...startState({startUrl: url(), settings: {order: 'desc', limit: 3}, compareLabels: null, endpoint: '/v2/accounts', api: 'account'}), screen: {kind: 'help' as const, scroll: 0}};
+		const lines = overlayLines(state);
+		expect(lines.slice(-statusLegend().length)).toEqual(statusLegend());
+		expect(lines).toContain('  seen N         distinct objects this walk has shown, each id counted once however often it is shown; a new walk (o + - L :) starts again from 0');
+	});
+
+	it('seen N is what it says: each id once, kept by ← → and 0, from 0 again on a new walk', () => {
+		// Page 2 repeats b: seen once.
+		const pages = {'': ['a', 'b', 'c'], c: ['b', 'd', 'e']};
+		const seen = (state: PageStackState) => joinSegments(statusModel({...input, state}).location).match(/seen \d+/)![0];
+		let state = answer(initialState({startUrl: url(), settings: {order: 'desc', limit: 3}}), pages);
+		expect(seen(state)).toBe('seen 3');
+		state = answer(pageStackReducer(state, {type: 'next'}), pages);
+		expect(seen(state)).toBe('seen 5');
+		state = answer(pageStackReducer(state, {type: 'previous'}), pages);
+		state = answer(pageStackReducer(state, {type: 'next'}), pages);
+		state = answer(pageStackReducer(state, {type: 'first'}), pages);
+		expect(seen(state)).toBe('seen 5');
+		state = answer(pageStackReducer(state, {type: 'change-limit', delta: 1}), pages);
+		expect(seen(state)).toBe('seen 3');
 	});
 });

@@ -8,6 +8,7 @@ import {createInterface} from 'node:readline';
 import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import {unsupportedKeywords, validate, type Schema} from '../audit/json-schema.js';
+import {scenarioNames} from '../../source/sandbox/scenario-names.js';
 
 const run = promisify(execFile);
 const cli = path.resolve('dist/cli.js');
@@ -19,8 +20,8 @@ describe('--json outputs match their schemas', () => {
 		expect(unsupportedKeywords(schemaOf('profiles'))).toEqual([]);
 	});
 
-	it('serve --json', async () => {
-		const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', '5'], {stdio: ['ignore', 'pipe', 'ignore']});
+	it.each([[[]], [['--latency', '80±20/0.5', '--rate-limit', '5/s', '--scenario', 'duplicate']]])('serve --json %j', async (flags) => {
+		const child = spawn(process.execPath, [cli, 'serve', '--json', '--port', '0', '--records', '5', ...flags], {stdio: ['ignore', 'pipe', 'ignore']});
 		const line = await new Promise<string>((resolve) => {
 			createInterface({input: child.stdout!}).once('line', resolve);
 		});
@@ -30,6 +31,11 @@ describe('--json outputs match their schemas', () => {
 		child.kill('SIGTERM');
 		await closed;
 		expect(validate(schemaOf('serve'), JSON.parse(line))).toEqual([]);
+	});
+
+	it('the serve schema names every scenario the sandbox has', () => {
+		const settings = schemaOf('serve').properties!['settings']!;
+		expect(settings.properties!['scenario']!.enum).toEqual([...scenarioNames]);
 	});
 
 	it('profiles --json, with each kind of source', async () => {

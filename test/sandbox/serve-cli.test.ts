@@ -6,6 +6,7 @@ import {createInterface} from 'node:readline';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {parseKeyFile} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
+import {defaults} from '../../source/config/config-defaults.js';
 import {startSandbox} from '../../source/sandbox/index.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -78,7 +79,8 @@ describe('pagewalk serve', () => {
 	it('--json --port 0 prints one JSON line, serves, and exits 0 on SIGTERM', async () => {
 		const server = start(['--json', '--port', '0', '--records', '40']);
 		const info = JSON.parse(await server.firstLine);
-		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials', 'keys']);
+		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials', 'keys', 'settings']);
+		expect(info.settings).toEqual({scenario: 'restricted', records: 40, seed: 1, churnPerSecond: 0, latency: null, rateLimit: null});
 		expect(Object.keys(info.credentials.account)).toEqual(['full', 'restricted']);
 		const account = await fetch(`${info.accountUrl}/v2/accounts?limit=3`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
 		expect(account.status).toBe(200);
@@ -176,6 +178,51 @@ describe('pagewalk serve', () => {
 		const response = await fetch(`${info.accountUrl}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
 		await response.text();
 		expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
+	it('confirms its scenario, records, latency and rate limit at start, in the text and in --json, as the sandbox applies them', async () => {
+		const flags = ['--port', '0', '--records', '30', '--scenario', 'churn', '--latency', '80±20', '--rate-limit', '100/m', '--no-budget-headers'];
+		const server = start(flags);
+		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
+		expect(text).toContain('  scenario    churn: clean, with 5 inserts and removals a second while you walk\n');
+		// The churn scenario's own churn, which --churn did not set: what the sandbox does, not what was typed.
+		expect(text).toContain('  records     30 objects per list, seed 1, churn: about 5 inserts and removals a second\n');
+		expect(text).toContain('  latency     80 ms ± 20 ms before each answer\'s first byte, + 0.2 ms per object asked for\n');
+		expect(text).toContain('  rate limit  100 requests a minute per credential on the account API, then 429 with Retry-After; only 429 and Retry-After, as the real API (--no-budget-headers)\n');
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		const json = start(['--json', ...flags]);
+		const info = JSON.parse(await json.firstLine) as {settings: unknown};
+		expect(info.settings).toEqual({scenario: 'churn', records: 30, seed: 1, churnPerSecond: 5, latency: {ms: 80, jitterMs: 20, perObjectMs: 0.2}, rateLimit: {count: 100, perMs: 60_000, headers: false}});
+		json.child.kill('SIGTERM');
+		expect(await json.exited).toBe(0);
+		const plain = start(['--port', '0', '--records', '5']);
+		const defaultsText = (await plain.waitFor(/^Ctrl-C/)).join('\n');
+		expect(defaultsText).toContain('  scenario    restricted: clean; the restricted credential sees clumps of the list (the default)\n');
+		expect(defaultsText).toContain('  records     5 objects per list, seed 1, no churn\n');
+		expect(defaultsText).toContain('  latency     none: answers come at once (--latency MS[±J][/P] holds them as a real link would)\n');
+		expect(defaultsText).toContain('  rate limit  off (--rate-limit N/h, N/m or N/s sets one)\n');
+		plain.child.kill('SIGTERM');
+		expect(await plain.exited).toBe(0);
+	});
+
+	it('its sample curl lines send the API version pagewalk sends, which the sandbox takes without a warning', async () => {
+		const server = start(['--port', '0', '--records', '5']);
+		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
+		const curls = text.split('\n').filter(line => line.trimStart().startsWith('curl '));
+		expect(curls).toHaveLength(2);
+		await Promise.all(curls.map(async line => {
+			const [, name, version] = /-H '(CB-VERSION|X-CC-Version): ([^']*)'/.exec(line)!;
+			expect(version).toBe(defaults.apiVersion);
+			const headers = Object.fromEntries([...line.matchAll(/-H '([^:]+): ([^']*)'/g)].map(match => [match[1]!, match[2]!]));
+			const url = /'(http:[^']+)'$/.exec(line)![1]!;
+			const response = await fetch(url, {headers});
+			const body = await response.json() as {warnings?: unknown};
+			expect([name, response.status, body.warnings]).toEqual([name, 200, undefined]);
+		}));
+
 		server.child.kill('SIGTERM');
 		expect(await server.exited).toBe(0);
 	});
