@@ -10,7 +10,7 @@ beforeAll(async () => {
 	prepareCli();
 
 	sandbox = await startSandbox({port: 0, records: 120});
-}, 60_000);
+});
 
 afterAll(async () => {
 	await sandbox?.close();

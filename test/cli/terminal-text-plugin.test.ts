@@ -18,7 +18,6 @@ import stringWidth from 'string-width';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import stringWidth7 from '../../node_modules/wrap-ansi/node_modules/string-width/index.js';
 import {lazyEmojiPattern, terminalTextPlugin, withGraphemeSegmenter} from '../../scripts/terminal-text-plugin.mjs';
-import {longWork} from '../support/patience.js';
 
 type Bundled = {stringWidth: typeof stringWidth; stringWidth7: typeof stringWidth7; sliceAnsi: typeof sliceAnsi; tokenize: typeof tokenize};
 
@@ -101,13 +100,13 @@ describe('string-width in the bundle', () => {
 
 	it('agrees on every code point alone', () => {
 		expect(disagreements(codePoints(assigned, ''))).toEqual([]);
-	}, longWork);
+	});
 
 	it('agrees on every code point that may start an emoji, followed by VS16, a keycap or a skin tone', () => {
 		for (const suffix of ['\uFE0F', '\uFE0F\u20E3', '\u{1F3FD}']) {
 			expect(disagreements(codePoints(emojiStarts, suffix)), JSON.stringify(suffix)).toEqual([]);
 		}
-	}, longWork);
+	});
 
 	it('agrees on emoji sequences of every kind and on mixed text', () => {
 		const texts = [

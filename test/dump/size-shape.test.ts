@@ -30,14 +30,14 @@ describe('objects nested 50,000 levels deep', () => {
 		expect(result.stderr).toBe('');
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe(`${texts.join('\n')}\n`);
-	}, 60_000);
+	});
 
 	test('json: one valid document', async () => {
 		const result = await dumpOf('deep', 'json');
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe(`[\n${texts.join(',\n')}\n]\n`);
 		expect((JSON.parse(result.stdout) as Array<{id: string}>).map(object => object.id)).toEqual(['before', 'deep-object', 'deep-array', 'after']);
-	}, 60_000);
+	});
 
 	test('csv: past 32 levels the rest is one cell of exact text; the neighbours are plain rows', async () => {
 		const result = await dumpOf('deep', 'csv');
@@ -51,7 +51,7 @@ describe('objects nested 50,000 levels deep', () => {
 		expect(rows[2]!.endsWith('}}",')).toBe(true);
 		expect(rows[3]).toBe(`deep-array,nested,,${'['.repeat(deepLevels)}${']'.repeat(deepLevels)}`);
 		expect(rows[4]).toBe('after,last,,');
-	}, 60_000);
+	});
 
 	test('table: four rows under a header', async () => {
 		const result = await dumpOf('deep', 'table');
@@ -59,14 +59,14 @@ describe('objects nested 50,000 levels deep', () => {
 		const lines = result.stdout.split('\n').filter(Boolean);
 		expect(lines).toHaveLength(5);
 		expect(lines.map(line => line.split(' ')[0])).toEqual(['id', 'before', 'deep-object', 'deep-array', 'after']);
-	}, 60_000);
+	});
 
 	test('audit: checks the page and reports', async () => {
 		const result = await auditInProcess(['accounts', `--base-url=${faulty().base('deep')}`, '--timeout', '60', '--json'], canaryEnv);
 		expect(result.stderr).toBe('');
 		const report = JSON.parse(result.stdout) as {walks: Array<{objects: number}>};
 		expect(report.walks[0]!.objects).toBe(4);
-	}, 60_000);
+	});
 });
 
 describe('one cell of 4 MiB of non-ASCII text and emoji', () => {
@@ -88,7 +88,7 @@ describe('one cell of 4 MiB of non-ASCII text and emoji', () => {
 		const csv = await dumpOf('huge-cell', 'csv');
 		expect(csv.code).toBe(0);
 		expect(csvRows(csv.stdout)[2]).toBe(`huge,${objects[1]!.note}`);
-	}, 60_000);
+	});
 });
 
 describe('300,000 objects on one page', () => {
@@ -104,14 +104,14 @@ describe('300,000 objects on one page', () => {
 				expect(lines).toHaveLength(manyObjects + (format === 'ndjson' ? 0 : 1));
 				expect(lines.at(-1)).toMatch(format === 'ndjson' ? /^\{"id":"o299999","n":299999\}$/ : /^o299999\b/);
 			}
-		}, 60_000);
+		});
 	}
 
 	test('audit: every object counted', async () => {
 		const result = await auditInProcess(['accounts', `--base-url=${faulty().base('many-objects')}`, '--timeout', '60', '--json'], canaryEnv);
 		const report = JSON.parse(result.stdout) as {walks: Array<{objects: number}>};
 		expect(report.walks[0]!.objects).toBe(manyObjects);
-	}, 60_000);
+	});
 });
 
 describe('an object with 100,000 fields', () => {
@@ -126,7 +126,7 @@ describe('an object with 100,000 fields', () => {
 		const table = await dumpOf('wide', 'table');
 		expect(table.code).toBe(0);
 		expect(table.stdout.split('\n').filter(Boolean)).toHaveLength(3);
-	}, 60_000);
+	});
 
 	test('table on a narrow terminal: the layout stays linear in the fields', async () => {
 		// stdout a terminal of 120 columns.
@@ -136,5 +136,5 @@ describe('an object with 100,000 fields', () => {
 		expect(lines).toHaveLength(3);
 		expect(lines[0]!.length).toBeLessThanOrEqual(120);
 		expect(stderr).toMatch(/99,99\d columns did not fit|\d+ columns did not fit the terminal width/);
-	}, 60_000);
+	});
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
 	const installed = await run('npm', ['install', '-g', '--prefix', prefix, '--offline', tarball], {cwd: work, env: npmEnv});
 	installLog = installed.stdout + installed.stderr;
 	bin = path.join(prefix, 'bin', 'pagewalk');
-}, 120_000);
+});
 
 afterAll(() => {
 	rmSync(work, {recursive: true, force: true});

@@ -6,10 +6,3 @@
  */
 export const patience = 30_000;
 
-/**
- * The deadline of a test that does a fixed, large amount of work (every
- * code point): it cannot hang, so its deadline
- * only has to outlast a loaded machine, where such work takes several times
- * what it takes on an idle one.
- */
-export const longWork = 300_000;

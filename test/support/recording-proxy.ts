@@ -8,9 +8,6 @@
  * sends the first request's Authorization again on every later one (a nonce
  * used twice). `ignore-order` drops the order parameter, as a server that
  * lists in one order only would (the walk from both ends must notice).
- * A hold keeps the requests it matches at the proxy until the test releases
- * them, and tells the test when one has arrived: a test that needs a request
- * still in flight when its keys arrive waits on that, not on the clock.
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -19,20 +16,10 @@ export type Recorded = {path: string; host: string | undefined; authorization: s
 
 export type ProxyMode = 'pass' | 'rewrite-host' | 'replay' | 'ignore-order';
 
-/** Requests kept at the proxy until `release()`. */
-export type Hold = {
-	/** The paths of the requests the hold has kept so far, in the order they arrived. */
-	arrived: string[];
-	/** Sends on what the hold kept (a request its client gave up on meanwhile is dropped) and ends the hold. */
-	release(): void;
-};
-
 export type RecordingProxy = {
 	origin: string;
 	recorded: Recorded[];
 	mode: ProxyMode;
-	/** Keeps every request whose path `matches` from the upstream until the hold is released. */
-	hold(matches: (path: string) => boolean): Hold;
 	reset(): void;
 	close(): Promise<void>;
 };
@@ -40,24 +27,8 @@ export type RecordingProxy = {
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
 	const upstream = new URL(target);
 	const state: {recorded: Recorded[]; mode: ProxyMode; first: string | undefined} = {recorded: [], mode: 'pass', first: undefined};
-	const holds = new Set<{matches: (path: string) => boolean; arrived: string[]; released: Promise<void>}>();
 	const server = http.createServer((request, response) => {
 		request.resume();
-		const held = [...holds].find(hold => hold.matches(request.url ?? ''));
-		if (held) {
-			held.arrived.push(request.url ?? '');
-			void held.released.then(() => {
-				if (!request.socket.destroyed) {
-					forward(request, response);
-				}
-			});
-			return;
-		}
-
-		forward(request, response);
-	});
-
-	function forward(request: http.IncomingMessage, response: http.ServerResponse) {
 		const headers = {...request.headers};
 		if (state.mode === 'rewrite-host') {
 			headers.host = upstream.host;
@@ -89,8 +60,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 			response.writeHead(502).end();
 		});
 		forwarded.end();
-	}
-
+	});
 	await new Promise<void>(resolve => {
 		server.listen(0, '127.0.0.1', resolve);
 	});
@@ -105,21 +75,6 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 		},
 		set mode(mode: ProxyMode) {
 			state.mode = mode;
-		},
-		hold(matches) {
-			let release!: () => void;
-			const released = new Promise<void>(resolve => {
-				release = resolve;
-			});
-			const hold = {matches, arrived: [] as string[], released};
-			holds.add(hold);
-			return {
-				arrived: hold.arrived,
-				release() {
-					holds.delete(hold);
-					release();
-				},
-			};
 		},
 		reset() {
 			state.recorded = [];
