@@ -71,5 +71,23 @@ describe('Ink\'s output pass, as patched', () => {
 			expect(key.caches.styledChars.size - cached, `${width}x${height}`).toBe(2);
 		}
 	});
+
+	it('keeps one object for each character in each style, shared by the lines cached', async () => {
+		const Output = await loadOutput();
+		const output = new Output({width: 300, height: 100});
+		output.caches.clear();
+		for (let y = 0; y < 100; y++) {
+			const text = `row ${y} `.padEnd(300, 'abcdefghij');
+			output.write(0, y, y === 7 ? `\u001B[7m${text}\u001B[27m` : text, {transformers: []});
+		}
+
+		const drawn = output.get().output.split('\n');
+		expect(drawn[1]).toBe('row 1 '.padEnd(300, 'abcdefghij'));
+		expect(drawn[7]).toBe(`\u001B[7m${'row 7 '.padEnd(300, 'abcdefghij')}\u001B[27m`);
+		const characters = [...output.caches.styledChars.values()].flat();
+		expect(characters).toHaveLength(300 * 100);
+		// Letters, digits and a space, plain and reversed: a few dozen objects for thirty thousand characters.
+		expect(new Set(characters).size).toBeLessThan(60);
+	});
 });
 
