@@ -79,9 +79,9 @@ export type Row = {index: number; object: Record<string, unknown>; text?: string
 // Flattening a page is the costly part of drawing it; a page object never
 // changes once loaded, so its rows are computed once and shared by the reducer
 // (which counts filtered rows) and the table. Only for the pages used last:
-// a page's rows take several times the memory of its body, and every cache
-// of the table's (layouts, cut lines, filtered and sorted rows) is keyed by
-// them, so the pages the stack keeps off screen cost their data alone.
+// a page's rows take as much memory again as the page itself, and every
+// cache of the table's (layouts, cut lines, filtered and sorted rows) is keyed
+// by them, so the pages the stack keeps off screen cost their data alone.
 const cache = new WeakMap<readonly object[], Row[]>();
 /** Pages whose rows are kept, most recently used last: on screen, the next and the one below, and a spare. */
 export const maxRowPages = 4;
@@ -120,11 +120,6 @@ export function rowsOf(objects: ReadonlyArray<Record<string, unknown>>, texts?: 
 
 	used(objects);
 	return rows;
-}
-
-/** How many pages' rows are kept now (at most {@link maxRowPages}). */
-export function keptRowPages(): number {
-	return recent.length;
 }
 
 /** The rows of a page the filter lets through, cached per filter text. */
