@@ -120,8 +120,30 @@ export type Row = {index: number; object: Record<string, unknown>; text?: string
 
 // Flattening a page is the costly part of drawing it; a page object never
 // changes once loaded, so its rows are computed once and shared by the reducer
-// (which counts filtered rows) and the table.
+// (which counts filtered rows) and the table. Only for the pages used last:
+// a page's rows take as much memory again as the page itself, and every
+// cache of the table's (layouts, cut lines, filtered and sorted rows) is keyed
+// by them, so the pages the stack keeps off screen cost their data alone.
 const cache = new WeakMap<readonly object[], Row[]>();
+/** Pages whose rows are kept, most recently used last: on screen, the next and the one below, and a spare. */
+export const maxRowPages = 4;
+const recent: Array<readonly object[]> = [];
+
+function used(objects: readonly object[]): void {
+	if (recent.at(-1) === objects) {
+		return;
+	}
+
+	const at = recent.indexOf(objects);
+	if (at !== -1) {
+		recent.splice(at, 1);
+	}
+
+	recent.push(objects);
+	if (recent.length > maxRowPages) {
+		cache.delete(recent.shift()!);
+	}
+}
 
 /**
  * The rows of a page: from its objects' exact texts when it has them (a page
@@ -138,6 +160,7 @@ export function rowsOf(objects: ReadonlyArray<Record<string, unknown>>, texts?: 
 		cache.set(objects, rows);
 	}
 
+	used(objects);
 	return rows;
 }
 

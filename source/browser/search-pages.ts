@@ -5,6 +5,7 @@ import {leadsBack} from '../http/walk-rules.js';
 import {walk, type PageSource} from '../http/walker.js';
 import {mayMatch, visibleRows} from './cells.js';
 import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from './page-stack.js';
+import {withIds} from './seen-ids.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
@@ -185,8 +186,8 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: start === null ? 'no-next-uri' : 'loops-back'};
 	}
 
-	// Copied once, then grown in place: a copy per page would cost the whole set each time.
-	const seen = new Set(stack.seen);
+	// Grown in place, as the stack grows it (seen-ids.ts): a copy would cost every id seen.
+	let seen = stack.seen;
 	const depth = stack.entries.length;
 	const searchBound: SearchBound = maxPages === null ? {flag: 'search', limit: searchLimit} : {flag: 'max-pages', limit: maxPages};
 	const already = boundReached(stack.bounds, depth, seen.size) ?? (maxPages === null && searchLimit <= 0 ? searchBound : undefined);
@@ -225,9 +226,7 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 			}
 
 			const {page} = step;
-			for (const object of page.objects) {
-				seen.add(object.id);
-			}
+			seen = withIds(seen, page.objects);
 
 			current = {url: urlOf(page), page};
 			passed.push({url: current.url, fill: fillMark(page, depth + passed.length)});

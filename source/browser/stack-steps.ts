@@ -7,6 +7,7 @@ import {loopAt, type LoopEnd} from '../http/walk-rules.js';
 import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {jumpUrl} from './jump.js';
 import {pageFindings} from './page-findings.js';
+import {withIds} from './seen-ids.js';
 import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './page-stack.js';
 
 /**
@@ -227,16 +228,7 @@ export function evict(state: PageStackState): PageStackState {
 }
 
 export function addSeen(seen: ReadonlySet<string>, page: Page): ReadonlySet<string> {
-	if (page.objects.every(object => seen.has(object.id))) {
-		return seen;
-	}
-
-	const next = new Set(seen);
-	for (const object of page.objects) {
-		next.add(object.id);
-	}
-
-	return next;
+	return withIds(seen, page.objects);
 }
 
 export function enqueue(state: PageStackState, action: StackAction): PageStackState {

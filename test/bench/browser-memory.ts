@@ -6,8 +6,10 @@
  * as bench:startup), keys go to it through the pty, and its peak resident
  * set (VmHWM) and current one (VmRSS) are read from /proc after each step.
  *
- * Target: peak under 150 MiB through both. BENCH_DIST=dir measures another
- * build (for a before and after).
+ * Target: peak under 150 MiB through both, at any terminal size.
+ * BENCH_SIZE=COLSxROWS sets the pty's size (`stty` inside it; default 80x24,
+ * what the browser takes a pty of no size for). BENCH_DIST=dir measures
+ * another build (for a before and after).
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {readFileSync} from 'node:fs';
@@ -18,6 +20,12 @@ import {createInterface} from 'node:readline';
 const dist = process.env['BENCH_DIST'] ?? 'dist';
 const cli = path.resolve(dist, 'cli.js');
 const pages = Number(process.env['BENCH_PAGES'] ?? 1000);
+const size = /^(\d+)x(\d+)$/.exec(process.env['BENCH_SIZE'] ?? '80x24');
+if (!size) {
+	throw new Error(`BENCH_SIZE should be COLSxROWS, such as 160x50; it is ${JSON.stringify(process.env['BENCH_SIZE'])}.`);
+}
+
+const [, columns, rows] = size;
 
 type Served = {accountUrl: string; credentials: {account: {full: string}}};
 
@@ -49,7 +57,8 @@ function browserPid(script: ChildProcess): number {
 }
 
 const {served, child: server} = await serve();
-const command = `${process.execPath} ${process.env['BENCH_NODE_FLAGS'] ?? ''} ${cli} accounts --base-url ${served.accountUrl} --limit 100`;
+// `script` gives its pty no size when its own input is no terminal: stty sets one before the browser starts.
+const command = `stty cols ${columns} rows ${rows} && exec ${process.execPath} ${process.env['BENCH_NODE_FLAGS'] ?? ''} ${cli} accounts --base-url ${served.accountUrl} --limit 100`;
 const browser = spawn('script', ['-qfec', command, '/dev/null'], {
 	env: {...process.env, COINBASE_ACCESS_TOKEN: served.credentials.account.full, NO_COLOR: '1', TERM: 'xterm-256color'},
 	stdio: ['pipe', 'pipe', 'inherit'],
@@ -74,7 +83,7 @@ async function until(predicate: () => boolean, what: string, timeoutMs = Number(
 
 await until(() => screen.includes('page 1 '), 'the first page');
 const pid = browserPid(browser);
-const rows: string[] = [`start: ${memory(pid).now.toFixed(1)} MiB`];
+const lines: string[] = [`start: ${memory(pid).now.toFixed(1)} MiB`];
 // Keys in chunks of 25, each chunk waiting for its last page: key repeat, as a user holding →.
 for (let page = 1; page < pages;) {
 	const step = Math.min(25, pages - page);
@@ -85,7 +94,7 @@ for (let page = 1; page < pages;) {
 	await until(() => screen.includes(target) && !screen.slice(screen.lastIndexOf(target)).includes('loading'), target);
 	if (Math.floor(page / 250) > Math.floor((page - step) / 250) || page === pages) {
 		const {peak, now} = memory(pid);
-		rows.push(`after ${page} pages: ${now.toFixed(1)} MiB now, ${peak.toFixed(1)} MiB peak`);
+		lines.push(`after ${page} pages: ${now.toFixed(1)} MiB now, ${peak.toFixed(1)} MiB peak`);
 	}
 }
 
@@ -96,10 +105,10 @@ browser.stdin!.write('/zzzz-no-such-text\r');
 browser.stdin!.write('n');
 await until(() => /no match for "zzzz-no-such-text"/.test(screen.slice(-4000)), 'the search to end');
 const {peak, now} = memory(pid);
-rows.push(`after a ${pages}-page search: ${now.toFixed(1)} MiB now, ${peak.toFixed(1)} MiB peak`);
+lines.push(`after a ${pages}-page search: ${now.toFixed(1)} MiB now, ${peak.toFixed(1)} MiB peak`);
 browser.stdin!.write('Q');
 await new Promise(resolve => {
 	browser.once('exit', resolve);
 });
 server.kill();
-process.stdout.write(`bench:memory (${dist}, ${pages} pages of 100, records 200000)\n${rows.map(row => `  ${row}`).join('\n')}\n`);
+process.stdout.write(`bench:memory (${dist}, ${pages} pages of 100, records 200000, ${columns}x${rows})\n${lines.map(line => `  ${line}`).join('\n')}\n`);
