@@ -10,6 +10,7 @@ import type {WalkAudit} from './audit-walk.js';
 import type {CheckResult} from './checks.js';
 import type {Comparison, PageDifference} from './compare.js';
 import {fillChart, summarizeFill} from './fill.js';
+import {flag} from '../config/hints.js';
 
 export const reportSchemaId = 'pagewalk-audit/1';
 
@@ -197,7 +198,7 @@ function renderComparison(comparison: Comparison): string[] {
 	}
 
 	if (comparison.pages.length > pageRowsShown) {
-		lines.push(`    … and ${comparison.pages.length - pageRowsShown} more pages with differences (see --json)`);
+		lines.push(`    … and ${comparison.pages.length - pageRowsShown} more pages with differences (see ${flag(['audit'], 'json')})`);
 	}
 
 	return lines;

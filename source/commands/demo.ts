@@ -8,6 +8,7 @@ import process from 'node:process';
 import {PagewalkError, UsageError} from '../text/errors.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../config/options.js';
 import {quoteValue} from '../config/parse-flags.js';
+import {walkFlag} from '../config/hints.js';
 import {profileEnvironment, selectProfile} from '../config/profiles.js';
 import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
 import type {ScenarioName} from '../sandbox/scenario-names.js';
@@ -114,7 +115,7 @@ export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStd
 	}
 
 	if (input.flags.profile !== undefined) {
-		throw new UsageError('--demo runs its own sandbox with its own credentials, so it cannot be combined with --profile.');
+		throw new UsageError(`--demo runs its own sandbox with its own credentials, so it cannot be combined with ${walkFlag('profile')}.`);
 	}
 
 	const plan = demoPlan(resolveInput)!;

@@ -13,7 +13,7 @@ import {commands, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../text/report-error.js';
 import {redact} from '../text/secret.js';
-import {shellWord} from '../text/shell-quote.js';
+import {again, flag, flagText, type Change, type UserLine} from '../config/hints.js';
 import {abortOnStopSignals, interruptedExitCode} from './stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../contract/types.js';
 import {describeEnd} from '../http/walker.js';
@@ -87,16 +87,20 @@ const maxWarningLines = 20;
  * flag, and single-quoted (a quote inside written '\'') unless plainly safe.
  */
 export function resumeFlag(id: string): string {
-	const shown = inert(id);
-	return `--starting-after=${shellWord(shown, /^[\w.:@+-]+$/)}`;
+	return flagText('startingAfter', id);
 }
 
-function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
+/** The user's line from after `id` (the next page, or where a walk resumes): --ending-before goes, the contract refuses both cursors. */
+function afterId(id: string): Change<'dump' | 'browse'> {
+	return {set: {startingAfter: id}, drop: ['endingBefore']};
+}
+
+function endNote(end: WalkEnd, lastId: string | undefined, line: UserLine): string | undefined {
 	if (end.kind === 'end') {
 		return undefined;
 	}
 
-	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}` : '';
+	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; to continue, run ${again('dump-continue', line, afterId(lastId)).phrase}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
@@ -183,6 +187,8 @@ export type DumpOptions = {
 	oneChain?: boolean;
 	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
 	bothEnds?: boolean;
+	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
+	line: UserLine;
 };
 
 /** What a dump writes through: the output, the progress line, stderr's one voice. */
@@ -314,7 +320,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(note);
 	}
 
-	const summary = findings.summary();
+	const summary = findings.summary(() => again('dump-audit', options.line, {command: 'audit'}).phrase);
 	if (summary !== undefined && options.quiet !== true) {
 		say(summary);
 	}
@@ -326,7 +332,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 	}
 
 	const resume = (event: string) => (written > 0 && lastId !== undefined
-		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
+		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run ${again('dump-resume', options.line, afterId(lastId)).phrase}.`
 		: undefined);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
@@ -345,10 +351,12 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
 			if (walked.morePages) {
-				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
+				// On a pipe the browser writes one page: dump is what walks them all.
+				const all = again('dump-walk-all', options.line, {command: 'dump', set: {all: true}}).action;
+				say(`more pages follow: ${all} to walk them${lastId === undefined ? '' : `, or ${again('dump-next-page', options.line, afterId(lastId)).action} for the next page`}.`);
 			}
 		} else {
-			const note = endNote(end, lastId);
+			const note = endNote(end, lastId, options.line);
 			if (note !== undefined) {
 				say(note);
 			}
@@ -403,17 +411,18 @@ async function dumpParsed(
 	// Checked before anything is sent, as every usage error is.
 	const columns = parseColumnList(flags.columns);
 	if (columns && format !== 'csv' && format !== 'table') {
-		throw new UsageError(`--columns applies to --format csv and table (and the browser); ${format} writes every field as sent.`);
+		throw new UsageError(`--columns applies to ${flag(['dump', 'browse'], 'format', 'csv')} and table (and the browser); ${format} writes every field as sent.`);
 	}
 
-	const config = await openConfig({input, flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input, flags, command: options.bare === true ? 'browse' : 'dump', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
 		const {oneChain, bothEnds} = chainFlags(flags);
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds}, io);
+		const line = {command: options.bare === true ? 'browse' as const : 'dump' as const, input, flags};
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds, line}, io);
 	} finally {
 		await config.close();
 	}

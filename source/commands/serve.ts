@@ -2,6 +2,7 @@ import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {commands} from '../config/flags.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
+import {commandLine, flag} from '../config/hints.js';
 import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
@@ -67,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
 	const port = wholeNumber('port', flags.port, 65_535) ?? defaultPort;
 	const commercePort = wholeNumber('commerce-port', flags.commercePort, 65_535);
 	if (commercePort === undefined && port === 65_535) {
-		throw new UsageError('--port 65535 leaves no port for the commerce API; give --commerce-port too.');
+		throw new UsageError(`--port 65535 leaves no port for the commerce API; give ${flag(['serve'], 'commercePort')} too.`);
 	}
 
 	const records = wholeNumber('records', flags.records, maximumRecords);
@@ -89,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	if (flags.noBudgetHeaders === true && rateLimit === undefined) {
-		throw new UsageError('--no-budget-headers applies with --rate-limit, which sets the budget.');
+		throw new UsageError(`--no-budget-headers applies with ${flag(['serve'], 'rateLimit')}, which sets the budget.`);
 	}
 
 	let latency;
@@ -134,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
 		process.on('SIGTERM', stop);
 	});
 	if (!loopbackHost(host)) {
-		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from --seed); bind 127.0.0.1 (the default) unless that is what you want.\n`);
+		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from ${flag(['serve'], 'seed')}); bind 127.0.0.1 (the default) unless that is what you want.\n`);
 	}
 
 	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys})}\n` : banner(sandbox, resolvedSeed, host));
@@ -179,7 +180,7 @@ function otherUrls(host: string, url: string): string[] {
 	return Object.values(networkInterfaces()).flat().filter(entry => entry !== undefined && !entry.internal && (entry.family === 'IPv4' || host.includes(':'))).map(entry => formatOrigin(entry!.address, Number(port)));
 }
 
-function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number, host: string): string {
+export function banner({accountUrl, commerceUrl, credentials, keys}: Sandbox, seed: number, host: string): string {
 	const today = new Date().toISOString().slice(0, 10);
 	const elsewhere = otherUrls(host, accountUrl);
 	const reach = elsewhere.length === 0 ? '' : `  from other machines: account API ${elsewhere.join(', ')}; commerce API ${otherUrls(host, commerceUrl).join(', ')}\n`;
@@ -194,8 +195,8 @@ Credentials (the restricted ones see part of each list, so pages come back short
   commerce  full        ${credentials.commerce.full}
   commerce  restricted  ${credentials.commerce.restricted}
 
-CDP keys of the account API, derived from --seed ${seed}: the same keys and files on every run with this seed
-(sign a fresh JWT for every request; \`pagewalk token --key-file FILE --base-url ${accountUrl}\` prints one):
+CDP keys of the account API, derived from ${flag(['serve'], 'seed', String(seed))}: the same keys and files on every run with this seed
+(sign a fresh JWT for every request; \`${commandLine('serve-token', 'token', {keyFile: keys[0]?.path ?? 'FILE', baseUrl: accountUrl})}\` prints one):
 ${keyLines(keys)}
 
 Try:

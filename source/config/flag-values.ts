@@ -9,6 +9,7 @@ import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {cutToWidth} from '../text/text-width.js';
 import type {Order} from '../contract/types.js';
+import {walkFlag} from './hints.js';
 
 /** A flag's value as text: undefined when not given, '' for a bare boolean. */
 export function text(value: unknown): string | undefined {
@@ -136,7 +137,7 @@ export function headers(value: unknown): Array<[string, string]> {
 		}
 
 		if (credentialHeaders.has(name.toLowerCase())) {
-			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account}, ${credentialEnv.commerce}, a CDP key) or --key-file.`);
+			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account}, ${credentialEnv.commerce}, a CDP key) or ${walkFlag('keyFile')}.`);
 		}
 
 		return [name, match[2]!];

@@ -1,6 +1,7 @@
 import {requestSent, type FetchOptions, type PageClient} from './http-client.js';
 import type {Page, WalkEnd} from '../contract/types.js';
 import {WalkRules, type WalkLimits} from './walk-rules.js';
+import {walkFlag} from '../config/hints.js';
 
 /**
  * Walks a list by following `next_uri` from the first page. Only a null or
@@ -166,11 +167,11 @@ export function describeEnd(end: WalkEnd): string {
 		}
 
 		case 'max-pages': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (--max-pages); more pages follow`;
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (${walkFlag('maxPages')}); more pages follow`;
 		}
 
 		case 'max-items': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (--max-items); more pages follow`;
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (${walkFlag('maxItems')}); more pages follow`;
 		}
 
 		case 'not-advancing': {

@@ -65,14 +65,14 @@ export class WalkFindings {
 		return sum;
 	}
 
-	/** One line counting the findings by kind, or undefined when there were none. */
-	summary(): string | undefined {
+	/** One line counting the findings by kind, or undefined when there were none; `audit`: the audit of the same walk, as a command line. */
+	summary(audit: () => string): string | undefined {
 		if (this.#counts.size === 0) {
 			return undefined;
 		}
 
 		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
-		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; pagewalk audit reports the whole walk).`;
+		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; ${audit()} reports the whole walk).`;
 	}
 
 	#earlier(id: string): number | undefined {
