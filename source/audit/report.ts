@@ -11,6 +11,7 @@ import type {CheckResult} from './checks.js';
 import type {Comparison, PageDifference} from './compare.js';
 import {fillChart, summarizeFill} from './fill.js';
 import {flag} from '../config/hints.js';
+import {commands} from '../config/flags.js';
 
 export const reportSchemaId = 'pagewalk-audit/1';
 
@@ -240,7 +241,7 @@ const verdicts: Record<AuditResult, string> = {
 };
 
 export function renderText(report: AuditReport): string {
-	const lines = [`pagewalk audit of ${inert(report.endpoint)} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`, ''];
+	const lines = [`${commands.audit.name} of ${inert(report.endpoint)} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`, ''];
 	for (const walk of report.walks) {
 		lines.push(...renderWalk(walk, report.api), '');
 	}

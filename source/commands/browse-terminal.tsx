@@ -1,7 +1,7 @@
 import process from 'node:process';
 import type {ParsedArgs} from '../config/parse-flags.js';
 import {defaults} from '../config/options.js';
-import {again, flag} from '../config/hints.js';
+import {flag} from '../config/hints.js';
 import type {commands} from '../config/flags.js';
 import {UsageError} from '../text/errors.js';
 import {parseColumnList, type ColumnChoice} from '../cells/column-order.js';
@@ -218,8 +218,8 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					save: savePages,
 					mouse: flags.noMouse !== true,
 					screen,
-					// A page the browser cannot draw: the same list as text.
-					dumpLine: () => again('render-failure-dump', {command: 'browse', input, flags}, {command: 'dump'}).phrase,
+					// A page the browser cannot draw: its banner names the dump of the same list.
+					line: {command: 'browse', input, flags},
 				});
 			} finally {
 				painter.close();

@@ -351,8 +351,8 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
 			if (walked.morePages) {
-				// On a pipe the browser writes one page: dump is what walks them all.
-				const all = again('dump-walk-all', options.line, {command: 'dump', set: {all: true}}).action;
+				// On a pipe the browser writes one page: dump is what walks them all (and --max-pages would stop it again).
+				const all = again('dump-walk-all', options.line, {command: 'dump', set: {all: true}, drop: ['maxPages']}).action;
 				say(`more pages follow: ${all} to walk them${lastId === undefined ? '' : `, or ${again('dump-next-page', options.line, afterId(lastId)).action} for the next page`}.`);
 			}
 		} else {
@@ -398,7 +398,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
  * that is not a terminal (`pagewalk accounts | jq`): one page, from the
  * browser's flags (browse.tsx); --compare-env and --compare-profile, views of the screen, do nothing here.
  */
-async function dumpParsed(
+export async function dumpParsed(
 	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,
 	io: DumpIo,
 	options: {bare?: boolean; signal?: AbortSignal},

@@ -5,6 +5,7 @@ import {render} from 'ink';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
+import type {UserLine} from '../config/hints.js';
 import {setHeapFlags} from './heap-flags.js';
 import {quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
@@ -28,7 +29,7 @@ export const inkOptions = {exitOnCtrlC: false, patchConsole: true, maxFps: 60, i
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser({mouse: wantsMouse = true, screen: painted, dumpLine, ...props}: AppProps & {mouse?: boolean; screen?: TerminalScreen | undefined; dumpLine?: () => string}): Promise<number> {
+export async function runBrowser({mouse: wantsMouse = true, screen: painted, line, ...props}: AppProps & {mouse?: boolean; screen?: TerminalScreen | undefined; line?: UserLine}): Promise<number> {
 	// TERM=dumb cannot move the cursor: no alternate screen, no mouse, no
 	// redraw in place (Ink's debug mode prints each frame whole, with no
 	// cursor movement and no synchronized-output codes), no animation.
@@ -58,7 +59,7 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, dum
 
 	process.once('exit', restore);
 	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
-	const instance = render(<RenderFailure dumpLine={dumpLine}><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
+	const instance = render(<RenderFailure line={line}><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} {...props} /></RenderFailure>, options);
 	// After the first frame, not before the modules load (heap-flags.ts).
 	setHeapFlags('browser');
 	const stop = (signal: NodeJS.Signals) => {

@@ -206,8 +206,8 @@ export function again<C extends CommandName = CommandName>(site: string, line: U
 
 	const input = commands[command].takesArguments ? (change.endpoint === undefined ? line.input : [change.endpoint, ...line.input.slice(1)]) : [];
 	const built = render({command, input, flags});
-	keep({site, command, argv: built.argv, shown: built.text});
 	if (command !== line.command || change.endpoint !== undefined) {
+		keep({site, command, argv: built.argv, shown: built.text});
 		return {phrase: built.text, action: `run ${built.text}`};
 	}
 
@@ -218,6 +218,8 @@ export function again<C extends CommandName = CommandName>(site: string, line: U
 		throw new Error(`the hint ${site} changes nothing in the command line`);
 	}
 
+	// What is printed of the line is the change: that is what a test finds in the output.
+	keep({site, command, argv: built.argv, shown: plus === '' ? minus : plus});
 	if (minus === '') {
 		return {phrase: `the same command with ${plus}`, action: `add ${plus}`};
 	}

@@ -113,7 +113,7 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	if (credential !== undefined && !demo) {
-		throw new UsageError('--demo-credential only applies with --demo.');
+		throw new UsageError(`--demo-credential only applies with ${walkFlag('demo')}.`);
 	}
 
 	const auth = text(flags.demoAuth);
@@ -122,7 +122,7 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	if (auth !== undefined && !demo) {
-		throw new UsageError('--demo-auth only applies with --demo.');
+		throw new UsageError(`--demo-auth only applies with ${walkFlag('demo')}.`);
 	}
 
 	const keyFile = text(flags.keyFile);
