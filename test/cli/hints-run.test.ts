@@ -239,6 +239,12 @@ describe('dump\'s hints', () => {
 		await check('dump --ending-before --max-pages', async () => dump(['accounts', '--demo', '--limit', '3', '--demo-credential', 'full', '--ending-before', first.id, '--max-pages', '2']), {code: 0, sites: ['dump-walk-all', 'dump-next-page'], hintCode: 0});
 	});
 
+	test('a carried header that may hold a secret is shown as the mark; the line run is the user\'s', async () => {
+		const [walkAll] = await check('piped --header', async () => piped(['accounts', '--demo', '--limit', '2', '--header', 'X-Session-Token: secret-value-4321']), {code: 0, sites: ['dump-walk-all'], hintCode: 0});
+		expect(walkAll!.shown).toBe('pagewalk dump accounts --demo --limit=2 --header=\'X-Session-Token: [redacted]\' --all');
+		expect(walkAll!.argv).toContain('--header=X-Session-Token: secret-value-4321');
+	});
+
 	test('a bound reached: the same command from after the last id continues', async () => {
 		await check('--max-items', async () => dump(['accounts', '--demo', '--limit', '2', '--max-items', '3', '--all']), {code: 0, sites: ['dump-continue'], hintCode: 0});
 		const first = JSON.parse((await dump(['accounts', '--demo', '--limit', '3', '--demo-credential', 'full'])).out.split('\n')[2]!) as {id: string};
