@@ -123,8 +123,15 @@ export function flagText(name: string, value: string | true): string {
 }
 
 function lineWords(line: UserLine): {argv: string[]; shown: string[]} {
-	const argv = [...line.input];
-	const shown = line.input.map(word => shellWord(inert(word), plainWord));
+	const argv: string[] = [];
+	const shown: string[] = [];
+	// An argument that starts with '-' was given after `--`, and goes there again, after the flags.
+	const dashed = line.input.some(word => word.startsWith('-'));
+	if (!dashed) {
+		argv.push(...line.input);
+		shown.push(...line.input.map(word => shellWord(inert(word), plainWord)));
+	}
+
 	for (const [name, value] of Object.entries(line.flags)) {
 		if (value === undefined || value === false) {
 			continue;
@@ -133,6 +140,11 @@ function lineWords(line: UserLine): {argv: string[]; shown: string[]} {
 		const words = flagWords(name, value);
 		argv.push(...words.argv);
 		shown.push(...words.shown);
+	}
+
+	if (dashed) {
+		argv.push('--', ...line.input);
+		shown.push('--', ...line.input.map(word => shellWord(inert(word), plainWord)));
 	}
 
 	return {argv, shown};

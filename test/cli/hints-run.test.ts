@@ -25,7 +25,7 @@ import {render} from 'ink-testing-library';
 import {createElement} from 'react';
 import ts from 'typescript';
 import {afterAll, beforeAll, describe, expect, test, vi} from 'vitest';
-import {builtHints, type BuiltHint} from '../../source/config/hints.js';
+import {again, builtHints, type BuiltHint} from '../../source/config/hints.js';
 import {commands, type CommandFlags} from '../../source/config/flags.js';
 import {parseFlags} from '../../source/config/parse-flags.js';
 import {isScenario} from '../../source/sandbox/scenario-names.js';
@@ -212,6 +212,14 @@ describe('the parser\'s hints', () => {
 		await check('--starting-after -abc', async () => dump(['accounts', '--demo', '--starting-after', '-abc']), {code: 2, sites: ['parse-dash-value'], hintCode: {'parse-dash-value': 1}});
 		const limit = await dump(['accounts', '--demo', '--limit', '-1']);
 		expect(limit.out).toBe('pagewalk: --limit needs a value (no value of --limit starts with \'-\'); see pagewalk dump --help.\n');
+	});
+
+	test('an argument that starts with \'-\' goes after `--` in a line a hint makes, so the line reads as the user\'s did', () => {
+		builtHints.length = 0;
+		const suggestion = again('test-dashed', {command: 'dump', input: ['-x'], flags: {demo: true}}, {command: 'audit'});
+		const [built] = builtHints.splice(0);
+		expect(suggestion.phrase).toBe('pagewalk audit --demo -- -x');
+		expect(parseFlags(built!.argv, commands.audit)).toEqual({input: ['-x'], flags: {demo: true}});
 	});
 
 	test('a flag of another command: the commands named take it', async () => {
