@@ -4,7 +4,9 @@ import {homedir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {UsageError} from './text/errors.js';
-import {editDistance, quoteValue} from './config/parse-flags.js';
+import {editDistance, parsesAs, quoteValue} from './config/parse-flags.js';
+import {commands, type CommandFlags} from './config/flags.js';
+import {commandLine, helpLine, type CommandName} from './config/hints.js';
 import {describeError} from './text/report-error.js';
 import {loadTextWidth} from './text/text-width.js';
 import {setHeapFlags} from './commands/heap-flags.js';
@@ -47,14 +49,29 @@ const subcommands: Record<string, () => Promise<Command>> = {
 };
 
 /** The command one edit away from `typed`, if any. */
-function closestCommand(typed: string): string | undefined {
-	return Object.keys(subcommands).find(name => editDistance(typed, name) === 1);
+function closestCommand(typed: string): Exclude<CommandName, 'browse'> | undefined {
+	return (Object.keys(subcommands) as Array<Exclude<CommandName, 'browse'>>).find(name => editDistance(typed, name) === 1);
 }
 
-/** ` (did you mean pagewalk dump?)` for a slip one edit from a command's name, else nothing. */
-function commandHint(typed: string): string {
+/**
+ * ` (did you mean pagewalk dump …?)` for a slip one edit from a command's
+ * name, with the rest of the line when that command takes it; for `help`, the
+ * command's help. Else nothing.
+ */
+function commandHint(typed: string, rest: readonly string[] | 'help'): string {
 	const meant = closestCommand(typed);
-	return meant === undefined ? '' : ` (did you mean pagewalk ${meant}?)`;
+	if (meant === undefined) {
+		return '';
+	}
+
+	if (rest === 'help') {
+		return ` (did you mean ${helpLine('cli-help-slip', meant)}?)`;
+	}
+
+	// The rest when that command reads it, else the command's name alone.
+	const parsed = parsesAs(rest, commands[meant] as CommandFlags);
+	const line = typeof parsed === 'object' ? parsed : {input: [], flags: {}};
+	return ` (did you mean ${commandLine('cli-command-slip', meant, line.flags as Record<string, never>, line.input)}?)`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -70,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
 		}
 
 		// Only the commands have a help of their own: anything else is a slip, named as `pagewalk dmup` names it.
-		throw new UsageError(`No help for ${quoteValue(command)}: it is not a command${commandHint(command)}; see pagewalk --help.`);
+		throw new UsageError(`No help for ${quoteValue(command)}: it is not a command${commandHint(command, 'help')}; see ${helpLine('cli-help-see-help', 'browse')}.`);
 	}
 
 	const [first, ...rest] = argv;
@@ -91,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
 	// `pagewalk dupm` is a slip for a command, not an endpoint: no endpoint
 	// name is one edit from a command's name.
 	if (first !== undefined && !first.startsWith('-') && !first.includes('/') && closestCommand(first) !== undefined) {
-		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first)}; see pagewalk --help.`);
+		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first, rest)}; see ${helpLine('cli-see-help', 'browse')}.`);
 	}
 
 	return (await import('./commands/browse.js')).run(argv);

@@ -9,6 +9,7 @@ import type {Order, Page, WalkEnd} from '../contract/types.js';
 import {type CheckResult, ContractChecks} from './checks.js';
 import type {WalkIds} from './compare.js';
 import {type PageFill, pageFill, queryParameter} from '../contract/contract.js';
+import {flag} from '../config/hints.js';
 
 export type EndKind = 'end' | 'max-pages' | 'max-items' | 'not-advancing' | 'error';
 
@@ -66,11 +67,11 @@ function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
 		}
 
 		case 'max-pages': {
-			return {kind: 'max-pages', detail: `stopped at --max-pages ${end.limit} before the end of the list.`, complete: false, lastPageShort};
+			return {kind: 'max-pages', detail: `stopped at ${flag(['audit'], 'maxPages', String(end.limit))} before the end of the list.`, complete: false, lastPageShort};
 		}
 
 		case 'max-items': {
-			return {kind: 'max-items', detail: `stopped at --max-items ${end.limit} before the end of the list.`, complete: false, lastPageShort};
+			return {kind: 'max-items', detail: `stopped at ${flag(['audit'], 'maxItems', String(end.limit))} before the end of the list.`, complete: false, lastPageShort};
 		}
 
 		case 'not-advancing': {

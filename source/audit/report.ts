@@ -10,6 +10,8 @@ import type {WalkAudit} from './audit-walk.js';
 import type {CheckResult} from './checks.js';
 import type {Comparison, PageDifference} from './compare.js';
 import {fillChart, summarizeFill} from './fill.js';
+import {flag} from '../config/hints.js';
+import {commands} from '../config/flags.js';
 
 export const reportSchemaId = 'pagewalk-audit/1';
 
@@ -197,7 +199,7 @@ function renderComparison(comparison: Comparison): string[] {
 	}
 
 	if (comparison.pages.length > pageRowsShown) {
-		lines.push(`    … and ${comparison.pages.length - pageRowsShown} more pages with differences (see --json)`);
+		lines.push(`    … and ${comparison.pages.length - pageRowsShown} more pages with differences (see ${flag(['audit'], 'json')})`);
 	}
 
 	return lines;
@@ -239,7 +241,7 @@ const verdicts: Record<AuditResult, string> = {
 };
 
 export function renderText(report: AuditReport): string {
-	const lines = [`pagewalk audit of ${inert(report.endpoint)} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`, ''];
+	const lines = [`${commands.audit.name} of ${inert(report.endpoint)} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`, ''];
 	for (const walk of report.walks) {
 		lines.push(...renderWalk(walk, report.api), '');
 	}

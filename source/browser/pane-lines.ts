@@ -9,6 +9,7 @@ import {helpLines} from './keymap.js';
 import {statusLegend} from './status-model.js';
 import {selectedRow, top} from './page-stack.js';
 import {maxParents, relatedLine, relatedOf} from './related-walks.js';
+import {flag} from '../config/hints.js';
 
 /**
  * The lines of the panes over the table: an object's detail (with its
@@ -20,7 +21,7 @@ function compareLines(state: BrowserState): string[] {
 	if (labels === null) {
 		return [
 			'No second credential to compare with.',
-			'Start pagewalk with --compare-env NAME, where the environment variable NAME',
+			`Start pagewalk with ${flag(['browse'], 'compareEnv', 'NAME')}, where the environment variable NAME`,
 			'holds another token or API key; c then shows which ids each one sees here.',
 		];
 	}

@@ -19,6 +19,7 @@ import {walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
 import {progressOn} from '../output/progress.js';
 import {parseCommandLine} from '../config/parse-flags.js';
+import {flag} from '../config/hints.js';
 import {redact} from '../text/secret.js';
 import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from './stop-signals.js';
 
@@ -241,7 +242,7 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 
 	const {input, flags} = parsed;
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
-		throw new UsageError('Give --compare-env or --compare-profile, not both: an audit compares two credentials.');
+		throw new UsageError(`Give ${flag(['audit'], 'compareEnv')} or ${flag(['audit'], 'compareProfile')}, not both: an audit compares two credentials.`);
 	}
 
 	if (flags.demo === true && flags.compareProfile !== undefined) {
@@ -253,7 +254,7 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 
-	const config = await openConfig({input, flags, env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import type {ParsedArgs} from '../config/parse-flags.js';
 import {defaults} from '../config/options.js';
+import {flag} from '../config/hints.js';
 import type {commands} from '../config/flags.js';
 import {UsageError} from '../text/errors.js';
 import {parseColumnList, type ColumnChoice} from '../cells/column-order.js';
@@ -148,7 +149,7 @@ type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
 export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 	// Checked before the demo sandbox starts: a wrong flag sends nothing.
 	if (flags.compareEnv !== undefined && flags.compareProfile !== undefined) {
-		throw new UsageError('Give --compare-env or --compare-profile, not both: the compare view shows two credentials.');
+		throw new UsageError(`Give ${flag(['browse'], 'compareEnv')} or ${flag(['browse'], 'compareProfile')}, not both: the compare view shows two credentials.`);
 	}
 
 	if (flags.demo === true && flags.compareProfile !== undefined) {
@@ -158,7 +159,7 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 
 	const given = compareCredential(flags.compareEnv, process.env);
 	const columnList = parseColumnList(flags.columns);
-	const config = await openConfig({input, flags});
+	const config = await openConfig({input, flags, command: 'browse'});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
 		const client = createClient(config);
@@ -213,10 +214,12 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					firstPage: early.arrived(),
 					compare: compareClient && options.compareLabels ? {loadPage: async (url, signal) => compareClient.fetchPage(url, {signal}), labels: options.compareLabels} : undefined,
 					// Copy and save: the app gets functions, never the credential nor the file system.
-					curlFor: curlBuilder(config, process.env),
+					curlFor: curlBuilder(config, process.env, {command: 'browse', input, flags}),
 					save: savePages,
 					mouse: flags.noMouse !== true,
 					screen,
+					// A page the browser cannot draw: its banner names the dump of the same list.
+					line: {command: 'browse', input, flags},
 				});
 			} finally {
 				painter.close();

@@ -18,6 +18,7 @@ import path from 'node:path';
 import process from 'node:process';
 import {curlAuthOf, curlCommand} from './curl-command.js';
 import type {WalkConfig} from '../config/options.js';
+import type {UserLine} from '../config/hints.js';
 import {saveErrorSentence, savePath, shownName, type SaveResult} from '../browser/save-path.js';
 import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
@@ -132,12 +133,12 @@ export function profileVariable(profile: string | undefined, api: Api, env: Reco
 }
 
 /** `u` in the browser: the walk's request as curl, the credential named by its source (see commands/curl-command.ts). */
-export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}): (url: string) => string {
+export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}, line?: UserLine): (url: string) => string {
 	// Worked out at the first `u`, not when the browser starts: naming a
 	// profile's variable reads the config file again.
 	let source: Parameters<typeof curlCommand>[1] | undefined;
 	return url => {
-		source ??= {api: config.api, auth: curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env)}), headers: config.headers};
+		source ??= {api: config.api, auth: curlAuthOf(config.credential, {demo: config.demo, profile: config.profile, profileVariable: profileVariable(config.profile, config.api, env), line}), headers: config.headers};
 		return curlCommand(url, source);
 	};
 }

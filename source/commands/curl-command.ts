@@ -14,13 +14,17 @@ import {jwtLifetimeSeconds, requestUri} from '../config/jwt-sign.js';
 import {redact, secretLikeHeader} from '../text/secret.js';
 import {shellQuote} from '../text/shell-quote.js';
 import type {Api} from '../contract/types.js';
+import {again, commandLine, type UserLine} from '../config/hints.js';
 
 /** How the command refers to the credential: a shell variable, never its value. */
 export type CurlAuth =
 	/** A token or API key in the variable `name`; `note` says so when pagewalk did not read it from there. */
 	| {kind: 'variable'; name: string; note?: string}
-	/** A CDP key: a JWT signed for the request is needed; `from` names the key's source, `demo` that it is the --demo sandbox's. */
-	| {kind: 'jwt'; from: string; demo?: boolean};
+	/**
+	 * A CDP key: a JWT signed for the request is needed; `from` names the key's source, `demo` that it is the --demo
+	 * sandbox's; `line`, the user's command, whose credential flags `pagewalk token` takes to sign one.
+	 */
+	| {kind: 'jwt'; from: string; demo?: boolean; line?: UserLine};
 
 export type CurlSource = {
 	api: Api;
@@ -48,9 +52,9 @@ function comment(text: string): string {
  * whose credential reached pagewalk through its own source (`profileVariable`
  * when that source is an environment variable).
  */
-export function curlAuthOf(credential: Credential, context: {demo: boolean; profile?: string | undefined; profileVariable?: string | undefined}): CurlAuth {
+export function curlAuthOf(credential: Credential, context: {demo: boolean; profile?: string | undefined; profileVariable?: string | undefined; line?: UserLine | undefined}): CurlAuth {
 	if (credential.kind === 'cdp-key') {
-		return context.demo ? {kind: 'jwt', from: credential.from, demo: true} : {kind: 'jwt', from: credential.from};
+		return context.demo ? {kind: 'jwt', from: credential.from, demo: true} : {kind: 'jwt', from: credential.from, ...(context.line ? {line: context.line} : {})};
 	}
 
 	const what = credential.kind === 'api-key' ? 'API key' : 'token';
@@ -89,9 +93,11 @@ export function curlCommand(url: string, source: CurlSource): string {
 	const headers: string[] = [];
 	const {auth} = source;
 	if (auth.kind === 'jwt') {
-		notes.push(`needs a JWT signed with the CDP key from ${auth.from} for uri "${requestUri('GET', url)}" (valid ${jwtLifetimeSeconds / 60} minutes, a new one per request): set JWT to it (pagewalk token prints one, given the same credential flags).`);
+		// The token command with the walk's own credential flags; none signs with the --demo sandbox's key, which is in no file.
+		const token = auth.line && !auth.demo ? ` (${again('curl-token', auth.line, {command: 'token', endpoint: redact(url)}).phrase} prints one)` : '';
+		notes.push(`needs a JWT signed with the CDP key from ${auth.from} for uri "${requestUri('GET', url)}" (valid ${jwtLifetimeSeconds / 60} minutes, a new one per request): set JWT to it${token}.`);
 		if (auth.demo) {
-			notes.push('--demo: that key is the sandbox\'s own, in no file or variable, and the sandbox stops when pagewalk quits.');
+			notes.push(`--demo: that key is the sandbox's own, in no file or variable, and the sandbox stops when pagewalk quits; ${commandLine('curl-demo-serve', 'serve')} runs one that stays, and prints its key files and the token command for them.`);
 		}
 
 		headers.push('-H "Authorization: Bearer $JWT"');

@@ -10,6 +10,7 @@ import {PagewalkError, UsageError} from '../text/errors.js';
 import {redact} from '../text/secret.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../config/options.js';
 import {quoteValue} from '../config/parse-flags.js';
+import {walkFlag} from '../config/hints.js';
 import {profileEnvironment, selectProfile} from '../config/profiles.js';
 import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
 import type {ScenarioName} from '../sandbox/scenario-names.js';
@@ -117,7 +118,7 @@ export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStd
 	}
 
 	if (input.flags.profile !== undefined) {
-		throw new UsageError('--demo runs its own sandbox with its own credentials, so it cannot be combined with --profile.');
+		throw new UsageError(`--demo runs its own sandbox with its own credentials, so it cannot be combined with ${walkFlag('profile')}.`);
 	}
 
 	const plan = demoPlan(resolveInput)!;

@@ -4,6 +4,7 @@ import type {PageClient} from '../http/http-client.js';
 import type {WalkConfig} from '../config/options.js';
 import type {Page, WalkEnd} from '../contract/types.js';
 import {walk} from '../http/walker.js';
+import {flag} from '../config/hints.js';
 
 export type DumpStepsOptions = BothEndsOptions & {
 	/** --all: walk every page (else the first, or as many as --max-items needs). */
@@ -28,7 +29,7 @@ export function chainFlags(flags: object): {oneChain: boolean; bothEnds: boolean
 	const oneChain = 'oneChain' in flags && flags.oneChain === true;
 	const bothEnds = 'bothEnds' in flags && flags.bothEnds === true;
 	if (oneChain && bothEnds) {
-		throw new UsageError('Give --one-chain or --both-ends, not both: one walks the list from its first page only, the other from both ends.');
+		throw new UsageError(`Give ${flag(['dump', 'audit'], 'oneChain')} or ${flag(['dump', 'audit'], 'bothEnds')}, not both: one walks the list from its first page only, the other from both ends.`);
 	}
 
 	return {oneChain, bothEnds};

@@ -9,11 +9,11 @@ import {quickServerMs, type EndsStep} from '../http/both-ends.js';
 import {inert, inertLine} from '../text/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../config/parse-flags.js';
 import type {WalkConfig} from '../config/options.js';
-import {commands, kebabName, walkFlagsHelp} from '../config/flags.js';
+import {commands, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../text/report-error.js';
 import {redact} from '../text/secret.js';
-import {shellWord} from '../text/shell-quote.js';
+import {again, flag, flagText, type Change, type UserLine} from '../config/hints.js';
 import {abortOnStopSignals, interruptedExitCode} from './stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../contract/types.js';
 import {describeEnd} from '../http/walk-rules.js';
@@ -88,26 +88,27 @@ const maxWarningLines = 20;
  * flag, and single-quoted (a quote inside written '\'') unless plainly safe.
  */
 export function resumeFlag(id: string): string {
-	const shown = inert(id);
-	return `--${kebabName(resumeFlagName)}=${shellWord(shown, /^[\w.:@+-]+$/)}`;
+	return flagText('startingAfter', id);
 }
 
-/** The flag a resume hint names: the dump's own, from the flag table. */
-const resumeFlagName = 'startingAfter' satisfies keyof typeof commands.dump.flags;
-
-/** How many objects went out before `event`, and the flag that resumes after the last (`how`: where its output goes); undefined before the first. */
-function resumeHint(written: number, lastId: string | undefined, event: string, how = ''): string | undefined {
+/** How many objects went out before `event`, and the user's own command that resumes after the last (`how`: where its output goes); undefined before the first. */
+function resumeHint(written: number, lastId: string | undefined, event: string, line: UserLine, how = ''): string | undefined {
 	return written > 0 && lastId !== undefined
-		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}${how}.`
+		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run ${again('dump-resume', line, afterId(lastId)).phrase}${how}.`
 		: undefined;
 }
 
-function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
+/** The user's line from after `id` (the next page, or where a walk resumes): --ending-before goes, the contract refuses both cursors. */
+function afterId(id: string): Change<'dump' | 'browse'> {
+	return {set: {startingAfter: id}, drop: ['endingBefore']};
+}
+
+function endNote(end: WalkEnd, lastId: string | undefined, line: UserLine): string | undefined {
 	if (end.kind === 'end') {
 		return undefined;
 	}
 
-	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}` : '';
+	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; to continue, run ${again('dump-continue', line, afterId(lastId)).phrase}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
@@ -199,6 +200,8 @@ export type DumpOptions = {
 	oneChain?: boolean;
 	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
 	bothEnds?: boolean;
+	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
+	line: UserLine;
 };
 
 /** What a dump writes through: the output, the progress line, stderr's one voice. */
@@ -336,7 +339,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(note);
 	}
 
-	const summary = findings.summary();
+	const summary = findings.summary(() => again('dump-audit', options.line, {command: 'audit'}).phrase);
 	if (summary !== undefined && options.quiet !== true) {
 		say(summary);
 	}
@@ -347,7 +350,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
 	}
 
-	const resume = (event: string) => resumeHint(written, lastId, event);
+	const resume = (event: string) => resumeHint(written, lastId, event, options.line);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
 		return interruptedExitCode(options.signal.reason);
@@ -365,10 +368,12 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 	if (end !== undefined) {
 		if (!options.all && end.kind === 'max-pages') {
 			if (walked.morePages) {
-				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
+				// On a pipe the browser writes one page: dump is what walks them all (and --max-pages would stop it again).
+				const all = again('dump-walk-all', options.line, {command: 'dump', set: {all: true}, drop: ['maxPages']}).action;
+				say(`more pages follow: ${all} to walk them${lastId === undefined ? '' : `, or ${again('dump-next-page', options.line, afterId(lastId)).action} for the next page`}.`);
 			}
 		} else {
-			const note = endNote(end, lastId);
+			const note = endNote(end, lastId, options.line);
 			if (note !== undefined) {
 				say(note);
 			}
@@ -416,7 +421,7 @@ function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: O
 	const {objects, lastId} = sink.kept;
 	// NDJSON continues in the same file; the other formats begin a document of their own (a header, an array).
 	const how = sink.toFile ? (options.format === 'ndjson' ? ', appending (>>) to the same file' : ', writing to another file') : '';
-	output.say(resumeHint(objects, lastId, 'failure', how) ?? 'no objects were written; run the same command again to retry.');
+	output.say(resumeHint(objects, lastId, 'failure', options.line, how) ?? 'no objects were written; run the same command again to retry.');
 	return 1;
 }
 
@@ -425,7 +430,7 @@ function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: O
  * that is not a terminal (`pagewalk accounts | jq`): one page, from the
  * browser's flags (browse.tsx); --compare-env and --compare-profile, views of the screen, do nothing here.
  */
-async function dumpParsed(
+export async function dumpParsed(
 	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,
 	io: DumpIo,
 	options: {bare?: boolean; signal?: AbortSignal},
@@ -438,17 +443,18 @@ async function dumpParsed(
 	// Checked before anything is sent, as every usage error is.
 	const columns = parseColumnList(flags.columns);
 	if (columns && format !== 'csv' && format !== 'table') {
-		throw new UsageError(`--columns applies to --format csv and table (and the browser); ${format} writes every field as sent.`);
+		throw new UsageError(`--columns applies to ${flag(['dump', 'browse'], 'format', 'csv')} and table (and the browser); ${format} writes every field as sent.`);
 	}
 
-	const config = await openConfig({input, flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input, flags, command: options.bare === true ? 'browse' : 'dump', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
 		const {oneChain, bothEnds} = chainFlags(flags);
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds}, io);
+		const line = {command: options.bare === true ? 'browse' as const : 'dump' as const, input, flags};
+		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds, line}, io);
 	} finally {
 		await config.close();
 	}

@@ -18,6 +18,7 @@ import {unfitForHeader} from '../text/secret.js';
 import type {Api} from '../contract/types.js';
 import type {SecondCredential} from '../audit/second-credential.js';
 import type {Credential} from '../config/credentials.js';
+import {flag} from '../config/hints.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {
@@ -211,7 +212,7 @@ export async function readProfileCredential(config: ProfileConfig, profile: Prof
 	}
 }
 
-export const demoCompareProfile = '--compare-profile cannot be used with --demo, whose sandbox knows only its own credentials; without the flag the compare uses the sandbox\'s other one.';
+export const demoCompareProfile = `--compare-profile cannot be used with ${flag(['browse', 'audit'], 'demo')}, whose sandbox knows only its own credentials; without the flag the compare uses the sandbox's other one.`;
 
 /**
  * `--compare-profile NAME`: the second credential of a compare, read from

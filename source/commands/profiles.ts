@@ -10,6 +10,7 @@ import {defaults} from '../config/config-defaults.js';
 import {commands} from '../config/flags.js';
 import {inert} from '../text/inert.js';
 import {parseCommandLine} from '../config/parse-flags.js';
+import {helpLine} from '../config/hints.js';
 import {configLocation, describeSource, selectProfile, type Selection} from '../config/profiles.js';
 import {redact} from '../text/secret.js';
 import type {Api} from '../contract/types.js';
@@ -108,8 +109,8 @@ export async function listProfiles(argv: string[], io: ProfilesIo): Promise<numb
 
 	if (config === undefined) {
 		io.stdout.write(redact(path === undefined
-			? 'No config file: no home directory is known; set PAGEWALK_CONFIG to one (see pagewalk profiles --help).\n'
-			: `No profiles: there is no config file at ${inert(path)} (see pagewalk profiles --help for its format).\n`));
+			? `No config file: no home directory is known; set PAGEWALK_CONFIG to one (see ${helpLine('profiles-no-home', 'profiles')}).\n`
+			: `No profiles: there is no config file at ${inert(path)} (see ${helpLine('profiles-no-file', 'profiles')} for its format).\n`));
 		return 0;
 	}
 

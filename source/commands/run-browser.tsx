@@ -6,6 +6,7 @@ import {useEffect, type ReactNode} from 'react';
 import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
+import type {UserLine} from '../config/hints.js';
 import {setHeapFlags} from './heap-flags.js';
 import {quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
@@ -29,7 +30,7 @@ export const inkOptions = {exitOnCtrlC: false, patchConsole: true, maxFps: 60, i
  * restored on every way out: quit, an error, a signal, or the process exiting.
  * Resolves with the exit status: 0, or 128 + the signal's number.
  */
-export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...props}: AppProps & {mouse?: boolean; screen?: TerminalScreen | undefined}): Promise<number> {
+export async function runBrowser({mouse: wantsMouse = true, screen: painted, line, ...props}: AppProps & {mouse?: boolean; screen?: TerminalScreen | undefined; line?: UserLine}): Promise<number> {
 	// TERM=dumb cannot move the cursor: no alternate screen, no mouse, no
 	// redraw in place (Ink's debug mode prints each frame whole, with no
 	// cursor movement and no synchronized-output codes), no animation.
@@ -65,7 +66,7 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 	} : undefined;
 	const instance = render(
 		<Redraw screen={screen}>
-			<RenderFailure><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} suspend={suspend} {...props} /></RenderFailure>
+			<RenderFailure line={line}><App colour={colourLevel(process.env, process.stdout.isTTY === true)} still={dumb} suspend={suspend} {...props} /></RenderFailure>
 		</Redraw>,
 		options,
 	);

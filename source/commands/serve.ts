@@ -2,6 +2,7 @@ import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {commands} from '../config/flags.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
+import {commandLine, flag} from '../config/hints.js';
 import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
@@ -68,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
 	const port = wholeNumber('port', flags.port, 65_535) ?? defaultPort;
 	const commercePort = wholeNumber('commerce-port', flags.commercePort, 65_535);
 	if (commercePort === undefined && port === 65_535) {
-		throw new UsageError('--port 65535 leaves no port for the commerce API; give --commerce-port too.');
+		throw new UsageError(`--port 65535 leaves no port for the commerce API; give ${flag(['serve'], 'commercePort')} too.`);
 	}
 
 	const records = wholeNumber('records', flags.records, maximumRecords);
@@ -90,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	if (flags.noBudgetHeaders === true && rateLimit === undefined) {
-		throw new UsageError('--no-budget-headers applies with --rate-limit, which sets the budget.');
+		throw new UsageError(`${flag(['serve'], 'noBudgetHeaders')} applies with ${flag(['serve'], 'rateLimit')}, which sets the budget.`);
 	}
 
 	let latency;
@@ -135,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
 		process.on('SIGTERM', stop);
 	});
 	if (!loopbackHost(host)) {
-		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from --seed); bind 127.0.0.1 (the default) unless that is what you want.\n`);
+		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from ${flag(['serve'], 'seed')}); bind 127.0.0.1 (the default) unless that is what you want.\n`);
 	}
 
 	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
@@ -185,7 +186,7 @@ const windows: Record<number, string> = {1000: 'second', 60_000: 'minute', 3_600
 /** `80 ms ± 20 ms before each answer's first byte, + 0.2 ms per object asked for`, or how to turn it on. */
 function latencyLine(latency: SandboxSettings['latency']): string {
 	if (latency === null) {
-		return 'none: answers come at once (--latency MS[±J][/P] holds them as a real link would)';
+		return `none: answers come at once (${flag(['serve'], 'latency', 'MS[±J][/P]')} holds them as a real link would)`;
 	}
 
 	const jitter = latency.jitterMs === 0 ? '' : ` ± ${latency.jitterMs} ms`;
@@ -195,11 +196,11 @@ function latencyLine(latency: SandboxSettings['latency']): string {
 /** `100 requests a minute per credential on the account API, ...`, or how to turn it on. */
 function rateLimitLine(limit: SandboxSettings['rateLimit']): string {
 	if (limit === null) {
-		return 'off (--rate-limit N/h, N/m or N/s sets one)';
+		return `off (${flag(['serve'], 'rateLimit', 'N/h')}, N/m or N/s sets one)`;
 	}
 
 	const window = windows[limit.perMs] ?? `${limit.perMs} ms`;
-	const budget = limit.headers === false ? 'only 429 and Retry-After, as the real API (--no-budget-headers)' : 'every answer states the budget left (RateLimit-*)';
+	const budget = limit.headers === false ? `only 429 and Retry-After, as the real API (${flag(['serve'], 'noBudgetHeaders')})` : 'every answer states the budget left (RateLimit-*)';
 	return `${limit.count} ${limit.count === 1 ? 'request' : 'requests'} ${window === 'hour' ? 'an' : 'a'} ${window} per credential on the account API, then 429 with Retry-After; ${budget}`;
 }
 
@@ -213,7 +214,7 @@ function settingLines({scenario, records, seed, churnPerSecond, latency, rateLim
 	].join('\n');
 }
 
-function banner({accountUrl, commerceUrl, credentials, keys, settings}: Sandbox, seed: number, host: string): string {
+export function banner({accountUrl, commerceUrl, credentials, keys, settings}: Sandbox, seed: number, host: string): string {
 	const elsewhere = otherUrls(host, accountUrl);
 	const reach = elsewhere.length === 0 ? '' : `  from other machines: account API ${elsewhere.join(', ')}; commerce API ${otherUrls(host, commerceUrl).join(', ')}\n`;
 	return `pagewalk sandbox is serving both list APIs.
@@ -229,8 +230,8 @@ Credentials (the restricted ones see part of each list, so pages come back short
   commerce  full        ${credentials.commerce.full}
   commerce  restricted  ${credentials.commerce.restricted}
 
-CDP keys of the account API, derived from --seed ${seed}: the same keys and files on every run with this seed
-(sign a fresh JWT for every request; \`pagewalk token --key-file FILE --base-url ${accountUrl}\` prints one):
+CDP keys of the account API, derived from ${flag(['serve'], 'seed', String(seed))}: the same keys and files on every run with this seed
+(sign a fresh JWT for every request; \`${commandLine('serve-token', 'token', {keyFile: keys[0]?.path ?? 'FILE', baseUrl: accountUrl})}\` prints one):
 ${keyLines(keys)}
 
 Try:

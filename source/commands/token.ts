@@ -42,7 +42,7 @@ export async function runToken(argv: string[], io: TokenIo): Promise<number> {
 		return 0;
 	}
 
-	const config = await openConfig({input: parsed.input, flags: parsed.flags, env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input: parsed.input, flags: parsed.flags, command: 'token', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
 		const {credential} = config;
 		const url = firstPageUrl(config);

@@ -3,6 +3,7 @@ import {Component, type ReactNode} from 'react';
 import {commandFor, firstKey, keyName, type Command} from '../browser/keymap.js';
 import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
+import {again, type UserLine} from '../config/hints.js';
 
 /**
  * The browser's last line of defence: an error thrown while drawing (a page
@@ -14,7 +15,7 @@ import {redact} from '../text/secret.js';
 /** The keymap's commands that leave a screen: here, with nothing to go back to, each quits. */
 const leaving: ReadonlySet<Command> = new Set(['back', 'close', 'quit', 'interrupt']);
 
-function Banner({detail, onQuit}: {detail: string; onQuit?: (() => void) | undefined}) {
+function Banner({detail, onQuit, line}: {detail: string; onQuit?: (() => void) | undefined; line?: UserLine | undefined}) {
 	const {exit} = useApp();
 	useInput((input, key) => {
 		const command = commandFor('overlay', keyName(input, key));
@@ -25,15 +26,15 @@ function Banner({detail, onQuit}: {detail: string; onQuit?: (() => void) | undef
 	return (
 		<Box flexDirection="column" paddingX={1}>
 			<Text bold>pagewalk could not draw this page ({detail}).</Text>
-			<Text>Press {firstKey('back')} to quit; `pagewalk dump` writes the same list as text.</Text>
+			<Text>Press {firstKey('back')} to quit{line ? `; ${again('render-failure-dump', line, {command: 'dump'}).phrase} writes the same list as text` : ''}.</Text>
 		</Box>
 	);
 }
 
 type State = {detail?: string};
 
-/** `onQuit`: what a key that leaves does (default: Ink's exit). */
-export class RenderFailure extends Component<{children: ReactNode; onQuit?: () => void}, State> {
+/** `onQuit`: what a key that leaves does (default: Ink's exit); `line`: the browser's command line, whose dump the banner names. */
+export class RenderFailure extends Component<{children: ReactNode; onQuit?: () => void; line?: UserLine}, State> {
 	static getDerivedStateFromError(error: unknown): State {
 		const message = error instanceof Error ? error.message : String(error);
 		// Inert and redacted as any text drawn: the message may quote server bytes.
@@ -43,6 +44,6 @@ export class RenderFailure extends Component<{children: ReactNode; onQuit?: () =
 	override state: State = {};
 
 	override render(): ReactNode {
-		return this.state.detail === undefined ? this.props.children : <Banner detail={this.state.detail} onQuit={this.props.onQuit} />;
+		return this.state.detail === undefined ? this.props.children : <Banner detail={this.state.detail} onQuit={this.props.onQuit} line={this.props.line} />;
 	}
 }

@@ -12,6 +12,7 @@ import {inert} from '../text/inert.js';
 import {Redacted, rememberKeyMaterial} from '../text/secret.js';
 import {shellWord} from '../text/shell-quote.js';
 import {FileReadError, readRegularFile} from './regular-file.js';
+import {credentialCommands, flag} from './hints.js';
 
 export type CdpKeyAlgorithm = 'ES256' | 'EdDSA';
 
@@ -262,7 +263,7 @@ export function readKeyFile(path: string): {key: CdpKey; warning: string | undef
 function fileError(where: string, error: FileReadError): CdpKeyError {
 	switch (error.code) {
 		case 'missing': {
-			return new CdpKeyError(`${where} does not exist; check --key-file or ${keyEnvironment.file}.`);
+			return new CdpKeyError(`${where} does not exist; check ${flag(credentialCommands, 'keyFile')} or ${keyEnvironment.file}.`);
 		}
 
 		case 'too-large': {

@@ -19,6 +19,7 @@
 import {keyEnvironment, parseKeyParts, readKeyFile, type CdpKey} from './cdp-key.js';
 import {credentialEnv} from './config-defaults.js';
 import {UsageError} from '../text/errors.js';
+import {credentialCommands, flag} from './hints.js';
 import {inert} from '../text/inert.js';
 import {Secret, unfitForHeader} from '../text/secret.js';
 import type {Api} from '../contract/types.js';
@@ -65,6 +66,8 @@ export type CredentialInput = {
 	profile?: (() => ResolvedCredential | undefined) | undefined;
 	/** Reads a key file; default config/cdp-key's readKeyFile (node:fs). */
 	readKeyFile?: ReadKeyFile | undefined;
+	/** With no credential set: the command line that tries the sandbox instead, for a command that takes --demo. */
+	tryDemo?: (() => string) | undefined;
 };
 
 /** The header each API reads its credential from (what the client sends). */
@@ -197,7 +200,8 @@ function accountEnvironment(env: Record<string, string | undefined>, read: ReadK
  * sentence when none is set, two environment sources are, or the one in use
  * cannot be read.
  */
-export function resolveCredential({api, keyFile, env, profile, readKeyFile: read = readKeyFile}: CredentialInput): ResolvedCredential {
+export function resolveCredential({api, keyFile, env, profile, readKeyFile: read = readKeyFile, tryDemo}: CredentialInput): ResolvedCredential {
+	const orDemo = () => (tryDemo === undefined ? '' : ` (or try ${tryDemo()})`);
 	if (keyFile !== undefined) {
 		if (api !== 'account') {
 			throw new UsageError(`--key-file is for the account API; the commerce API takes an API key in ${credentialEnv.commerce}.`);
@@ -218,7 +222,7 @@ export function resolveCredential({api, keyFile, env, profile, readKeyFile: read
 	if (api === 'commerce') {
 		const key = given(env, credentialEnv.commerce);
 		if (key === undefined) {
-			throw new UsageError(`Set ${credentialEnv.commerce} to an API key for the commerce API (or try --demo); credentials are read only from the environment.`);
+			throw new UsageError(`Set ${credentialEnv.commerce} to an API key for the commerce API${orDemo()}; credentials are read only from the environment.`);
 		}
 
 		return {credential: tokenCredential('commerce', key, credentialEnv.commerce), warnings: []};
@@ -227,11 +231,11 @@ export function resolveCredential({api, keyFile, env, profile, readKeyFile: read
 	const found = accountEnvironment(env, read);
 	if (found.length > 1) {
 		const names = found.map(source => source.name);
-		throw new UsageError(`Both ${names.slice(0, -1).join(', ')} and ${names.at(-1)!} are set, so pagewalk cannot tell which credential to use; unset all but one (or give --key-file, which wins).`);
+		throw new UsageError(`Both ${names.slice(0, -1).join(', ')} and ${names.at(-1)!} are set, so pagewalk cannot tell which credential to use; unset all but one (or give ${flag(credentialCommands, 'keyFile')}, which wins).`);
 	}
 
 	if (found.length === 0) {
-		throw new UsageError(`Set a credential for the account API (or try --demo): --key-file PATH or ${keyEnvironment.file} for a CDP key file, ${keyEnvironment.name} with ${keyEnvironment.privateKey}, or ${credentialEnv.account} for an access token.`);
+		throw new UsageError(`Set a credential for the account API${orDemo()}: ${flag(credentialCommands, 'keyFile', 'PATH')} or ${keyEnvironment.file} for a CDP key file, ${keyEnvironment.name} with ${keyEnvironment.privateKey}, or ${credentialEnv.account} for an access token.`);
 	}
 
 	return found[0]!.resolve();

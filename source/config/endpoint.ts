@@ -7,6 +7,8 @@ import {quote} from './flag-values.js';
 import {inert} from '../text/inert.js';
 import type {LinkBase} from '../contract/links.js';
 import type {Api} from '../contract/types.js';
+import {again, closestName, flag, credentialCommands, type UserLine} from './hints.js';
+import {editDistance} from './parse-flags.js';
 
 export type Endpoint = {api: Api; path: string; query: URLSearchParams};
 
@@ -33,9 +35,10 @@ function splitPath(raw: string): {path: string; query: URLSearchParams} {
  * Reads the positional endpoint argument: a name (accounts, checkouts,
  * charges), a path under the API base, or a full URL on one of the two bases.
  * Decides the API (--api wins) and splits off the query, which the caller
- * reads as flags.
+ * reads as flags. `line`: the user's command, for the hint of a name one
+ * slip from a known one.
  */
-export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Record<Api, LinkBase>): Endpoint {
+export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Record<Api, LinkBase>, line?: UserLine): Endpoint {
 	if (/^[a-z][a-z\d+.-]*:/i.test(raw) && !raw.startsWith('/')) {
 		let url: URL;
 		try {
@@ -56,7 +59,7 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 			? candidates.find(candidate => (candidate.api === 'account') === candidate.path.startsWith('/v2/')) ?? candidates[0]
 			: candidates[0];
 		if (!chosen) {
-			throw new UsageError(`The endpoint URL is on ${inert(url.origin)}, which is neither --base-url ${bases.account.origin}${bases.account.prefix} nor --commerce-url ${bases.commerce.origin}${bases.commerce.prefix}; set the matching base.`);
+			throw new UsageError(`The endpoint URL is on ${inert(url.origin)}, which is neither ${flag(credentialCommands, 'baseUrl', `${bases.account.origin}${bases.account.prefix}`)} nor ${flag(credentialCommands, 'commerceUrl', `${bases.commerce.origin}${bases.commerce.prefix}`)}; set the matching base.`);
 		}
 
 		return {api: chosen.api, path: chosen.path, query: url.searchParams};
@@ -77,7 +80,10 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 
 	const api = apiFlag ?? knownNames[raw];
 	if (api === undefined) {
-		throw new UsageError(`Unknown endpoint ${quote(raw)}: use accounts, checkouts or charges, a path such as /v2/${raw}, or --api account|commerce.`);
+		// A slip for a name (`checkout`, `acounts`) is that name, not a path on whichever API the guess picks.
+		const meant = closestName(raw.toLowerCase(), Object.keys(knownNames), editDistance, 2);
+		const slip = meant === undefined ? '' : ` (did you mean ${line === undefined ? meant : again('endpoint-slip', line, {endpoint: meant}).phrase}?)`;
+		throw new UsageError(`Unknown endpoint ${quote(raw)}${slip}: use accounts, checkouts or charges, a path such as /v2/accounts or /checkouts, or ${flag(credentialCommands, 'api', 'account|commerce')} for a path on that API.`);
 	}
 
 	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};

@@ -9,6 +9,7 @@ import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {cutToWidth} from '../text/text-width.js';
 import type {Api, Order} from '../contract/types.js';
+import {walkFlag} from './hints.js';
 
 /**
  * The words flags with a fixed set of values take, in the order help names
@@ -156,7 +157,7 @@ export function headers(value: unknown): Array<[string, string]> {
 		}
 
 		if (credentialHeaders.has(name.toLowerCase())) {
-			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account}, ${credentialEnv.commerce}, a CDP key) or --key-file.`);
+			throw new UsageError(`--header cannot set ${name}: credentials come only from the environment (${credentialEnv.account}, ${credentialEnv.commerce}, a CDP key) or ${walkFlag('keyFile')}.`);
 		}
 
 		return [name, match[2]!];

@@ -9,7 +9,8 @@
  * the code that reads a value owns its default (and its help says it).
  */
 
-export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean};
+/** `dashValue`: a value may start with '-' (an id, a path), written `--flag=-value`, as the parser's hint says. */
+export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean; readonly dashValue?: boolean};
 export type FlagDeclarations = Readonly<Record<string, FlagSpec>>;
 
 /** What the parser gives for a table: a switch is true, a repeatable flag a list, any other a string. */
@@ -38,8 +39,8 @@ export const walkFlags = {
 	header: {type: 'string', isMultiple: true},
 	limit: {type: 'string'},
 	order: {type: 'string'},
-	startingAfter: {type: 'string'},
-	endingBefore: {type: 'string'},
+	startingAfter: {type: 'string', dashValue: true},
+	endingBefore: {type: 'string', dashValue: true},
 	timeout: {type: 'string'},
 	retries: {type: 'string'},
 	maxWait: {type: 'string'},
@@ -51,7 +52,7 @@ export const walkFlags = {
 	scenario: {type: 'string'},
 	latency: {type: 'string'},
 	profile: {type: 'string'},
-	keyFile: {type: 'string'},
+	keyFile: {type: 'string', dashValue: true},
 } as const;
 
 /**

@@ -9,6 +9,7 @@ import {apiNames, apiVersion, baseUrl, cursor, demoAuths, demoCredentials, heade
 import {parseBase, type LinkBase} from '../contract/links.js';
 import type {Api, Order} from '../contract/types.js';
 import type {walkFlags} from './flags.js';
+import {again, commandLine, commandTakes, credentialCommands, flag, walkCommands, walkFlag, type CommandName} from './hints.js';
 
 export {credentialEnv, defaults} from './config-defaults.js';
 
@@ -97,6 +98,8 @@ export type ResolveInput = {
 	readKeyFile?: ReadKeyFile;
 	/** A profile's credential, asked after --key-file and before the environment (see config/credentials.ts). */
 	profileCredential?: CredentialInput['profile'];
+	/** The command the flags were given to, for the hints of its messages (the same line with --demo, another endpoint). */
+	command?: CommandName;
 };
 
 /** The --demo flags, each checked and each refused without --demo. */
@@ -110,7 +113,7 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	if (credential !== undefined && !demo) {
-		throw new UsageError('--demo-credential only applies with --demo.');
+		throw new UsageError(`--demo-credential only applies with ${walkFlag('demo')}.`);
 	}
 
 	const auth = text(flags.demoAuth);
@@ -119,12 +122,12 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	if (auth !== undefined && !demo) {
-		throw new UsageError('--demo-auth only applies with --demo.');
+		throw new UsageError(`--demo-auth only applies with ${walkFlag('demo')}.`);
 	}
 
 	const keyFile = text(flags.keyFile);
 	if (keyFile !== undefined && demo) {
-		throw new UsageError('--demo signs with the sandbox\'s own keys, so it cannot be combined with --key-file.');
+		throw new UsageError(`--demo signs with the sandbox's own keys, so it cannot be combined with ${walkFlag('keyFile')}.`);
 	}
 
 	const scenario = text(flags.scenario);
@@ -133,16 +136,17 @@ function demoFlags(flags: ResolveInput['flags']): DemoFlags {
 	}
 
 	if (scenario !== undefined && !demo) {
-		throw new UsageError('--scenario only applies with --demo (or to pagewalk serve).');
+		throw new UsageError(`--scenario only applies with ${walkFlag('demo')} (or to ${commandLine('scenario-serve', 'serve', {scenario})}).`);
 	}
 
 	const latency = text(flags.latency);
 	if (latency !== undefined && !demo) {
-		throw new UsageError('--latency only applies with --demo (or to pagewalk serve): it slows the sandbox, not a real server.');
+		// The serve line without the value: serve checks it, which this does not.
+		throw new UsageError(`${flag([...walkCommands, 'serve'], 'latency')} only applies with ${walkFlag('demo')} (or to ${commandLine('latency-serve', 'serve')}): it slows the sandbox, not a real server.`);
 	}
 
 	if (demo && (text(flags.baseUrl) !== undefined || text(flags.commerceUrl) !== undefined)) {
-		throw new UsageError('--demo runs its own sandbox, so it cannot be combined with --base-url or --commerce-url.');
+		throw new UsageError(`--demo runs its own sandbox, so it cannot be combined with ${walkFlag('baseUrl')} or ${walkFlag('commerceUrl')}.`);
 	}
 
 	return {demo, credential, auth, scenario, latency, keyFile};
@@ -158,7 +162,7 @@ function walkQuery(flags: ResolveInput['flags'], fromUrl: URLSearchParams): {que
 	for (const [key, value] of fromUrl) {
 		if (!(paginationParameters as readonly string[]).includes(key)) {
 			if (key === 'access_token' || key === 'api_key') {
-				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment or --key-file.`);
+				throw new UsageError(`The endpoint must not carry ${key}; credentials come only from the environment or ${flag(credentialCommands, 'keyFile')}.`);
 			}
 
 			extraQuery.push([key, value]);
@@ -179,7 +183,7 @@ function walkQuery(flags: ResolveInput['flags'], fromUrl: URLSearchParams): {que
 	const after = cursor('starting-after', text(flags.startingAfter) ?? fromUrl.get('starting_after') ?? undefined);
 	const before = cursor('ending-before', text(flags.endingBefore) ?? fromUrl.get('ending_before') ?? undefined);
 	if (after !== undefined && before !== undefined) {
-		throw new UsageError('Give --starting-after or --ending-before, not both: the contract does not say what the server does with both.');
+		throw new UsageError(`Give ${walkFlag('startingAfter')} or ${walkFlag('endingBefore')}, not both: the contract does not say what the server does with both.`);
 	}
 
 	if (after !== undefined) {
@@ -208,7 +212,7 @@ function requestHeadersFor(api: Api, version: string, extraHeaders: Iterable<[st
  * Validates everything in the order a user meets it, then returns the --demo
  * plan and a builder that only fills in what a started sandbox knows.
  */
-function assemble({input, flags, env = process.env, readKeyFile, profileCredential}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
+function assemble({input, flags, env = process.env, readKeyFile, profileCredential, command}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
 	if (input.length > 1) {
 		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
 	}
@@ -227,10 +231,11 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	const bases: Record<Api, LinkBase> = {account: parseBase(accountBase), commerce: parseBase(commerceBase)};
 
 	if (demo && /^[a-z][a-z\d+.-]*:/i.test(input[0] ?? '')) {
-		throw new UsageError('With --demo give the endpoint as a name or path, not a full URL.');
+		throw new UsageError(`With ${walkFlag('demo')} give the endpoint as a name or path, not a full URL.`);
 	}
 
-	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases);
+	const line = command === undefined ? undefined : {command, input, flags};
+	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases, line);
 	const {query, extraQuery} = walkQuery(flags, target.query);
 	const version = apiVersion(flags.apiVersion);
 	const extraHeaders = headers(flags.header);
@@ -260,7 +265,7 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 			// Read here, once, after every flag was checked and before any request: a
 			// bad key file is one sentence and exit 2. Not in demoPlan(), so a key
 			// file (or a profile's credential command) is read once per run.
-			const resolved = plan ? undefined : resolveCredential({api: target.api, keyFile, env, profile: profileCredential, readKeyFile});
+			const resolved = plan ? undefined : resolveCredential({api: target.api, keyFile, env, profile: profileCredential, readKeyFile, tryDemo: line && commandTakes(line.command, 'demo') ? () => tryDemo(line, target) : undefined});
 			let credential = resolved?.credential;
 			const configBases = {...bases};
 			if (plan) {
@@ -296,6 +301,21 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 			};
 		},
 	};
+}
+
+/**
+ * The user's line with --demo, for a walk that has no credential: without
+ * what --demo cannot be combined with (the bases, a profile, a key file), and
+ * with the endpoint as a path when it was a full URL.
+ */
+function tryDemo(line: {command: CommandName; input: readonly string[]; flags: WalkFlagValues}, target: {path: string; query: URLSearchParams}): string {
+	const fullUrl = /^[a-z][a-z\d+.-]*:/i.test(line.input[0] ?? '');
+	const query = target.query.toString();
+	return again('credential-try-demo', line, {
+		set: {demo: true},
+		drop: ['baseUrl', 'commerceUrl', 'profile', 'keyFile', 'compareProfile'],
+		...(fullUrl ? {endpoint: query === '' ? target.path : `${target.path}?${query}`} : {}),
+	}).phrase;
 }
 
 /**

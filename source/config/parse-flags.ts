@@ -2,6 +2,7 @@ import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {commands, kebabName as kebab, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
 import {inert} from '../text/inert.js';
+import {commandOf, fixedLine, helpLine, takenBy, type CommandName} from './hints.js';
 
 export type ParsedArgs<D extends FlagDeclarations> = {input: string[]; flags: FlagValues<D>};
 
@@ -36,20 +37,26 @@ export function editDistance(a: string, b: string): number {
 	return rows[a.length]![b.length]!;
 }
 
+/** `argv` with `count` arguments at `index` replaced by `word`. */
+function replaced(argv: readonly string[], index: number, count: number, word: string): string[] {
+	return [...argv.slice(0, index), word, ...argv.slice(index + count)];
+}
+
 /**
  * What follows "Unknown flag --x": the commands that take it, or the
  * closest flag of this command when it is a small slip (one edit in a short
- * name, two in a longer one), or nothing.
+ * name, two in a longer one), or nothing. `argv` and `index`: the user's
+ * line and where the flag stands in it (`value`: the argument after it).
  */
-function unknownFlagHint(typed: string, command: CommandFlags): string {
+function unknownFlagHint(typed: string, command: CommandName, argv: readonly string[], index: number, inline: string | undefined): string {
 	const name = camel(typed.toLowerCase());
-	const elsewhere = Object.values(commands).filter(other => other.name !== command.name && Object.hasOwn(other.flags, name)).map(other => other.name);
-	if (elsewhere.length > 0) {
-		const list = elsewhere.length === 1 ? elsewhere[0]! : `${elsewhere.slice(0, -1).join(', ')} and ${elsewhere.at(-1)!}`;
-		return ` (${list} ${elsewhere.length === 1 ? 'takes' : 'take'} it)`;
+	if (Object.values(commands).some(other => other.name !== commands[command].name && Object.hasOwn(other.flags, name))) {
+		const next = argv[index + 1];
+		const value = inline === undefined && next !== undefined && !next.startsWith('-') ? [next] : [];
+		return ` (${takenBy('parse-taken-by', name, command, [argv[index]!, ...value])})`;
 	}
 
-	const known = [...Object.keys(command.flags).map(flag => kebab(flag)), 'help', 'version'];
+	const known = [...Object.keys(commands[command].flags).map(flag => kebab(flag)), 'help', 'version'];
 	const allowed = typed.length <= 4 ? 1 : 2;
 	let best: {flag: string; distance: number} | undefined;
 	for (const flag of known) {
@@ -59,7 +66,12 @@ function unknownFlagHint(typed: string, command: CommandFlags): string {
 		}
 	}
 
-	return best ? ` (did you mean --${best.flag}?)` : '';
+	if (best === undefined) {
+		return '';
+	}
+
+	const fixed = `--${best.flag}${inline === undefined ? '' : `=${inline}`}`;
+	return ` (did you mean ${fixedLine('parse-flag-slip', command, replaced(argv, index, 1, fixed), `--${best.flag}`)}?)`;
 }
 
 /**
@@ -85,11 +97,33 @@ function unknownFlagHint(typed: string, command: CommandFlags): string {
  * Long flags with one optional `=` need no more code than this.
  */
 export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], command: CommandFlags<D>): ParsedArgs<D> | 'help' | 'version' {
+	const scanned = scanFlags(argv, command);
+	if (typeof scanned === 'function') {
+		throw new UsageError(scanned());
+	}
+
+	return scanned;
+}
+
+/** `argv` as `command` reads it, or undefined when the parser would refuse it (its message and hints are not made). */
+export function parsesAs<D extends FlagDeclarations>(argv: readonly string[], command: CommandFlags<D>): ParsedArgs<D> | 'help' | 'version' | undefined {
+	const scanned = scanFlags(argv, command);
+	return typeof scanned === 'function' ? undefined : scanned;
+}
+
+/** The parse, or the sentence refusing it, made only when told. */
+function scanFlags<D extends FlagDeclarations>(argv: readonly string[], command: CommandFlags<D>): ParsedArgs<D> | 'help' | 'version' | (() => string) {
+	const key = commandOf(command);
+	if (key === undefined) {
+		throw new Error(`${command.name} is not in the command table (flags.ts)`);
+	}
+
 	const input: string[] = [];
 	const flags: Record<string, unknown> = {};
 	let wants: 'help' | 'version' | undefined;
-	let problem: string | undefined;
-	const fail = (sentence: string) => {
+	// The first problem is told; its words (and the hint in them) are made only for it.
+	let problem: (() => string) | undefined;
+	const fail = (sentence: () => string) => {
 		problem ??= sentence;
 	};
 
@@ -113,8 +147,9 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 		if (!argument.startsWith('--')) {
 			// One dash: -h is the only short flag; `-limit` is a slip for --limit.
 			const typed = argument.slice(1);
-			const long = typed.length > 1 && Object.hasOwn(command.flags, camel(typed)) ? ` (did you mean --${typed}?)` : '';
-			fail(`Unknown flag ${shownFlag(argument)}${long}`);
+			const at = index;
+			const long = () => (typed.length > 1 && Object.hasOwn(command.flags, camel(typed)) ? ` (did you mean ${fixedLine('parse-one-dash', key, replaced(argv, at, 1, `-${argument}`), `-${argument}`)}?)` : '');
+			fail(() => `Unknown flag ${shownFlag(argument)}${long()}`);
 			continue;
 		}
 
@@ -135,14 +170,15 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 		// Only kebab-case spellings: --startingAfter is a slip, not a synonym.
 		const spec = typed === kebab(name) && Object.hasOwn(command.flags, name) ? command.flags[name] : undefined;
 		if (spec === undefined) {
-			fail(`Unknown flag --${shownFlag(typed)}${unknownFlagHint(typed, command)}`);
+			const at = index;
+			fail(() => `Unknown flag --${shownFlag(typed)}${unknownFlagHint(typed, key, argv, at, inline)}`);
 			continue;
 		}
 
 		let value: string | true;
 		if (spec.type === 'boolean') {
 			if (inline !== undefined) {
-				fail(`--${typed} is a switch and takes no value, not ${quoteValue(inline)}`);
+				fail(() => `--${typed} is a switch and takes no value, not ${quoteValue(inline)}`);
 				continue;
 			}
 
@@ -152,8 +188,13 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 		} else {
 			const next = argv[index + 1];
 			if (next === undefined || (next.startsWith('-') && next !== '-')) {
-				const dash = next !== undefined && next !== '--' && !next.startsWith('--') ? ` (for a value that starts with '-', write --${typed}=${shownFlag(next)})` : '';
-				fail(`--${typed} needs a value${dash}`);
+				const dashed = next !== undefined && next !== '--' && !next.startsWith('--');
+				const at = index;
+				// Only a flag whose values may start with '-' (an id, a path) is told to take one: `--limit=-1` is no page size.
+				const dash = () => (!dashed ? '' : spec.dashValue === true
+					? ` (for a value that starts with '-', write ${fixedLine('parse-dash-value', key, replaced(argv, at, 2, `${argument}=${next}`), `${argument}=${shownFlag(next)}`)})`
+					: ` (no value of --${typed} starts with '-')`);
+				fail(() => `--${typed} needs a value${dash()}`);
 				continue;
 			}
 
@@ -164,7 +205,7 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 		if (spec.isMultiple === true) {
 			((flags[name] ??= []) as unknown[]).push(value);
 		} else if (Object.hasOwn(flags, name)) {
-			fail(`--${typed} is given more than once`);
+			fail(() => `--${typed} is given more than once`);
 		} else {
 			flags[name] = value;
 		}
@@ -175,11 +216,12 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 	}
 
 	if (problem === undefined && !command.takesArguments && input.length > 0) {
-		fail(`${command.name} takes flags only, not the argument ${quoteValue(input[0]!)}`);
+		fail(() => `${command.name} takes flags only, not the argument ${quoteValue(input[0]!)}`);
 	}
 
 	if (problem !== undefined) {
-		throw new UsageError(`${problem}; see ${command.name} --help.`);
+		const told = problem;
+		return () => `${told()}; see ${helpLine('parse-see-help', key)}.`;
 	}
 
 	return {input, flags: flags as FlagValues<D>};

@@ -12,6 +12,7 @@ import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {JsonSyntaxError, parseJsonWithLines, type JsonNode} from '../json/json-lines.js';
 import {editDistance} from './parse-flags.js';
+import {helpLine} from './hints.js';
 import type {Api} from '../contract/types.js';
 
 /** Where one API's credential comes from; `line` is where the file says so, for errors. */
@@ -54,7 +55,7 @@ class Reader {
 	constructor(readonly file: string) {}
 
 	fail(line: number, problem: string): never {
-		throw new UsageError(`In the config file ${quotePath(this.file)}, line ${line} ${problem}; fix it there (see pagewalk profiles --help for the format).`);
+		throw new UsageError(`In the config file ${quotePath(this.file)}, line ${line} ${problem}; fix it there (see ${helpLine('profiles-file-see-help', 'profiles')} for the format).`);
 	}
 
 	object(node: JsonNode, what: string): Extract<JsonNode, {kind: 'object'}> {
@@ -335,7 +336,7 @@ export function unknownProfile(config: ProfileConfig | undefined, name: string, 
 	if (config === undefined) {
 		return location === undefined
 			? `${how} ${quoteName(name)} needs a config file, and no home directory is known; set PAGEWALK_CONFIG to its path.`
-			: `${how} ${quoteName(name)} needs a config file, and there is none at ${quotePath(location)}; create it (see pagewalk profiles --help) or set PAGEWALK_CONFIG.`;
+			: `${how} ${quoteName(name)} needs a config file, and there is none at ${quotePath(location)}; create it (see ${helpLine('profiles-none-see-help', 'profiles')}) or set PAGEWALK_CONFIG.`;
 	}
 
 	const known = config.profiles.map((profile) => profile.name);

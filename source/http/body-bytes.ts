@@ -1,6 +1,7 @@
 import {isUtf8} from 'node:buffer';
 import process from 'node:process';
 import {PagewalkError} from '../text/errors.js';
+import {walkFlag} from '../config/hints.js';
 
 /**
  * From the bytes of a response to the text of its body: the content coding
@@ -51,7 +52,7 @@ function undoCoding(coding: string, bytes: Buffer, origin: string): Buffer {
 		}
 
 		if ((error as {code?: string}).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-			throw new PagewalkError(`The ${coding} response from ${origin} decodes to more than the ${maxDecodedBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`);
+			throw new PagewalkError(`The ${coding} response from ${origin} decodes to more than the ${maxDecodedBytes / 1024 / 1024} MiB limit; ask for smaller pages with ${walkFlag('limit')}.`);
 		}
 
 		throw new PagewalkError(`${origin} sent a body marked Content-Encoding ${coding} that does not decode as ${coding} (it is corrupt or truncated); try again later.`);

@@ -15,6 +15,7 @@ import {decodeBodyBytes, withoutBom} from './body-bytes.js';
 import {getResponse, type Received} from './response-bytes.js';
 import {ResponsePage} from './response-page.js';
 import type {FailedExchange, JwtSummary, Page, Pagination, RetryNotice} from '../contract/types.js';
+import {walkFlag} from '../config/hints.js';
 
 /**
  * Fetches one list page at a time from the configured API, safely: one
@@ -253,7 +254,7 @@ async function waitForBudget(budget: RateBudget, config: WalkConfig, wait: numbe
 	const left = `0${limit === undefined ? '' : ` of ${limit}`} left`;
 	if (wait > config.maxWaitMs) {
 		const until = wait < 120_000 ? `${Math.ceil(wait / 1000)} s` : `${Math.ceil(wait / 60_000)} min`;
-		throw new PagewalkError(`The ${apiNameOf(config)} says its request budget is spent (${left}) for ${until}, longer than --max-wait allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise --max-wait.`);
+		throw new PagewalkError(`The ${apiNameOf(config)} says its request budget is spent (${left}) for ${until}, longer than ${walkFlag('maxWait')} allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise ${walkFlag('maxWait')}.`);
 	}
 
 	onRetry?.({attempt: 0, waitMs: wait, reason: `request budget spent (${left})`, pacing: true});
@@ -375,7 +376,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 	const {credential} = config;
 	const credentialText = describeCredential(credential);
 	const redactedHeaders = requestHeadersShown(config);
-	const timeoutText = `${seconds(config.timeoutMs)} (--timeout)`;
+	const timeoutText = `${seconds(config.timeoutMs)} (${walkFlag('timeout')})`;
 	const failureContext: FailureContext = {origin: base.origin, apiName: apiNameOf(config), timeoutText, credential};
 	const budget = new RateBudget();
 

@@ -4,6 +4,7 @@ import {credentialAdvice, type Credential} from '../config/credentials.js';
 import {connectionErrorKind} from './undici-adapter.js';
 import {retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
 import type {JwtSummary} from '../contract/types.js';
+import {walkFlag} from '../config/hints.js';
 
 /**
  * The client's sentences for a request that failed: below HTTP (a refused
@@ -51,27 +52,27 @@ export type Failed = {failure: Failure; final: PagewalkError; reason: string};
 function connectionError({origin, timeoutText}: FailureContext, error: unknown, kind: ConnectionErrorKind, attempt: number): PagewalkError {
 	switch (kind) {
 		case 'connect-timeout': {
-			return new PagewalkError(`${origin} did not accept a connection within ${timeoutText}; check the URL or raise --timeout.`);
+			return new PagewalkError(`${origin} did not accept a connection within ${timeoutText}; check the URL or raise ${walkFlag('timeout')}.`);
 		}
 
 		case 'headers-timeout': {
-			return new PagewalkError(`${origin} sent no response headers within ${timeoutText}; try again later or raise --timeout.`);
+			return new PagewalkError(`${origin} sent no response headers within ${timeoutText}; try again later or raise ${walkFlag('timeout')}.`);
 		}
 
 		case 'body-timeout': {
-			return new PagewalkError(`${origin} stopped sending the response body for ${timeoutText}; try again later or raise --timeout.`);
+			return new PagewalkError(`${origin} stopped sending the response body for ${timeoutText}; try again later or raise ${walkFlag('timeout')}.`);
 		}
 
 		case 'too-large': {
-			return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with --limit.`, {retryable: false});
+			return new PagewalkError(`The response is larger than the ${maxBodyBytes / 1024 / 1024} MiB limit; ask for smaller pages with ${walkFlag('limit')}.`, {retryable: false});
 		}
 
 		case 'refused': {
-			return new PagewalkError(`Could not connect to ${origin} (connection refused); check --base-url / --commerce-url or that the server runs.`);
+			return new PagewalkError(`Could not connect to ${origin} (connection refused); check ${walkFlag('baseUrl')} / ${walkFlag('commerceUrl')} or that the server runs.`);
 		}
 
 		case 'dns': {
-			return new PagewalkError(`Could not find the host of ${origin} (DNS lookup failed); check --base-url / --commerce-url and the network.`);
+			return new PagewalkError(`Could not find the host of ${origin} (DNS lookup failed); check ${walkFlag('baseUrl')} / ${walkFlag('commerceUrl')} and the network.`);
 		}
 
 		case 'reset': {
@@ -171,8 +172,8 @@ export function connectionFailed(context: FailureContext, error: unknown, attemp
 
 	if (error instanceof DeadlineExceeded) {
 		return {failure: {connection: 'other'}, final: new PagewalkError(error.phase === 'headers'
-			? `${origin} did not answer within ${timeoutText}; check the URL, try again later or raise --timeout.`
-			: `${origin} did not send the whole page within ${timeoutText}; try again later or raise --timeout.`), reason: 'deadline'};
+			? `${origin} did not answer within ${timeoutText}; check the URL, try again later or raise ${walkFlag('timeout')}.`
+			: `${origin} did not send the whole page within ${timeoutText}; try again later or raise ${walkFlag('timeout')}.`), reason: 'deadline'};
 	}
 
 	const kind = connectionErrorKind(error);

@@ -1,5 +1,6 @@
 import {linkIdentity, type Cursor} from '../contract/links.js';
 import type {Page, WalkEnd} from '../contract/types.js';
+import {walkFlag} from '../config/hints.js';
 
 /**
  * The rules a walk goes by, page after page, apart from how it fetches: where
@@ -232,11 +233,11 @@ export function describeEnd(end: WalkEnd): string {
 		}
 
 		case 'max-pages': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (--max-pages); more pages follow`;
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'page' : 'pages'} (${walkFlag('maxPages')}); more pages follow`;
 		}
 
 		case 'max-items': {
-			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (--max-items); more pages follow`;
+			return `stopped after ${end.limit} ${end.limit === 1 ? 'object' : 'objects'} (${walkFlag('maxItems')}); more pages follow`;
 		}
 
 		case 'not-advancing': {

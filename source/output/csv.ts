@@ -4,6 +4,7 @@ import {columnsOf} from '../cells/flatten.js';
 import {exactCells} from '../cells/exact-cells.js';
 import {FieldCheck} from './field-check.js';
 import type {Writer, WriterOptions} from './writer.js';
+import {flag} from '../config/hints.js';
 
 /**
  * A text a spreadsheet would run as a formula (or whose leading tab or CR
@@ -70,7 +71,7 @@ export function csvWriter(options: WriterOptions): Writer {
 			const names = [...dropped];
 			// Field names are the server's keys: inert and cut on stderr, like any server text.
 			const shown = names.slice(0, 5).map(name => inertLine(name, 40));
-			return [`${names.length} ${names.length === 1 ? 'field' : 'fields'} first seen after the CSV header was written ${names.length === 1 ? 'was' : 'were'} left out (${shown.join(', ')}${names.length > 5 ? ', …' : ''}); use --format ndjson to keep every field.`, ...fields.notes()];
+			return [`${names.length} ${names.length === 1 ? 'field' : 'fields'} first seen after the CSV header was written ${names.length === 1 ? 'was' : 'were'} left out (${shown.join(', ')}${names.length > 5 ? ', …' : ''}); use ${flag(['dump', 'browse'], 'format', 'ndjson')} to keep every field.`, ...fields.notes()];
 		},
 	};
 }

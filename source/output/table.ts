@@ -5,6 +5,7 @@ import {FieldCheck} from './field-check.js';
 import {formatCells, formatHeaderCells, layoutColumns, maximumWidth, type Column} from '../cells/table-layout.js';
 import {windowLength} from '../text/text-width.js';
 import type {Writer, WriterOptions} from './writer.js';
+import {flag} from '../config/hints.js';
 
 // Cells are made inert before they are measured and cut: an escape such as
 // `\x1b` takes the cells it is drawn in. Only a head of a long value is: no
@@ -64,7 +65,7 @@ export function tableWriter(options: WriterOptions): Writer {
 		notes() {
 			// Column names are the server's keys: inert and cut, the first few named.
 			const named = hidden.slice(0, 5).map(path => inertLine(path, 40)).join(', ') + (hidden.length > 5 ? ', …' : '');
-			const result = hidden.length === 0 ? [] : [`${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden.length === 1 ? 'was' : 'were'} left out (${named}); use --format csv or ndjson to see every field.`];
+			const result = hidden.length === 0 ? [] : [`${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} did not fit the terminal width and ${hidden.length === 1 ? 'was' : 'were'} left out (${named}); use ${flag(['dump', 'browse'], 'format', 'csv')} or ndjson to see every field.`];
 			hidden = [];
 			return [...result, ...fields.notes()];
 		},

@@ -2,6 +2,7 @@ import {orderCarry, type OrderCarry} from '../contract/contract.js';
 import {findingMessage} from '../contract/contract-text.js';
 import {checkRules, pageContext, pageRulesOf, type RuleId} from '../contract/rules.js';
 import type {Page} from '../contract/types.js';
+import {flag} from '../config/hints.js';
 
 const rules = pageRulesOf('dump');
 
@@ -58,7 +59,7 @@ export class WalkFindings {
 	 */
 	disagreement(reason: string): string {
 		this.#counts.set('ends-agree', (this.#counts.get('ends-agree') ?? 0) + 1);
-		return `from both ends, ${reason}; the rest of the list is walked from the first end alone, as --one-chain walks it.`;
+		return `from both ends, ${reason}; the rest of the list is walked from the first end alone, as ${flag(['dump', 'audit'], 'oneChain')} walks it.`;
 	}
 
 	/** How many findings of each rule there were. */
@@ -76,14 +77,14 @@ export class WalkFindings {
 		return sum;
 	}
 
-	/** One line counting the findings by kind, or undefined when there were none. */
-	summary(): string | undefined {
+	/** One line counting the findings by kind, or undefined when there were none; `audit`: the audit of the same walk, as a command line. */
+	summary(audit: () => string): string | undefined {
 		if (this.#counts.size === 0) {
 			return undefined;
 		}
 
 		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
-		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; pagewalk audit reports the whole walk).`;
+		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; ${audit()} reports the whole walk).`;
 	}
 
 	#earlier(id: string): number | undefined {

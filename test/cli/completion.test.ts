@@ -15,7 +15,7 @@ import {apiNames, demoAuths, demoCredentials, orders} from '../../source/config/
 import {commands} from '../../source/config/flags.js';
 import {formats} from '../../source/output/writer.js';
 import {scenarioNames} from '../../source/sandbox/scenario-names.js';
-import {pollUntil, requireTmux, tmuxPath} from '../e2e/support/tmux.js';
+import {keepServer, pollUntil, requireTmux, tmuxPath} from '../e2e/support/tmux.js';
 
 const run = promisify(execFile);
 const cli = path.resolve('dist/cli.js');
@@ -74,7 +74,7 @@ async function interactive(shell: 'bash' | 'zsh', typed: string, then: string[],
 	const tmux = (...args: string[]) => execFileSync(tmuxPath, ['-L', socket, ...args], {encoding: 'utf8'});
 	const start = shell === 'bash' ? 'bash --norc --noprofile -i' : 'zsh -f -i';
 	const setup = shell === 'bash' ? 'source <(pagewalk completion bash)' : 'autoload -U compinit && compinit -u -D && source <(pagewalk completion zsh)';
-	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '150', '-y', '20', '-c', directory, `env -i HOME='${directory}' TERM=xterm PATH='${env['PATH']}' PAGEWALK_CONFIG='${env['PAGEWALK_CONFIG']}' PS1='$ ' ${start}`]);
+	execFileSync(tmuxPath, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '150', '-y', '20', '-c', directory, `env -i HOME='${directory}' TERM=xterm PATH='${env['PATH']}' PAGEWALK_CONFIG='${env['PAGEWALK_CONFIG']}' PS1='$ ' ${start}`, ...keepServer]);
 	let screen = '';
 	const wait = async (check: (text: string) => boolean) => pollUntil(() => check(screen = tmux('capture-pane', '-p', '-t', session)), () => `${shell}: the screen never showed what was expected:\n${screen}`);
 	try {

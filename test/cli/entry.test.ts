@@ -41,7 +41,7 @@ describe('the built entry, stdout piped', () => {
 	});
 
 	it('help with a name that is no command is a usage error, naming the command it is one edit from', async () => {
-		expect(await pagewalk('help', 'dmup')).toEqual({code: 2, stdout: '', stderr: 'pagewalk: No help for \'dmup\': it is not a command (did you mean pagewalk dump?); see pagewalk --help.\n'});
+		expect(await pagewalk('help', 'dmup')).toEqual({code: 2, stdout: '', stderr: 'pagewalk: No help for \'dmup\': it is not a command (did you mean pagewalk dump --help?); see pagewalk --help.\n'});
 		expect(await pagewalk('help', 'nonsense')).toEqual({code: 2, stdout: '', stderr: 'pagewalk: No help for \'nonsense\': it is not a command; see pagewalk --help.\n'});
 	});
 
@@ -77,7 +77,7 @@ describe('the built entry, stdout piped', () => {
 			[['audit', '--bogus'], /^pagewalk: Unknown flag --bogus; see pagewalk audit --help\.\n$/],
 			[['dump', '--bogus'], /^pagewalk: Unknown flag --bogus; see pagewalk dump --help\.\n$/],
 			[['serve', '--bogus'], /^pagewalk: Unknown flag --bogus; see pagewalk serve --help\.\n$/],
-			[['dump', '--scenario', 'duplicate'], /^pagewalk: --scenario only applies with --demo \(or to pagewalk serve\)\.\n$/],
+			[['dump', '--scenario', 'duplicate'], /^pagewalk: --scenario only applies with --demo \(or to pagewalk serve --scenario=duplicate\)\.\n$/],
 			[['audit', '--demo', '--scenario', 'bogus'], /^pagewalk: --scenario must be one of restricted, churn, duplicate, wrong-limit, unordered, yielded-mismatch, missing-param, not 'bogus'\.\n$/],
 			[['serve', '--scenario', 'nope'], /^pagewalk: --scenario must be one of restricted, churn, duplicate, wrong-limit, unordered, yielded-mismatch, missing-param, not 'nope'\.\n$/],
 		];

@@ -104,6 +104,6 @@ describe.each(table)('$name, stdout a pipe', command => {
 
 describe('a command name one edit off', () => {
 	it('is a slip for that command, not an endpoint: one sentence, exit 2', async () => {
-		expect(await runCli(['dupm', '--demo'], env)).toEqual({code: 2, stdout: '', stderr: 'pagewalk: Unknown command \'dupm\' (did you mean pagewalk dump?); see pagewalk --help.\n'});
+		expect(await runCli(['dupm', '--demo'], env)).toEqual({code: 2, stdout: '', stderr: 'pagewalk: Unknown command \'dupm\' (did you mean pagewalk dump --demo?); see pagewalk --help.\n'});
 	});
 });

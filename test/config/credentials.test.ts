@@ -51,7 +51,8 @@ describe('the account API', () => {
 	});
 
 	test('nothing set, half a key, a bad private key: one sentence each, the key never quoted', () => {
-		expect(() => resolve({})).toThrow(/^Set a credential for the account API \(or try --demo\)/);
+		expect(() => resolve({})).toThrow(/^Set a credential for the account API: /);
+		expect(() => resolveCredential({api: 'account', env: {}, readKeyFile: read, tryDemo: () => 'pagewalk dump --demo'})).toThrow(/^Set a credential for the account API \(or try pagewalk dump --demo\): /);
 		expect(() => resolve({COINBASE_API_PRIVATE_KEY: pem})).toThrow('COINBASE_API_PRIVATE_KEY is set but COINBASE_API_KEY_NAME is not; set both, or neither.');
 		const body = pem.split('\n')[1]!;
 		let message = '';

@@ -11,12 +11,12 @@ function secretOf(credential: Credential): string | undefined {
 	return credential.kind === 'cdp-key' ? undefined : credential.secret.reveal();
 }
 
-async function config(input: string[], flags: WalkFlagValues = {}, environment: Record<string, string | undefined> = env) {
-	return resolveConfig({input, flags, env: environment});
+async function config(input: string[], flags: WalkFlagValues = {}, environment: Record<string, string | undefined> = env, command?: 'dump' | 'token') {
+	return resolveConfig({input, flags, env: environment, ...(command ? {command} : {})});
 }
 
-async function usage(input: string[], flags: WalkFlagValues, message: RegExp | string, environment: Record<string, string | undefined> = env) {
-	const promise = config(input, flags, environment);
+async function usage(input: string[], flags: WalkFlagValues, message: RegExp | string, environment: Record<string, string | undefined> = env, command?: 'dump' | 'token') {
+	const promise = config(input, flags, environment, command);
 	await expect(promise).rejects.toThrow(UsageError);
 	await expect(promise).rejects.toThrow(message);
 }
@@ -130,7 +130,9 @@ describe('usage errors, before any request', () => {
 	}
 
 	test('a missing credential names the variable to set', async () => {
-		await usage([], {}, 'Set a credential for the account API (or try --demo): --key-file PATH or COINBASE_API_KEY_FILE for a CDP key file, COINBASE_API_KEY_NAME with COINBASE_API_PRIVATE_KEY, or COINBASE_ACCESS_TOKEN for an access token.', {});
+		await usage([], {}, 'Set a credential for the account API (or try the same command with --demo): --key-file PATH or COINBASE_API_KEY_FILE for a CDP key file, COINBASE_API_KEY_NAME with COINBASE_API_PRIVATE_KEY, or COINBASE_ACCESS_TOKEN for an access token.', {}, 'dump');
+		// pagewalk token takes no --demo: its sentence offers none.
+		await usage([], {}, 'Set a credential for the account API: --key-file PATH or COINBASE_API_KEY_FILE for a CDP key file, COINBASE_API_KEY_NAME with COINBASE_API_PRIVATE_KEY, or COINBASE_ACCESS_TOKEN for an access token.', {}, 'token');
 		await usage(['checkouts'], {}, /^Set COINBASE_COMMERCE_API_KEY to an API key for the commerce API/, {COINBASE_ACCESS_TOKEN: 'x'});
 		await usage([], {}, /Set a credential for the account API/, {COINBASE_ACCESS_TOKEN: '  '});
 		await usage([], {}, /COINBASE_ACCESS_TOKEN contains a line break/, {COINBASE_ACCESS_TOKEN: 'a\nInjected: 1'});

@@ -70,7 +70,7 @@ describe('pagewalk dump (built CLI)', () => {
 	test('a missing credential: exit 2, naming the variable to set', async () => {
 		const result = await runCli(['dump', 'checkouts'], {});
 		expect(result.code).toBe(2);
-		expect(result.stderr).toBe('pagewalk: Set COINBASE_COMMERCE_API_KEY to an API key for the commerce API (or try --demo); credentials are read only from the environment.\n');
+		expect(result.stderr).toBe('pagewalk: Set COINBASE_COMMERCE_API_KEY to an API key for the commerce API (or try the same command with --demo); credentials are read only from the environment.\n');
 	});
 
 	test('an unknown flag: exit 2', async () => {
@@ -146,7 +146,8 @@ describe('pagewalk dump (built CLI)', () => {
 		const result = await runCli(['checkouts', '--limit', '4'], env);
 		expect(result.code).toBe(0);
 		expect(result.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {id: string}).id)).toEqual(sandbox.store.ids('checkouts').slice(0, 4));
-		expect(result.stderr).toMatch(/^pagewalk: more pages follow: add --all/);
+		// The browser on a pipe writes one page; dump is the command that walks them all.
+		expect(result.stderr).toMatch(/^pagewalk: more pages follow: run pagewalk dump checkouts --limit=4 --all to walk them, or add --starting-after=\S+ for the next page\.\n$/);
 	});
 
 	test('Ctrl-C mid-walk: exit 130, the JSON array closed, and how to resume', async () => {

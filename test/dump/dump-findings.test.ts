@@ -30,7 +30,7 @@ describe('dump --all against serve --scenario duplicate', () => {
 		const repeated = lines.filter(line => line.startsWith('pagewalk: contract: ') && line.includes('was already on page'));
 		expect(repeated).toHaveLength(1);
 		expect(repeated[0]).toMatch(/^pagewalk: contract: page 2: id \S+ .*was already on page 1/);
-		expect(lines.at(-1)).toMatch(/^pagewalk: contract findings in \d+ pages: .*unique-ids 1.* \(each kind told once above; pagewalk audit reports the whole walk\)\.$/);
+		expect(lines.at(-1)).toMatch(/^pagewalk: contract findings in \d+ pages: .*unique-ids 1.* \(each kind told once above; pagewalk audit accounts --base-url=\S+ reports the whole walk\)\.$/);
 	});
 
 	it('--quiet: nothing about findings; --fail-on-findings: exit 1', async () => {

@@ -28,7 +28,7 @@ describe('dump formats', () => {
 		const objects = ndjson(result.stdout);
 		expect(objects.map(object => object.id)).toEqual(sandbox.store.ids('accounts').slice(0, 7));
 		expect(objects[0]).toEqual(sandbox.store.get('accounts', objects[0]!.id as string));
-		expect(result.stderr).toBe(`pagewalk: more pages follow: add --all to walk them, or --starting-after=${objects[6]!.id as string} for the next page.\n`);
+		expect(result.stderr).toBe(`pagewalk: more pages follow: add --all to walk them, or add --starting-after=${objects[6]!.id as string} for the next page.\n`);
 	});
 
 	test('ndjson --all walks the whole list and prints nothing else', async () => {
@@ -99,7 +99,7 @@ describe('dump formats', () => {
 		expect(result.code).toBe(0);
 		const ids = ndjson(result.stdout).map(object => object.id);
 		expect(ids).toEqual(sandbox.store.ids('accounts').slice(0, 25));
-		expect(result.stderr).toBe(`pagewalk: stopped after 25 objects (--max-items); more pages follow; continue with --starting-after=${ids[24] as string}.\n`);
+		expect(result.stderr).toBe(`pagewalk: stopped after 25 objects (--max-items); more pages follow; to continue, run the same command with --starting-after=${ids[24] as string}.\n`);
 	});
 
 	test('--max-items without --all walks as many pages as it takes, short pages included (the restricted credential)', async () => {
@@ -118,7 +118,7 @@ describe('dump formats', () => {
 	test('--max-pages says so', async () => {
 		const result = await dumpInProcess(['accounts', '--all', '--limit', '10', '--max-pages', '2'], env);
 		expect(ndjson(result.stdout)).toHaveLength(20);
-		expect(result.stderr).toMatch(/^pagewalk: stopped after 2 pages \(--max-pages\); more pages follow; continue with --starting-after=/);
+		expect(result.stderr).toMatch(/^pagewalk: stopped after 2 pages \(--max-pages\); more pages follow; to continue, run the same command with --starting-after=/);
 	});
 
 	test('a wrong --format is a usage error', async () => {

@@ -97,6 +97,14 @@ export type SessionOptions = {
 	cwd?: string;
 };
 
+/**
+ * Keeps a tmux server up when its last session ends (kill-session, or the
+ * program in it exiting): otherwise the next session a test starts on the
+ * same socket can meet the server on its way out, and tmux fails with
+ * "server exited unexpectedly". kill() ends the server itself.
+ */
+export const keepServer = [';', 'set-option', '-s', 'exit-empty', 'off'];
+
 /** One private tmux server (its own socket) and the session it runs. */
 export class TmuxServer {
 	readonly columns: number;
@@ -147,7 +155,7 @@ export class TmuxServer {
 		const command = `${gate}printf 'BEFORE\\n'; PAGEWALK_STATE_DIR='${this.stateDir}' ${options.envPrefix ?? ''}${options.program ?? `${process.execPath} ${builtCli()}`}${options.demo === false ? '' : ' --demo'}${args}; echo "AFTER rc=$?"; sleep 600`;
 		const setup = (options.serverOptions ?? []).flatMap(([option, value]) => [';', 'set-option', '-g', option, value]);
 		const cwd = options.cwd === undefined ? [] : ['-c', options.cwd];
-		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), ...cwd, command, ...setup], {
+		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), ...cwd, command, ...keepServer, ...setup], {
 			env: {...env, TERM: 'xterm-256color'},
 		});
 		if (options.log !== undefined) {
@@ -170,7 +178,7 @@ export class TmuxServer {
 		delete env['CI'];
 		delete env['ENV'];
 		const command = `exec env PS1='$ ' PAGEWALK_STATE_DIR='${this.stateDir}' ${shell === 'bash' ? 'bash --norc --noprofile -i' : 'dash -i'}`;
-		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command], {env});
+		execFileSync(tmuxPath, ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(this.columns), '-y', String(this.rows), command, ...keepServer], {env});
 	}
 
 	/** Types `line` into the session, then Enter. */
