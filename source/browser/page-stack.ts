@@ -93,8 +93,9 @@ export type Notice =
 	| {kind: 'following-previous'}
 	// `gone`: the object `at` was no longer there when the page came; `neighbour` was selected instead.
 	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}}
-	| {kind: 'new-walk'; change: 'limit'; limit: number}
-	| {kind: 'limit-stays'; limit: number; maximum: number}
+	// `clamped`: + or - went past the contract's bounds, so the limit is the bound.
+	| {kind: 'new-walk'; change: 'limit'; limit: number; clamped?: true}
+	| {kind: 'limit-stays'; limit: number; maximum: number; refused?: LimitRefusal}
 	| {kind: 'retrying'}
 	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number}
 	// Jump to a cursor (`:`) and search across pages (`n`, `N`).
@@ -110,13 +111,17 @@ export type Notice =
 	// `loop`: following stopped itself, where the next page would loop.
 	| {kind: 'follow-stopped'; count: number; loop?: LoopEnd};
 
+/** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
+export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};
+
 export type StackAction =
 	| {type: 'next'}
 	| {type: 'previous'}
 	| {type: 'first'}
 	| {type: 'toggle-order'}
 	| {type: 'change-limit'; delta: number}
-	| {type: 'set-limit'; limit: number}
+	// `refused`: what was typed after L when it is no limit (the reducer says so and keeps the limit).
+	| {type: 'set-limit'; limit: number; refused?: LimitRefusal}
 	| {type: 'refresh'}
 	| {type: 'move'; delta: number}
 	| {type: 'move-to'; position: 'top' | 'bottom'}
@@ -463,13 +468,17 @@ function onFirst(state: PageStackState): PageStackState {
 }
 
 function onLimit(state: PageStackState, action: Extract<StackAction, {type: 'change-limit' | 'set-limit'}>): PageStackState {
+	if (action.type === 'set-limit' && action.refused) {
+		return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit, refused: action.refused}};
+	}
+
 	const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
-	const limit = clamp(Math.round(wanted), 0, maxLimit);
+	const limit = clamp(Math.round(wanted), contractDefaults.minimumLimit, maxLimit);
 	if (!Number.isFinite(limit) || limit === state.settings.limit) {
 		return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
 	}
 
-	return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
+	return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit, ...(limit === wanted ? {} : {clamped: true as const})});
 }
 
 function onRefresh(state: PageStackState, action: Extract<StackAction, {type: 'refresh'}>): PageStackState {

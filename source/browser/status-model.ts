@@ -1,4 +1,4 @@
-import {queryParameter, shortPage, worstFirst} from '../contract/contract.js';
+import {contractDefaults, queryParameter, shortPage, worstFirst} from '../contract/contract.js';
 import {cutToWidth} from '../text/text-width.js';
 import {findingMessage} from '../contract/contract-text.js';
 import {describeEnd} from '../http/walk-rules.js';
@@ -143,11 +143,12 @@ export function noticeText(notice: Notice): string {
 				return orderText(notice);
 			}
 
-			return `limit ${notice.limit}: new walk from the first page`;
+			// + or - past a bound: the limit is the bound, and the line says which.
+			return `limit ${notice.limit}${notice.clamped ? ` (the ${notice.limit === contractDefaults.maximumLimit ? 'most' : 'least'})` : ''}: new walk from the first page`;
 		}
 
 		case 'limit-stays': {
-			return `limit stays ${notice.limit} (0–${notice.maximum})`;
+			return limitStaysText(notice);
 		}
 
 		case 'retrying': {
@@ -174,6 +175,30 @@ export function noticeText(notice: Notice): string {
 		case 'follow-stopped': {
 			const arrivals = `${notice.count} new object${notice.count === 1 ? '' : 's'} arrived`;
 			return notice.loop ? `${describeEnd(notice.loop)}; stopped following (${arrivals})` : `stopped following: ${arrivals} (${key('follow')} follows again)`;
+		}
+	}
+}
+
+/** Why the limit stays: `101 is over the most, 100: limit stays 25`; the bounds are the contract's. */
+function limitStaysText(notice: Extract<Notice, {kind: 'limit-stays'}>): string {
+	const {minimumLimit: least, maximumLimit: most} = contractDefaults;
+	const stays = `limit stays ${notice.limit}`;
+	const typed = notice.refused ? inert(cutToWidth(notice.refused.typed, 12)) : '';
+	switch (notice.refused?.why) {
+		case undefined: {
+			return `${stays} (${least}–${most})`;
+		}
+
+		case 'empty': {
+			return `no limit typed: ${stays} (${least}–${most})`;
+		}
+
+		case 'not-whole': {
+			return `${typed} is not a whole number from ${least} to ${most}: ${stays}`;
+		}
+
+		case 'over': {
+			return `${typed} is over the most, ${most}: ${stays}`;
 		}
 	}
 }

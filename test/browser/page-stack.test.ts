@@ -9,6 +9,7 @@ import {
 	type StackAction,
 } from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
+import {contractDefaults} from '../../source/contract/contract.js';
 import {noticeText, retryText} from '../../source/browser/status-model.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
@@ -225,6 +226,24 @@ describe('page stack', () => {
 		state = reduce(state, {type: 'set-limit', limit: Number.NaN});
 		expect(state.settings).toEqual(before.settings);
 		expect(notice(state)).toBe('limit stays 0 (0–100)');
+	});
+
+	it('a limit typed after L that is none is refused by name and the limit in use kept; + and - past a bound say so', () => {
+		let state = answer(start(), p1);
+		const refuse = (typed: string, why: 'empty' | 'not-whole' | 'over') => reduce(state, {type: 'set-limit', limit: Number.NaN, refused: {typed, why}});
+		expect(notice(refuse('101', 'over'))).toBe(`101 is over the most, ${contractDefaults.maximumLimit}: limit stays 3`);
+		expect(notice(refuse('-1', 'not-whole'))).toBe(`-1 is not a whole number from ${contractDefaults.minimumLimit} to ${contractDefaults.maximumLimit}: limit stays 3`);
+		expect(notice(refuse('', 'empty'))).toBe('no limit typed: limit stays 3 (0–100)');
+		expect(refuse('101', 'over').settings).toEqual(state.settings);
+		expect(refuse('101', 'over').pending).toBeNull();
+		// 98 and +5: 100, not 103, and the line says it is the most.
+		state = reduce(state, {type: 'set-limit', limit: 98});
+		state = reduce(state, {type: 'change-limit', delta: 5});
+		expect(state.settings.limit).toBe(100);
+		expect(notice(state)).toBe('limit 100 (the most): new walk from the first page');
+		state = reduce(reduce(state, {type: 'set-limit', limit: 3}), {type: 'change-limit', delta: -5});
+		expect(notice(state)).toBe('limit 0 (the least): new walk from the first page');
+		expect(notice(reduce(state, {type: 'change-limit', delta: 5}))).toBe('limit 5: new walk from the first page');
 	});
 
 	it('a stale response never lands', () => {
