@@ -102,6 +102,8 @@ export type Notice =
 	| {kind: 'jump'; cursor: JumpCursor}
 	| {kind: 'jump-empty'}
 	| {kind: 'jump-malformed'}
+	// The id typed after : is longer than jump.ts takes (maxJumpId): `length` characters.
+	| {kind: 'jump-too-long'; length: number}
 	| {kind: 'search-no-filter'}
 	| {kind: 'search-busy'}
 	| {kind: 'search-found'; direction: SearchDirection; searched: number; page: number; before: boolean}

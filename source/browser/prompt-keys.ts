@@ -103,7 +103,8 @@ export function routeJump(screen: Prompt<'jump'>, command: Command | undefined, 
 		apply({draft}) {
 			const jump = parseJump(draft);
 			if (!jump.ok) {
-				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: jump.reason === 'empty' ? 'jump-empty' : 'jump-malformed'}}]};
+				const notice = jump.reason === 'too-long' ? {kind: 'jump-too-long' as const, length: jump.length} : {kind: jump.reason === 'empty' ? 'jump-empty' as const : 'jump-malformed' as const};
+				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice}]};
 			}
 
 			return {screen: {kind: 'table'}, stack: [{type: 'jump', cursor: jump.cursor, id: jump.id}]};

@@ -8,6 +8,7 @@ import type {Finding} from '../contract/contract.js';
 import type {Page, RetryNotice} from '../contract/types.js';
 import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
+import {maxJumpId} from './jump.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 import {firstKey as key} from './keymap.js';
@@ -163,6 +164,7 @@ export function noticeText(notice: Notice): string {
 		case 'jump':
 		case 'jump-empty':
 		case 'jump-malformed':
+		case 'jump-too-long':
 		case 'search-no-filter':
 		case 'search-busy':
 		case 'search-found':
@@ -183,7 +185,8 @@ export function noticeText(notice: Notice): string {
 function limitStaysText(notice: Extract<Notice, {kind: 'limit-stays'}>): string {
 	const {minimumLimit: least, maximumLimit: most} = contractDefaults;
 	const stays = `limit stays ${notice.limit}`;
-	const typed = notice.refused ? inert(cutToWidth(notice.refused.typed, 12)) : '';
+	// Typed text: a credential pasted by mistake shows as the redaction mark, never a prefix of itself.
+	const typed = notice.refused ? inert(cutToWidth(redact(notice.refused.typed), 12)) : '';
 	switch (notice.refused?.why) {
 		case undefined: {
 			return `${stays} (${least}–${most})`;
@@ -261,6 +264,10 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 
 		case 'jump-malformed': {
 			return 'not an id: type one id, without spaces, to start after it, or <id to start before it';
+		}
+
+		case 'jump-too-long': {
+			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; type one id to start after it, or <id to start before it`;
 		}
 
 		case 'search-no-filter': {

@@ -10,6 +10,7 @@ import {
 } from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
 import {contractDefaults} from '../../source/contract/contract.js';
+import {Secret} from '../../source/text/secret.js';
 import {noticeText, retryText} from '../../source/browser/status-model.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
@@ -234,6 +235,9 @@ describe('page stack', () => {
 		expect(notice(refuse('101', 'over'))).toBe(`101 is over the most, ${contractDefaults.maximumLimit}: limit stays 3`);
 		expect(notice(refuse('-1', 'not-whole'))).toBe(`-1 is not a whole number from ${contractDefaults.minimumLimit} to ${contractDefaults.maximumLimit}: limit stays 3`);
 		expect(notice(refuse('', 'empty'))).toBe('no limit typed: limit stays 3 (0–100)');
+		// A credential pasted there by mistake is the redaction mark, never a prefix of it.
+		const token = new Secret('limit-canary-7c1e9f0a2b3d');
+		expect(notice(refuse(token.reveal(), 'not-whole'))).toBe(`${Secret.mark} is not a whole number from 0 to 100: limit stays 3`);
 		expect(refuse('101', 'over').settings).toEqual(state.settings);
 		expect(refuse('101', 'over').pending).toBeNull();
 		// 98 and +5: 100, not 103, and the line says it is the most.
