@@ -92,7 +92,8 @@ export type Notice =
 	| {kind: 'no-previous'}
 	| {kind: 'following-previous'}
 	// `gone`: the object `at` was no longer there when the page came; `neighbour` was selected instead.
-	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}}
+	// `place`: the page showed no row, so the walk starts where the page was (its cursor turned round); `noRow`: nor had it a cursor.
+	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}; place?: {cursor: JumpCursor; id: string}; noRow?: true}
 	// `clamped`: + or - went past the contract's bounds, so the limit is the bound.
 	| {kind: 'new-walk'; change: 'limit'; limit: number; clamped?: true}
 	| {kind: 'limit-stays'; limit: number; maximum: number; refused?: LimitRefusal}
@@ -573,7 +574,7 @@ export function pageStackReducer(state: PageStackState, action: StackAction): Pa
 
 		case 'toggle-order': {
 			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
-			return flipInPlace(state, order) ?? newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
+			return flipInPlace(state, order) ?? newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order, ...(top(state)?.page && !selectedRow(state) ? {noRow: true as const} : {})});
 		}
 
 		case 'change-limit':

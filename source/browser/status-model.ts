@@ -209,8 +209,13 @@ function limitStaysText(notice: Extract<Notice, {kind: 'limit-stays'}>): string 
 /** `o`'s notice: where the new walk started, or, when the object it started at was gone, what was selected instead. */
 function orderText(notice: Extract<Notice, {kind: 'new-walk'; change: 'order'}>): string {
 	const first = `(${key('first')}: from the first page)`;
+	if (notice.place) {
+		const where = `${notice.place.cursor === 'starting_after' ? 'after' : 'before'} ${inert(cutToWidth(redact(notice.place.id), 24))}`;
+		return `order ${notice.order}: no row on this page to keep, so the new walk starts where it was, ${where} ${first}`;
+	}
+
 	if (notice.at === undefined) {
-		return `order ${notice.order}: new walk from the first page`;
+		return notice.noRow ? `order ${notice.order}: no row on this page to keep; new walk from the first page` : `order ${notice.order}: new walk from the first page`;
 	}
 
 	const at = inert(cutToWidth(notice.at, 40));

@@ -213,6 +213,31 @@ describe('page stack', () => {
 		expect(notice(state)).toBe('order asc: b is gone; new walk started where it was (0: from the first page)');
 	});
 
+	it('toggling order on a page that shows no row keeps its place in the list (its cursor turned round), and says so', () => {
+		// Page 2 came back empty (permissions): before, o went back to the first page unsaid.
+		let state = answer(start(), p1);
+		state = answer(state, {url: url('c'), ids: [], next: url('x')});
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'toggle-order'});
+		const asked = new URL(state.pending!.url).searchParams;
+		expect(asked.get('order')).toBe('asc');
+		expect(asked.get('ending_before')).toBe('c');
+		expect(asked.get('starting_after')).toBeNull();
+		expect(notice(state)).toBe('order asc: no row on this page to keep, so the new walk starts where it was, before c (0: from the first page)');
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: [], order: 'asc'})});
+		expect(notice(state)).toBe('order asc: no row on this page to keep, so the new walk starts where it was, before c (0: from the first page)');
+		// A page the filter hides whole is kept in place the same way; a page asked with ending_before turns into starting_after.
+		state = answer(start(url(undefined, '?ending_before=d')), {url: url(undefined, '?ending_before=d'), ids: ['a', 'b'], next: url('b')});
+		state = reduce(state, {type: 'set-filter', filter: 'no such text'});
+		state = reduce(state, {type: 'toggle-order'});
+		expect(new URL(state.pending!.url).searchParams.get('starting_after')).toBe('d');
+		// An empty first page has no place but the start: from the first page, and why.
+		state = answer(start(), {url: url(), ids: [], next: url('x')});
+		state = reduce(state, {type: 'toggle-order'});
+		expect(state.pending).toMatchObject({kind: 'reset', url: 'http://x.test/v2/accounts?limit=3&order=asc'});
+		expect(notice(state)).toBe('order asc: no row on this page to keep; new walk from the first page');
+	});
+
 	it('changing the limit starts a new walk, clamps to 0–100 and rejects nonsense', () => {
 		let state = answer(start(), p1);
 		state = reduce(state, {type: 'change-limit', delta: 5});
