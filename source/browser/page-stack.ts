@@ -88,6 +88,8 @@ export type Notice =
 	| {kind: 'refreshed'; changed: true; added: number; removed: number}
 	| {kind: 'keys-dropped'; count: number}
 	| {kind: 'stopped-loading'}
+	// ← took back a → that waited for the page loading: the walk now stops at page `stopsAt`.
+	| {kind: 'took-back'; stopsAt: number}
 	| {kind: 'already-first'}
 	| {kind: 'no-previous'}
 	| {kind: 'following-previous'}
@@ -261,7 +263,9 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			}
 
 			const follow = state.follow && arrived(state.follow, state.seen, page);
-			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null, follow};
+			// What ← took back is still said once the page it waited for is here.
+			const notice = state.notice?.kind === 'took-back' ? state.notice : null;
+			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice, follow};
 		}
 
 		case 'pop': {

@@ -256,7 +256,14 @@ export function takeBackForward(state: PageStackState): PageStackState | undefin
 	}
 
 	if (index >= 0) {
-		return state.queue[index]!.type === 'next' ? {...state, queue: state.queue.slice(0, index)} : undefined;
+		if (state.queue[index]!.type !== 'next') {
+			return undefined;
+		}
+
+		// Said, with the page the walk now stops at: the → taken back would have loaded the one after it.
+		const queue = state.queue.slice(0, index);
+		const stopsAt = state.entries.length + 1 + queue.filter(action => action.type === 'next').length;
+		return {...state, queue, notice: {kind: 'took-back', stopsAt}};
 	}
 
 	return state.pending?.kind === 'push' ? {...state, pending: null, queue: [], notice: {kind: 'stopped-loading'}} : undefined;

@@ -127,6 +127,10 @@ export function noticeText(notice: Notice): string {
 			return 'stopped loading the next page';
 		}
 
+		case 'took-back': {
+			return `${key('previous')} took back a waiting ${key('next')}: stopping at page ${notice.stopsAt}, not ${notice.stopsAt + 1}`;
+		}
+
 		case 'already-first': {
 			return 'already on the first page';
 		}

@@ -324,9 +324,19 @@ describe('page stack', () => {
 		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'move', delta: 1}, {type: 'previous'});
 		expect(state.pending).toMatchObject({url: url('c'), kind: 'push'});
 		expect(state.queue).toEqual([]);
+		// Said (it was silent): the page the walk now stops at, still said once that page is here.
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 2, not 3');
 		state = answer(state, p2);
 		expect(state.entries.map(entry => entry.url)).toEqual([url(), url('c')]);
-		expect(state.notice).toBeNull();
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 2, not 3');
+		// → → → ← : two → left, page 3 the last.
+		state = answer(start(), p1);
+		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'next'}, {type: 'previous'});
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 3, not 4');
+		state = answer(state, p2);
+		state = answer(state, p3);
+		expect(state.entries).toHaveLength(3);
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 3, not 4');
 		// → → ← ← : back where it started, the load stopped.
 		state = answer(start(), p1);
 		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'previous'}, {type: 'previous'});
