@@ -7,7 +7,7 @@ import {App, type AppProps} from '../app.js';
 import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import {setHeapFlags} from './heap-flags.js';
-import {quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
+import {discardTypeahead, quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**
  * How Ink draws the browser (the key benchmark renders with the same options).
@@ -36,12 +36,15 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 	const dumb = process.env['TERM'] === 'dumb';
 	quietWhenTerminalGone();
 	const screen = dumb ? undefined : painted ?? new TerminalScreen({mouse: wantsMouse});
-	// A signal that came while the modules loaded, after the first paint.
+	// A signal that came while the first page or the modules loaded.
 	const stopped = screen?.stoppedStatus();
 	if (stopped !== undefined) {
 		screen!.restore();
 		return stopped;
 	}
+
+	// Taken already when the first page was painted.
+	screen?.take();
 
 	let status = 0;
 	let restored = false;
@@ -53,6 +56,7 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, ...
 			} else {
 				// Synchronous: this also runs from the 'exit' event, where writes queue forever.
 				writeSync(process.stdout.fd, '\n');
+				discardTypeahead();
 			}
 		}
 	};
