@@ -41,6 +41,12 @@ export type AuditWalkOptions = {
 	label: string;
 	order: Order;
 	keepIds?: boolean;
+	/**
+	 * From both ends: the disagreements of the two ends told so far
+	 * (BothEndsOptions.onDisagreement), read as the walk goes; given, the
+	 * ends-agree check is reported.
+	 */
+	disagreements?: readonly string[];
 	/** Told after each page, for progress. */
 	onPage?: (page: Page, audit: {pages: number; objects: number; short: number; chain: EndsStep['chain']; take: number}) => void;
 	now?: () => number;
@@ -81,7 +87,16 @@ function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
 export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {
 	const now = options.now ?? (() => performance.now());
 	const started = now();
-	const checks = new ContractChecks();
+	const checks = new ContractChecks({bothEnds: options.disagreements !== undefined});
+	let told = 0;
+	// Each disagreement against the pages read when it was told (the page where the chains met).
+	const disagreed = () => {
+		for (const message of options.disagreements?.slice(told) ?? []) {
+			checks.disagree(fills.length, message);
+			told += 1;
+		}
+	};
+
 	const fills: PageFill[] = [];
 	const ids: WalkIds | null = options.keepIds ? [] : null;
 	let objects = 0;
@@ -93,6 +108,7 @@ export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, 
 		for (;;) {
 			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walk.next();
+			disagreed();
 			if (step.done) {
 				const last = fills.at(-1);
 				// From both ends, the page at the end of the list is the other chain's first.
@@ -129,6 +145,7 @@ export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, 
 	} catch (error: unknown) {
 		const {message} = describeError(error);
 		end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
+		disagreed();
 	}
 
 	return {

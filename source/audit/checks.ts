@@ -25,7 +25,8 @@ export type CheckId =
 	| 'next-uri-params'
 	| 'yielded'
 	| 'cursor-range'
-	| 'total';
+	| 'total'
+	| 'ends-agree';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'noted';
 
@@ -43,7 +44,7 @@ export type CheckResult = {
 	evidence: Evidence[];
 };
 
-type Definition = {id: CheckId; title: string; rule: string; commerceOnly?: boolean};
+type Definition = {id: CheckId; title: string; rule: string; commerceOnly?: boolean; bothEndsOnly?: boolean};
 
 export const checkDefinitions: readonly Definition[] = [
 	{id: 'unique-ids', title: 'every object id is unique across the walk', rule: 'a walk sees each object once, even while the list changes'},
@@ -55,6 +56,8 @@ export const checkDefinitions: readonly Definition[] = [
 	{id: 'yielded', title: 'commerce yielded equals the number of objects in data', rule: 'commerce counts describe the page and the list', commerceOnly: true},
 	{id: 'cursor-range', title: 'commerce cursor_range is the first and last id of the page', rule: 'commerce counts describe the page and the list', commerceOnly: true},
 	{id: 'total', title: 'commerce total stays the same through the walk', rule: 'commerce counts describe the page and the list', commerceOnly: true},
+	// Reported of a walk from both ends only (http/both-ends.ts): the overlap where the chains meet, and a commerce total against the count.
+	{id: 'ends-agree', title: 'the two ends agree where they meet', rule: 'asc is the exact reverse of desc', bothEndsOnly: true},
 ];
 
 /** Evidence kept per check: enough to act on, bounded so a broken server cannot flood the report. */
@@ -72,8 +75,13 @@ export class ContractChecks {
 	private pages = 0;
 	/** Pairs of neighbours whose created_at could be compared; none means the order was not checked. */
 	private ordered = 0;
+	/** A page of the back chain was taken: the two ends met (and agreed, or disagree() said otherwise). */
+	private met = false;
+	private readonly bothEnds: boolean;
 
-	constructor() {
+	/** `bothEnds`: the walk is from both ends, and ends-agree is reported. */
+	constructor({bothEnds = false}: {bothEnds?: boolean} = {}) {
+		this.bothEnds = bothEnds;
 		for (const definition of checkDefinitions) {
 			this.state.set(definition.id, {failures: 0, evidence: [], notes: []});
 		}
@@ -88,6 +96,7 @@ export class ContractChecks {
 	 */
 	add(page: Page, {chain = 'forward', take = page.objects.length}: {chain?: string; take?: number} = {}): void {
 		this.pages += 1;
+		this.met ||= chain === 'back';
 		const number = this.pages;
 		const sent = sentParameters(page.requestUrl);
 		const taken = take === page.objects.length ? page.objects : page.objects.slice(0, take);
@@ -112,15 +121,28 @@ export class ContractChecks {
 		}
 	}
 
+	/**
+	 * From both ends: the two ends disagreed where they met (`message` says
+	 * how), after `page` pages; the walk went on as one chain from there.
+	 */
+	disagree(page: number, message: string): void {
+		const state = this.state.get('ends-agree')!;
+		state.failures += 1;
+		if (state.evidence.length < evidenceLimit) {
+			state.evidence.push({page, message});
+		}
+	}
+
 	results(): CheckResult[] {
-		return checkDefinitions.map((definition) => {
+		return checkDefinitions.filter(definition => this.bothEnds || !definition.bothEndsOnly).map((definition) => {
 			const state = this.state.get(definition.id)!;
 			let status: CheckStatus = state.failures > 0 ? 'failed' : 'passed';
 			if (status === 'passed' && state.notes.length > 0) {
 				status = 'noted';
 			}
 
-			const unchecked = definition.id === 'order' && this.ordered === 0;
+			// The ends never met when the other end was let go first (the walk was one chain): nothing to compare.
+			const unchecked = (definition.id === 'order' && this.ordered === 0) || (definition.id === 'ends-agree' && state.failures === 0 && !this.met);
 			if ((definition.commerceOnly && !this.commerce) || this.pages === 0 || unchecked) {
 				status = 'skipped';
 			}

@@ -61,15 +61,16 @@ export type StatusInput = {
  * server does not serve, not about flags the user never gave.
  */
 export function errorText(error: LoadError, related: boolean): string {
+	// Redacted whole, as every message before it is printed: server text reaches it by many paths.
 	if (error.jump) {
-		return `jump failed, the page stays (: tries another id): ${inert(error.problem ?? error.message)}`;
+		return `jump failed, the page stays (: tries another id): ${inert(redact(error.problem ?? error.message))}`;
 	}
 
 	if (related && error.problem !== undefined && error.kind === 'reset' && /\(404 /.test(error.problem)) {
-		return `error: ${inert(error.problem)}; this server does not serve that list for this object (${key('close')} goes back)`;
+		return `error: ${inert(redact(error.problem))}; this server does not serve that list for this object (${key('close')} goes back)`;
 	}
 
-	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(error.message)}`;
+	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(redact(error.message))}`;
 }
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */

@@ -62,6 +62,9 @@ const help = `
 	  next-uri-params          next_uri carries limit, order (when sent) and a cursor
 	  yielded, cursor-range    commerce: yielded = objects in data; cursor_range = [first, last]
 	  total                    commerce: total stays the same (changes are noted, not failed)
+	  ends-agree               --both-ends: where the two ends meet, each reads on a page and
+	                           sees the other's last objects reversed; commerce: total = objects
+	                           (on a disagreement the walk finishes as one chain, and this fails)
 	A short page with no next_uri is the end of the list, not a violation.
 ${walkFlagsHelp}
 	Exit status
@@ -155,14 +158,21 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
 			};
 
+			// Where the two ends disagree they meet, the walk goes on as one chain and ends-agree fails.
+			const disagreements: string[] = [];
+			const onDisagreement = (reason: string) => {
+				disagreements.push(reason);
+			};
+
 			const pages = bothEnds
-				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0})
+				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0, onDisagreement})
 				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
 				keepIds,
+				...(bothEnds ? {disagreements} : {}),
 				onPage(page, {chain, take}) {
 					if (chain === 'back') {
 						progress.backPage(page, take);
@@ -215,7 +225,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 	// Also on stderr, so a CI log that keeps only stderr (or reads --json) still says why.
 	for (const walk of walks) {
 		if (walk.end.kind === 'error') {
-			io.stderr.write(`pagewalk: ${inert(walk.end.detail)}\n`);
+			io.stderr.write(`pagewalk: ${inert(redact(walk.end.detail))}\n`);
 		}
 	}
 

@@ -10,7 +10,7 @@ import process from 'node:process';
 import type {Writable} from 'node:stream';
 import {scenarioNames} from '../sandbox/scenario-names.js';
 import {UsageError} from '../text/errors.js';
-import {commands, type FlagDeclarations} from '../config/flags.js';
+import {commands, kebabName as kebab, type FlagDeclarations} from '../config/flags.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {formats} from '../output/writer.js';
 import {loadProfiles} from './profile-config.js';
@@ -47,10 +47,6 @@ export const flagValueLists: Readonly<Record<string, readonly string[]>> = {
 	'demo-credential': ['full', 'restricted'],
 	'demo-auth': ['key', 'token'],
 };
-
-function kebab(name: string): string {
-	return name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
-}
 
 type FlagEntry = {name: string; takesValue: boolean};
 

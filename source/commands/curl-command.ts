@@ -119,5 +119,6 @@ export function curlCommand(url: string, source: CurlSource): string {
 	}
 
 	const command = ['curl', '-sS', '-g', ...headers, shellQuote(redact(url))].join(' ');
-	return [...notes.map(note => comment(note)), command].join('\n');
+	// Redacted whole, the comment lines too: they quote where the credential came from and the walk's headers.
+	return redact([...notes.map(note => comment(note)), command].join('\n'));
 }

@@ -4,8 +4,10 @@
  * with the commands: every flag is checked first, then the sandbox starts,
  * then the config takes its URLs and credentials.
  */
+import {randomBytes} from 'node:crypto';
 import process from 'node:process';
 import {PagewalkError, UsageError} from '../text/errors.js';
+import {redact} from '../text/secret.js';
 import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../config/options.js';
 import {quoteValue} from '../config/parse-flags.js';
 import {profileEnvironment, selectProfile} from '../config/profiles.js';
@@ -84,8 +86,9 @@ async function withProfile(input: Omit<ResolveInput, 'demo'> & {env: Record<stri
 
 	const {profile} = selected;
 	const flags = {...input.flags, apiVersion: input.flags.apiVersion ?? profile.apiVersion};
-	// A placeholder no text holds, as redact() will remember it like any credential; it is never sent.
-	const placeholder = 'pagewalk-profile-placeholder-never-sent';
+	// A placeholder no text holds, random: redact() will remember its every run like any credential's
+	// (a readable one would redact words such as "pagewalk"); it is never sent.
+	const placeholder = randomBytes(16).toString('hex');
 	const probeEnv = {...profileEnvironment(input.env, profile, undefined, undefined), COINBASE_ACCESS_TOKEN: placeholder, COINBASE_COMMERCE_API_KEY: placeholder};
 	const {api} = resolveConfig({...input, flags, env: probeEnv});
 	const credential = await readProfileCredential(config!, profile, api, input.env, io);
@@ -107,7 +110,7 @@ export async function openConfig({startDemo = startDemoSandbox, warn = warnOnStd
 		const chosen = await withProfile(resolveInput, profiles);
 		const config = resolveConfig(chosen.input);
 		for (const line of config.credentialWarnings) {
-			warn(line);
+			warn(redact(line));
 		}
 
 		return {...config, close: async () => {}, profile: chosen.profile};

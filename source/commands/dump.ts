@@ -9,7 +9,7 @@ import {quickServerMs, type EndsStep} from '../http/both-ends.js';
 import {inert, inertLine} from '../text/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../config/parse-flags.js';
 import type {WalkConfig} from '../config/options.js';
-import {commands, walkFlagsHelp} from '../config/flags.js';
+import {commands, kebabName, walkFlagsHelp} from '../config/flags.js';
 import {openConfig} from './demo.js';
 import {describeError} from '../text/report-error.js';
 import {redact} from '../text/secret.js';
@@ -20,7 +20,7 @@ import {describeEnd} from '../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {Progress} from '../output/progress.js';
-import {Sink} from '../output/sink.js';
+import {Sink, type Mark} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {formatCount} from '../text/format-count.js';
 
@@ -60,6 +60,7 @@ ${walkFlagsHelp}
 	Exit status
 	  0  done (also when stdout closed early, or a bound or a looping link stopped the walk; stderr says which)
 	  1  the walk failed; what was read is written, and stderr says how to resume (--starting-after=ID);
+	     or a write failed (a full disk): the file keeps whole lines, and stderr says how to resume;
 	     or, with --fail-on-findings, a page broke a contract rule
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  130, 143, 129
@@ -88,7 +89,17 @@ const maxWarningLines = 20;
  */
 export function resumeFlag(id: string): string {
 	const shown = inert(id);
-	return `--starting-after=${shellWord(shown, /^[\w.:@+-]+$/)}`;
+	return `--${kebabName(resumeFlagName)}=${shellWord(shown, /^[\w.:@+-]+$/)}`;
+}
+
+/** The flag a resume hint names: the dump's own, from the flag table. */
+const resumeFlagName = 'startingAfter' satisfies keyof typeof commands.dump.flags;
+
+/** How many objects went out before `event`, and the flag that resumes after the last (`how`: where its output goes); undefined before the first. */
+function resumeHint(written: number, lastId: string | undefined, event: string, how = ''): string | undefined {
+	return written > 0 && lastId !== undefined
+		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}${how}.`
+		: undefined;
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
@@ -123,8 +134,12 @@ class ServerWarnings {
 	}
 }
 
-/** The dump's walk: from both ends for ndjson and json where it can be (dump-steps.ts), else one chain. */
-function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress) {
+/**
+ * The dump's walk: from both ends for ndjson and json where it can be
+ * (dump-steps.ts), else one chain. `disagreed` is told when the two ends
+ * disagree where they meet (the walk then goes on as one chain).
+ */
+function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, signal: AbortSignal, progress: Progress, disagreed: (reason: string) => void) {
 	// The other order's pages are checked apart: a finding there only lets that chain go.
 	const backFindings = new WalkFindings();
 	return dumpSteps(client, config, {
@@ -140,6 +155,7 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 			backFindings.add(page);
 			return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
 		},
+		onDisagreement: disagreed,
 		onOneChain() {
 			progress.oneChain();
 		},
@@ -191,7 +207,8 @@ type Output = {
 	sink: Sink;
 	writer: Writer;
 	progress: Progress;
-	writeData(text: string | Uint8Array): Promise<void>;
+	/** Writes a step's text; `mark`: the objects written in all once it is, and the last one's id. */
+	writeData(text: string | Uint8Array, mark?: Mark): Promise<void>;
 	say(line: string): void;
 };
 
@@ -203,7 +220,7 @@ function openOutput(options: DumpOptions, io: DumpIo): Output {
 	});
 	const sink = new Sink(io.stdout, () => {
 		controller.abort();
-	});
+	}, {stderr: io.stderr});
 	const writer = createWriter(options.format, {
 		tty: io.stdout.isTTY === true,
 		columns: io.stdout.columns,
@@ -222,12 +239,12 @@ function openOutput(options: DumpOptions, io: DumpIo): Output {
 		sink,
 		writer,
 		progress,
-		async writeData(text) {
+		async writeData(text, mark) {
 			if (dataOnTerminal && text.length > 0) {
 				progress.clear();
 			}
 
-			await sink.write(text);
+			await sink.write(text, mark);
 		},
 		say(line) {
 			progress.clear();
@@ -247,7 +264,12 @@ async function writeWalk(config: WalkConfig, options: DumpOptions, output: Outpu
 	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: 2});
 	const walked: Walked = {written: 0, morePages: false, findings: new WalkFindings(), warnings: new ServerWarnings()};
 	try {
-		const steps = stepsOf(client, config, options, output.controller.signal, progress);
+		const steps = stepsOf(client, config, options, output.controller.signal, progress, reason => {
+			const line = walked.findings.disagreement(reason);
+			if (options.quiet !== true) {
+				say(`contract: ${inertLine(line, 600)}`);
+			}
+		});
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
@@ -279,7 +301,7 @@ async function writeWalk(config: WalkConfig, options: DumpOptions, output: Outpu
 
 				const out = stepData(item, writer, config.maxItems === null ? null : config.maxItems - walked.written);
 				// eslint-disable-next-line no-await-in-loop -- pages are written in order, and the sink pushes back
-				await output.writeData(out.data);
+				await output.writeData(out.data, {objects: walked.written + out.objects.length, lastId: out.objects.at(-1)?.id ?? walked.lastId});
 				if (sink.gone || sink.failure) {
 					break;
 				}
@@ -325,9 +347,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
 	}
 
-	const resume = (event: string) => (written > 0 && lastId !== undefined
-		? `${formatCount(written)} ${written === 1 ? 'object was' : 'objects were'} written before the ${event}; to resume, run the same command with ${resumeFlag(lastId)}.`
-		: undefined);
+	const resume = (event: string) => resumeHint(written, lastId, event);
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
 		return interruptedExitCode(options.signal.reason);
@@ -378,11 +398,26 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
 
 	await output.writeData(output.writer.end());
 	if (sink.failure) {
-		output.say(`could not write the output (${inert(sink.failure.message)}).`);
-		return 1;
+		return writeFailed(sink, sink.failure, options, output);
 	}
 
 	return sink.gone ? 0 : finish(walked, options, output, io);
+}
+
+/**
+ * A write that failed (a full disk, a file size limit, an I/O error): the
+ * file ends with the last whole page and, for json, is closed where it can
+ * be (Sink); stderr says why, and the flag that resumes after the last
+ * object kept, appending to the same file where the format allows.
+ */
+function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: Output): number {
+	sink.closeAfterFailure(objects => output.writer.end(objects));
+	output.say(`could not write the output (${inert(failure.message)}).`);
+	const {objects, lastId} = sink.kept;
+	// NDJSON continues in the same file; the other formats begin a document of their own (a header, an array).
+	const how = sink.toFile ? (options.format === 'ndjson' ? ', appending (>>) to the same file' : ', writing to another file') : '';
+	output.say(resumeHint(objects, lastId, 'failure', how) ?? 'no objects were written; run the same command again to retry.');
+	return 1;
 }
 
 /**

@@ -12,6 +12,7 @@ import {commands} from '../config/flags.js';
 import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../config/jwt-sign.js';
 import {firstPageUrl} from '../config/options.js';
 import {parseCommandLine} from '../config/parse-flags.js';
+import {redact} from '../text/secret.js';
 import {openConfig} from './demo.js';
 
 const help = `
@@ -48,7 +49,7 @@ export async function runToken(argv: string[], io: TokenIo): Promise<number> {
 		const secret = credential.kind === 'cdp-key' ? signRequestJwt(credential.key, {method: 'GET', url}) : credential.secret.reveal();
 		io.stdout.write(`${secret}\n`);
 		if (io.stdout.isTTY && credential.kind === 'cdp-key') {
-			io.stderr.write(`pagewalk: a JWT for "${requestUri('GET', url)}" with the CDP key from ${credential.from}, valid ${jwtLifetimeSeconds} s, for one request.\n`);
+			io.stderr.write(`pagewalk: ${redact(`a JWT for "${requestUri('GET', url)}" with the CDP key from ${credential.from}, valid ${jwtLifetimeSeconds} s, for one request.`)}\n`);
 		}
 
 		return 0;

@@ -9,7 +9,7 @@ import {createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
 import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
-import {Redacted} from '../text/secret.js';
+import {Redacted, rememberKeyMaterial} from '../text/secret.js';
 import {shellWord} from '../text/shell-quote.js';
 import {FileReadError, readRegularFile} from './regular-file.js';
 
@@ -123,6 +123,8 @@ export function parseKeyParts(parts: {name: string; privateKey: string}, labels:
 }
 
 function parsePrivateKey(raw: string, label: string): {algorithm: CdpKeyAlgorithm; key: KeyObject} {
+	// Before any check: even a key refused here is redacted wherever text of it turns up.
+	rememberKeyMaterial(raw);
 	const where = capitalize(label);
 	// A literal backslash-n stands for a newline, as the provider's SDKs read it (JSON escaped twice, .env files);
 	// neither PEM nor base64 ever holds a backslash, so the replacement cannot damage a key.

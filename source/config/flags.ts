@@ -24,6 +24,11 @@ export type CommandFlags<D extends FlagDeclarations = FlagDeclarations> = {
 	readonly takesArguments: boolean;
 };
 
+/** A flag's name as typed (`startingAfter` is `starting-after`): the parser reads, and hints and completion write, only this spelling. */
+export function kebabName(name: string): string {
+	return name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+}
+
 /** Shared by the browser, dump and audit. */
 export const walkFlags = {
 	api: {type: 'string'},

@@ -14,6 +14,7 @@
  * in the tests.
  */
 import {randomBytes, sign} from 'node:crypto';
+import {rememberJwt} from '../text/secret.js';
 import type {CdpKey, CdpKeyAlgorithm} from './cdp-key.js';
 
 /** What the account API accepts: a JWT lives at most two minutes. */
@@ -62,7 +63,10 @@ export function signRequest(key: CdpKey, request: SignRequest): {jwt: string; he
 	const signature = key.algorithm === 'ES256'
 		? sign('sha256', data, {key: key.reveal(), dsaEncoding: 'ieee-p1363'})
 		: sign(null, data, key.reveal());
-	return {jwt: `${input}.${signature.toString('base64url')}`, header, payload};
+	const jwt = `${input}.${signature.toString('base64url')}`;
+	// Every JWT is redacted from the moment it exists (the token command's too), in case a server echoes it.
+	rememberJwt(jwt);
+	return {jwt, header, payload};
 }
 
 function base64url(text: string): string {

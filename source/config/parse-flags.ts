@@ -1,11 +1,10 @@
 import process from 'node:process';
 import {UsageError} from '../text/errors.js';
-import {commands, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
+import {commands, kebabName as kebab, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
 import {inert} from '../text/inert.js';
 
 export type ParsedArgs<D extends FlagDeclarations> = {input: string[]; flags: FlagValues<D>};
 
-const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 const camel = (name: string) => name.replaceAll(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** A value as messages show it: quoted, inert, and cut when long. Messages about a flag's value use it too. */

@@ -26,12 +26,26 @@ import {walk} from './walker.js';
  * at one chain's cost. A credential that sees only parts of the list
  * (empty and short pages) changes nothing: only objects seen are taken.
  *
+ * Where the chains meet, what two ends can check is checked before the back
+ * chain's objects are trusted: each chain reads on one page past the meeting
+ * (the page it read ahead), and what it sees there must be the other chain's
+ * last objects in the reverse order (the overlap); and on the commerce API a
+ * `total` that every page reported alike must be the number of objects the
+ * two chains took. A server whose orders disagree (`asc` is not `desc`
+ * reversed, a cursor answered with another page) fails one of them where it
+ * shows near the meeting or in the count; then the back chain is let go and
+ * the forward chain walks on alone, so the walk gives what one chain gives,
+ * and the disagreement is told (onDisagreement). A disagreement deep inside
+ * the back chain's half of a list with no `total` shows in nothing both ends
+ * read: only one chain reads every object in one order.
+ *
  * The back chain is only ever a shortcut. Whatever makes it doubtful (its
  * pages do not report the order sent, its first page is the forward one
- * again, a page breaks a contract rule, it fails or stops advancing) lets it
- * go, with nothing of it written, and the forward chain walks on alone: the
- * one-chain walk. So a failure or an interruption leaves what one chain
- * would have left, and the forward chain's last object resumes it.
+ * again, a page breaks a contract rule, it fails or stops advancing, the
+ * ends disagree where they meet) lets it go, with nothing of it written, and
+ * the forward chain walks on alone: the one-chain walk. So a failure or an
+ * interruption leaves what one chain would have left, and the forward
+ * chain's last object resumes it.
  */
 
 export type EndsStep =
@@ -51,6 +65,12 @@ export type BothEndsOptions = {
 	doubt?: (page: Page) => string | undefined;
 	/** Told when the back chain is let go, and why: the walk goes on as one chain. */
 	onOneChain?: (reason: string) => void;
+	/**
+	 * Told, before onOneChain, when the two ends disagree where they meet
+	 * (one sentence naming what disagreed, not yet inert): the server broke
+	 * "asc reverses desc", and the walk goes on as one chain.
+	 */
+	onDisagreement?: (reason: string) => void;
 	/** Folder for the temporary files; the system's when absent. */
 	spillFolder?: string;
 	/**
@@ -89,13 +109,27 @@ const judgedPages = 8;
  */
 export const holdLimit = 100_000;
 
+/**
+ * Ids each chain keeps of the objects it took last, for the overlap check
+ * where the chains meet: two pages of the largest limit (100) and more, so
+ * what the other chain reads on past the meeting is compared whole.
+ */
+const overlapIds = 1000;
+
 type Settled = {chain: Chain; step?: IteratorResult<Page, WalkEnd>; error?: unknown};
 
 type Chain = {
+	readonly order: Order;
 	readonly pages: AsyncGenerator<Page, WalkEnd>;
 	readonly cancel: AbortController;
 	/** The id of the object this chain took last: where the other chain meets it. */
 	last: string | undefined;
+	/** The ids of the objects it took last (at most overlapIds), oldest first. */
+	tail: string[];
+	/** Objects taken. */
+	taken: number;
+	/** The last page taken has a next link: the walker has asked for the next page already (it reads ahead). */
+	more: boolean;
 	pending: Promise<Settled> | undefined;
 	/** Pages taken. */
 	count: number;
@@ -104,11 +138,15 @@ type Chain = {
 	stopped: boolean;
 };
 
-function startChain(client: PageClient, url: string, lane: number, options: BothEndsOptions): Chain {
+/**
+ * A chain's walker. The back chain reads nothing ahead past a page in another
+ * order than it asked (WalkOptions.order): such a page lets it go.
+ */
+function startChain(client: PageClient, url: string, lane: number, order: Order, options: BothEndsOptions): Chain {
 	const cancel = new AbortController();
 	const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
-	const pages = walk(client, {maxPages: null, maxItems: null}, {startUrl: url, readAhead: true, lane, signal, onRetry: options.onRetry});
-	return {pages, cancel, last: undefined, pending: undefined, count: 0, ended: false, stopped: false};
+	const pages = walk(client, {maxPages: null, maxItems: null}, {startUrl: url, readAhead: true, lane, signal, onRetry: options.onRetry, ...(lane === 0 ? {} : {order})});
+	return {order, pages, cancel, last: undefined, tail: [], taken: 0, more: true, pending: undefined, count: 0, ended: false, stopped: false};
 }
 
 async function pull(chain: Chain): Promise<Settled> {
@@ -132,18 +170,42 @@ async function stop(chain: Chain): Promise<void> {
 /** Takes a page's objects up to the one `other` took last; whether the chains met there. */
 function take(page: Page, mine: Chain, other: Chain | undefined): {take: number; met: boolean} {
 	const meeting = other?.last;
-	let count = 0;
-	for (const object of page.objects) {
-		if (object.id === meeting) {
-			return {take: count, met: true};
-		}
+	const at = meeting === undefined ? -1 : page.objects.findIndex(object => object.id === meeting);
+	const count = at === -1 ? page.objects.length : at;
+	mine.taken += count;
+	mine.tail.push(...page.objects.slice(Math.max(0, count - overlapIds), count).map(object => object.id));
+	if (mine.tail.length > overlapIds) {
+		mine.tail.splice(0, mine.tail.length - overlapIds);
+	}
 
-		count++;
+	mine.more = page.nextUrl !== null;
+	if (at !== -1) {
+		return {take: count, met: true};
 	}
 
 	mine.count += 1;
 	mine.last = page.objects.at(-1)?.id ?? mine.last;
 	return {take: count, met: false};
+}
+
+/** The commerce `total` every page read reported, or undefined: none (the account API) or not alike (the list changed). */
+class Totals {
+	#total: number | undefined;
+	#moved = false;
+
+	see(page: Page): void {
+		const {pagination} = page;
+		if (!('total' in pagination)) {
+			return;
+		}
+
+		this.#moved ||= this.#total !== undefined && this.#total !== pagination.total;
+		this.#total = pagination.total;
+	}
+
+	get value(): number | undefined {
+		return this.#moved ? undefined : this.#total;
+	}
 }
 
 function sameIds(a: readonly string[], b: readonly ListObject[]): boolean {
@@ -174,9 +236,10 @@ function doubtOf(page: Page, backOrder: Order, first: Page, backPages: number): 
 
 /**
  * A back chain's page to take; undefined when the chain reached its end of
- * the list (its last object still counts); or why it is let go.
+ * the list (its last object still counts); or why it is let go. `backPages`:
+ * how many pages of it came before this one.
  */
-function judgeBack(settled: Settled, backOrder: Order, first: Page, options: BothEndsOptions): Page | string | undefined {
+function judgeBack(settled: Settled, backOrder: Order, first: Page, options: BothEndsOptions, backPages = settled.chain.count): Page | string | undefined {
 	if (settled.error !== undefined) {
 		return 'the walk in the other order failed';
 	}
@@ -186,7 +249,118 @@ function judgeBack(settled: Settled, backOrder: Order, first: Page, options: Bot
 		return step.value.kind === 'end' ? undefined : 'the walk in the other order stopped advancing';
 	}
 
-	return doubtOf(step.value, backOrder, first, settled.chain.count) ?? options.doubt?.(step.value) ?? step.value;
+	return doubtOf(step.value, backOrder, first, backPages) ?? options.doubt?.(step.value) ?? step.value;
+}
+
+/** What a chain read on past the meeting point: ids in its order, and whether its list ends there. */
+type Reading = {ids: string[]; end: boolean};
+
+/** How the meeting went: the ends agree; they disagree (the sentence); or what would check it could not be read (why). */
+type Meeting = {agree: true} | {agree: false; disagreement?: string; reason: string};
+
+/**
+ * Where what a chain read on past the meeting (`seen`) departs from the
+ * other chain's objects last first (`expected`; `whole` when they are every
+ * object that chain took): one sentence, or undefined where they agree.
+ */
+function departure(seen: Reading, seenOrder: Order, expected: readonly string[], whole: boolean, after: string): string | undefined {
+	const otherOrder = seenOrder === 'asc' ? 'desc' : 'asc';
+	const lists = `the list in order ${seenOrder} is not the list in order ${otherOrder} reversed where the two ends met`;
+	const count = Math.min(seen.ids.length, expected.length);
+	for (let index = 0; index < count; index++) {
+		if (seen.ids[index] !== expected[index]) {
+			const before = index === 0 ? after : seen.ids[index - 1]!;
+			return `${lists}: after ${before}, order ${seenOrder} has ${seen.ids[index]!} where order ${otherOrder} had ${expected[index]!}`;
+		}
+	}
+
+	if (seen.end && expected.length > count) {
+		return `${lists}: in order ${seenOrder} the list ends after ${seen.ids.at(-1) ?? after}, where order ${otherOrder} had ${expected[count]!} there`;
+	}
+
+	if (whole && seen.ids.length > count) {
+		return `${lists}: order ${seenOrder} has ${seen.ids[count]!} past ${expected.at(-1) ?? after}, the object the walk in order ${otherOrder} started with`;
+	}
+
+	return undefined;
+}
+
+/** What the meeting check reads with: the back chain's judge (its pages are checked as every back page is) and the totals seen. */
+type MeetingContext = {back: Chain; backOrder: Order; first: Page; options: BothEndsOptions; totals: Totals};
+
+/**
+ * The page a chain asked for after its last (in flight: it reads ahead),
+ * without taking it: the walk takes it later if it goes on as one chain.
+ * Its ids, or why it cannot be read (a failure, a doubtful back page).
+ */
+async function readOn(chain: Chain, context: MeetingContext): Promise<Reading | string> {
+	if (!chain.more) {
+		return {ids: [], end: true};
+	}
+
+	const settled = await pull(chain);
+	let page: Page | undefined;
+	if (chain === context.back) {
+		const judged = judgeBack(settled, context.backOrder, context.first, context.options, chain.count + 1);
+		if (typeof judged === 'string') {
+			return judged;
+		}
+
+		page = judged;
+	} else if (settled.error !== undefined) {
+		return 'the walk in the order asked for failed past the meeting point';
+	} else if (settled.step!.done) {
+		return settled.step!.value.kind === 'end' ? {ids: [], end: true} : 'the walk in the order asked for stopped advancing past the meeting point';
+	} else {
+		page = settled.step!.value;
+	}
+
+	if (page === undefined) {
+		return {ids: [], end: true};
+	}
+
+	context.totals.see(page);
+	return {ids: page.objects.map(object => object.id), end: page.nextUrl === null};
+}
+
+/**
+ * Whether the two ends agree where `mine` met `other`: on its `page`, whose
+ * first `count` objects it took, at `other`'s last object. Each chain reads
+ * on (the page after the meeting page for `mine`, when the rest of that page
+ * is not enough; the page after its last for `other`): what it sees must be
+ * the other chain's last objects in the reverse order. Then a commerce
+ * `total` that every page reported alike must be the objects both took.
+ */
+async function meet(mine: Chain, other: Chain, page: Page, count: number, context: MeetingContext): Promise<Meeting> {
+	const meeting = other.last!;
+	const rest = page.objects.slice(count + 1).map(object => object.id);
+	// The other chain's objects last first, past the meeting object; and this chain's, last first.
+	const theirs = other.tail.slice(0, -1).reverse();
+	const ours = [...mine.tail].reverse();
+	const readingOn = rest.length < theirs.length && page.nextUrl !== null;
+	const [further, beyond] = await Promise.all([
+		readingOn ? readOn(mine, context) : {ids: [], end: page.nextUrl === null},
+		readOn(other, context),
+	]);
+	if (typeof further === 'string' || typeof beyond === 'string') {
+		return {agree: false, reason: typeof further === 'string' ? further : beyond as string};
+	}
+
+	const seen = {ids: [...rest, ...further.ids], end: further.end};
+	const disagreement = departure(seen, mine.order, theirs, other.taken <= overlapIds, meeting)
+		?? departure(beyond, other.order, ours, mine.taken <= overlapIds, meeting);
+	if (disagreement !== undefined) {
+		return {agree: false, disagreement, reason: disagreement};
+	}
+
+	const total = context.totals.value;
+	const taken = mine.taken + other.taken;
+	if (total !== undefined && total !== taken) {
+		const sentence = `the two ends took ${taken} ${taken === 1 ? 'object' : 'objects'}, where every page reports a total of ${total}`;
+		return {agree: false, disagreement: sentence, reason: sentence};
+	}
+
+	return {agree: true};
 }
 
 /**
@@ -270,8 +444,9 @@ function * backInOrder(held: EndsStep[], spool: BackSpool | undefined, signal: A
 export async function * walkBothEnds(client: PageClient, query: WalkQuery, options: BothEndsOptions = {}): AsyncGenerator<EndsStep, WalkEnd> {
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
-	const forward = startChain(client, client.firstUrl, 0, options);
-	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, options);
+	const forward = startChain(client, client.firstUrl, 0, order, options);
+	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
+	const totals = new Totals();
 	const spool = options.back === 'hold' ? undefined : new BackSpool(options.spillFolder);
 	const held = new HeldPages();
 	const bounded = () => options.maxPages !== undefined && forward.count + (back?.count ?? 0) >= options.maxPages;
@@ -288,6 +463,21 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 		if (reason !== undefined && options.signal?.aborted !== true) {
 			options.onOneChain?.(reason);
 		}
+	};
+
+	/** The meeting check (meet); where it fails, the back chain is let go, the disagreement told first. */
+	const agreed = async (mine: Chain, other: Chain, page: Page, count: number): Promise<boolean> => {
+		const meeting = await meet(mine, other, page, count, {back: back!, backOrder, first: first!, options, totals});
+		if (meeting.agree) {
+			return true;
+		}
+
+		if (meeting.disagreement !== undefined && options.signal?.aborted !== true) {
+			options.onDisagreement?.(meeting.disagreement);
+		}
+
+		await letGo(meeting.reason);
+		return false;
 	};
 
 	try {
@@ -309,9 +499,10 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				}
 
 				if (settled.step!.done) {
-					// The forward chain walked the list alone: the one-chain walk, whole.
+					// The forward chain walked the list alone: the one-chain walk, whole. What the back
+					// chain took (the chains passed each other) is dropped, and the caller told so.
 					// eslint-disable-next-line no-await-in-loop -- once
-					await letGo(undefined);
+					await letGo(back !== undefined && back.count > 0 ? 'the chains passed each other without meeting' : undefined);
 					return settled.step!.value;
 				}
 
@@ -323,7 +514,20 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 					await letGo(verdict);
 				}
 
+				totals.see(page);
 				const taken = take(page, forward, back);
+				// eslint-disable-next-line no-await-in-loop -- once, where the chains meet
+				if (taken.met && !await agreed(forward, back!, page, taken.take)) {
+					// One chain from here: the whole page is the walk's.
+					yield {chain: 'forward', page, take: page.objects.length};
+					forward.count += 1;
+					if (bounded() && page.nextUrl !== null) {
+						return {kind: 'max-pages', limit: options.maxPages!};
+					}
+
+					continue;
+				}
+
 				yield {chain: 'forward', page, take: taken.take};
 				if (taken.met) {
 					break;
@@ -350,7 +554,13 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 			}
 
 			const page = judged;
+			totals.see(page);
 			const taken = take(page, chain, forward);
+			// eslint-disable-next-line no-await-in-loop -- once, where the chains meet
+			if (taken.met && !await agreed(chain, forward, page, taken.take)) {
+				continue;
+			}
+
 			if (spool) {
 				const failed = spool.keep(page, taken.take);
 				if (failed !== undefined) {

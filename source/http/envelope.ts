@@ -24,17 +24,34 @@ export type Envelope = {
  * cells of it and then `…` if there is more. Only a head bounded by `max` is
  * read, so a megabyte body costs what a short one does.
  */
-export function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number, more = false): string {
 	const start = text.trimStart();
 	const head = start.slice(0, windowLength(max + 1));
 	const line = head.replace(/\s+/g, ' ').trimEnd();
-	return cutToWidth(line, max + 1, {continues: head.length < start.length});
+	return cutToWidth(line, max + 1, {continues: more || head.length < start.length});
 }
 
+/**
+ * How much more of a body than an excerpt shows is redacted before the cut:
+ * a credential's run that straddles the cut is redacted whole if it starts
+ * in the excerpt, however long the marks before it made the text shorter.
+ */
+const excerptSlack = 1024;
+
 /** A short one-line excerpt of a body, for error messages. */
+/**
+ * Server text as {@link oneLine} shows it, redacted before the cut, so no
+ * run of a credential is left behind; only a bounded head is read, so a long
+ * body costs what a short one does.
+ */
+export function redactedLine(text: string, max: number): string {
+	const start = text.trimStart();
+	const head = start.slice(0, windowLength(max + 1) + excerptSlack);
+	return oneLine(redact(head), max, head.length < start.length);
+}
+
 export function excerpt(body: string, max = 80): string {
-	// Redacted before the cut, so no prefix of a credential is left behind.
-	const line = oneLine(redact(body), max);
+	const line = redactedLine(body, max);
 	return line === '' ? 'an empty body' : `"${line}"`;
 }
 

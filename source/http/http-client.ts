@@ -10,11 +10,11 @@ import {RateBudget} from './rate-budget.js';
 import {decideRetry} from './retry-policy.js';
 import {credentialHeader, describeCredential, type Credential} from '../config/credentials.js';
 import {signRequest} from '../config/jwt-sign.js';
-import {redact, rememberJwt, Secret, secretLikeHeader} from '../text/secret.js';
+import {redact, Secret, secretLikeHeader} from '../text/secret.js';
 import {decodeBodyBytes, withoutBom} from './body-bytes.js';
 import {getResponse, type Received} from './response-bytes.js';
 import {ResponsePage} from './response-page.js';
-import type {FailedExchange, JwtSummary, Page, RetryNotice} from '../contract/types.js';
+import type {FailedExchange, JwtSummary, Page, Pagination, RetryNotice} from '../contract/types.js';
 
 /**
  * Fetches one list page at a time from the configured API, safely: one
@@ -47,14 +47,15 @@ export type FetchOptions = {
 	signal?: AbortSignal;
 	onRetry?: (notice: RetryNotice) => void;
 	/**
-	 * Told the page's next link (resolved, or null at the end) as soon as it
-	 * can be read from the first bytes of a 2xx body, before the body is
-	 * decoded and parsed; returns whether it sent a request on it (the
+	 * Told the page's next link (resolved, or null at the end), with the
+	 * pagination it came in, as soon as it can be read from the first bytes
+	 * of a 2xx body, before the body is decoded and parsed; returns whether
+	 * it sent a request on it (the
 	 * walker's read-ahead), and the client then lets that request reach the
 	 * wire before it parses this page. The page itself is validated as ever:
 	 * its nextUrl has the last word.
 	 */
-	onLink?: (next: string | null) => boolean;
+	onLink?: (next: string | null, pagination: Pagination) => boolean;
 	/**
 	 * A page read ahead: its response is read as it comes, but decoded,
 	 * parsed and checked only once this settles (when the walker turns to
@@ -119,8 +120,8 @@ export type ClientOptions = {
  * The credential header for one request. A CDP key gets a JWT of its own,
  * made here, right before the request is sent and after the origin check:
  * for this request's host and path only, never reused (a retry, the next
- * page, the prefetch and the compare view each get a fresh one). The JWT is
- * registered for redaction before it leaves, in case a server echoes it.
+ * page, the prefetch and the compare view each get a fresh one). The signer
+ * registers the JWT for redaction before it leaves, in case a server echoes it.
  */
 export function authorizationFor(credential: Credential, url: URL): {value: string; jwtClaims: JwtSummary | undefined} {
 	switch (credential.kind) {
@@ -134,7 +135,6 @@ export function authorizationFor(credential: Credential, url: URL): {value: stri
 
 		case 'cdp-key': {
 			const {jwt, header, payload} = signRequest(credential.key, {method: 'GET', url});
-			rememberJwt(jwt);
 			return {value: `Bearer ${jwt}`, jwtClaims: {alg: header.alg, kid: header.kid, uri: payload.uri, nbf: payload.nbf, exp: payload.exp}};
 		}
 	}
@@ -219,19 +219,19 @@ class Deadlines {
 }
 
 /**
- * The next link of a 2xx response read from the first bytes of its body
+ * The next link of a 2xx response, and the pagination it is in, read from the first bytes of its body
  * (see leadingPagination), or undefined when it cannot be read there: a
  * coded body, or a head that is not whole UTF-8 or does not hold the
  * pagination.
  */
-function leadingLink(config: WalkConfig, received: Received, url: URL): string | null | undefined {
+function leadingLink(config: WalkConfig, received: Received, url: URL): {next: string | null; pagination: Pagination} | undefined {
 	if (received.status < 200 || received.status >= 300 || received.headers['content-encoding'] !== undefined) {
 		return undefined;
 	}
 
 	const head = withoutBom(received.data).subarray(0, leadingBytes);
 	const pagination = isUtf8(head) ? leadingPagination(config.api, head.toString()) : undefined;
-	return pagination === undefined ? undefined : resolveLink(pagination.next_uri, config.base, url.href);
+	return pagination === undefined ? undefined : {next: resolveLink(pagination.next_uri, config.base, url.href), pagination};
 }
 
 /** Sleeps `ms`, or throws the caller's reason as soon as it aborts. */
@@ -356,7 +356,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 		}
 
 		const early = onLink ? leadingLink(config, received, url) : undefined;
-		if (early !== undefined && onLink!(early)) {
+		if (early !== undefined && onLink!(early.next, early.pagination)) {
 			// On the wire before this page is decoded and parsed, not after.
 			await requestSent();
 		}

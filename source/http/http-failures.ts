@@ -1,9 +1,8 @@
 import {PagewalkError} from '../text/errors.js';
-import {apiError, excerpt, oneLine} from './envelope.js';
+import {apiError, excerpt, redactedLine} from './envelope.js';
 import {credentialAdvice, type Credential} from '../config/credentials.js';
 import {connectionErrorKind} from './undici-adapter.js';
 import {retryAfterMs, type ConnectionErrorKind, type Failure} from './retry-policy.js';
-import {redact} from '../text/secret.js';
 import type {JwtSummary} from '../contract/types.js';
 
 /**
@@ -98,8 +97,8 @@ function connectionError({origin, timeoutText}: FailureContext, error: unknown, 
 /** The sentence for a failed status; `id` and `message` are the API's error, when the body held one. */
 function statusError({origin, apiName, credential}: FailureContext, raw: Raw, attempts: number, {id, message}: ReturnType<typeof apiError>): PagewalkError {
 	const {status} = raw;
-	// Redacted before the cut, so no prefix of a credential or JWT the server echoed is left behind.
-	const told = message === undefined ? '' : oneLine(redact(message), 160);
+	// Redacted before the cut, so no run of a credential or JWT the server echoed is left behind.
+	const told = message === undefined ? '' : redactedLine(message, 160);
 	const said = id !== undefined || message !== undefined
 		? `${status}${id ? ` ${id}` : ''}${told === '' ? '' : `: ${told}`}`
 		: `${status}${raw.body.trim() === '' ? '' : `, body ${excerpt(raw.body)}`}`;

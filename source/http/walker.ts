@@ -1,5 +1,5 @@
 import {requestSent, type FetchOptions, type PageClient} from './http-client.js';
-import type {Page, WalkEnd} from '../contract/types.js';
+import type {Order, Page, WalkEnd} from '../contract/types.js';
 import {WalkRules, type WalkLimits} from './walk-rules.js';
 
 /**
@@ -45,6 +45,13 @@ export type WalkOptions = FetchOptions & {
 	 * to it; if the walk ends first, the request is cancelled.
 	 */
 	readAhead?: boolean;
+	/**
+	 * The order the walk asked for, where a page in another order is of no
+	 * use to the caller (the walk from both ends lets such a chain go on its
+	 * first page): nothing is read ahead past a page whose pagination reports
+	 * another, from its first bytes or once parsed.
+	 */
+	order?: Order;
 };
 
 export type WalkBounds = WalkLimits;
@@ -65,7 +72,8 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 	const fetchOptions: FetchOptions = {signal, onRetry: options.onRetry, lane: options.lane};
 	// With read-ahead, each request tells the link of its own page
 	// (FetchOptions.onLink); only a next_uri is read from the first bytes.
-	const optionsFor = (url: string): FetchOptions => (cancel && !backward ? {...fetchOptions, onLink: next => readAheadEarly(url, next)} : fetchOptions);
+	const optionsFor = (url: string): FetchOptions => (cancel && !backward ? {...fetchOptions, onLink: (next, {order}) => readAheadEarly(url, next, order)} : fetchOptions);
+	const otherOrder = (order: Order) => options.order !== undefined && order !== options.order;
 
 	// The next page, asked for before this one is handed on (read-ahead).
 	let ahead: {url: string; page: Promise<Page>; turnTo(): void} | undefined;
@@ -98,8 +106,8 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 	 * so it waits for them). The page, once parsed, has the last word; a
 	 * walk that ends there after all cancels the request.
 	 */
-	function readAheadEarly(from: string, next: string | null): boolean {
-		const step = awaiting === from && ahead === undefined ? rules.stepAfter(rules.pages + 1, next) : undefined;
+	function readAheadEarly(from: string, next: string | null, order: Order): boolean {
+		const step = awaiting === from && ahead === undefined && !otherOrder(order) ? rules.stepAfter(rules.pages + 1, next) : undefined;
 		if (step === undefined || !('url' in step)) {
 			return false;
 		}
@@ -133,9 +141,10 @@ export async function * walk(client: PageSource, config: WalkBounds, options: Wa
 			}
 
 			const step = rules.stepAfter(rules.pages, linkOf(page), page.objects.length)!;
-			// Only a page the walk goes on to: never past a bound or a loop; and
-			// not twice, when the page's first bytes already started it.
-			if (cancel && 'url' in step && aheadUrl() !== step.url) {
+			// Only a page the walk goes on to: never past a bound, a loop or a page
+			// in another order than asked; and not twice, when the page's first
+			// bytes already started it.
+			if (cancel && 'url' in step && aheadUrl() !== step.url && !otherOrder(page.pagination.order)) {
 				readAhead(step.url);
 				// On the wire while the reader handles this page, not after.
 				// eslint-disable-next-line no-await-in-loop -- one turn of the event loop (requestSent)

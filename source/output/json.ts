@@ -6,7 +6,8 @@ import type {Writer} from './writer.js';
 /**
  * One JSON array for the whole walk, streamed: `[` before the first object,
  * `]` from end(), which the dump calls on failure too, so a walk that fails
- * midway still leaves one valid document of what was read. Each element is
+ * midway still leaves one valid document of what was read (and a write that
+ * fails midway one of what the file kept). Each element is
  * the object's exact text, as in NDJSON.
  */
 export function jsonWriter(): Writer {
@@ -30,7 +31,7 @@ export function jsonWriter(): Writer {
 			started = true;
 			return joinedBytes(objects.length, texts, bytes, {before, between: ',\n', after: ''});
 		},
-		end: () => (started ? '\n]\n' : '[]\n'),
+		end: (objects?: number) => ((objects === undefined ? started : objects > 0) ? '\n]\n' : '[]\n'),
 		notes: () => [],
 	};
 }

@@ -1,26 +1,88 @@
+import {fstatSync, ftruncateSync, writeSync} from 'node:fs';
 import type {Writable} from 'node:stream';
+
+/** How much of the walk a write completes: the objects written in all, and the last one's id (where a resume starts after). */
+export type Mark = {objects: number; lastId: string | undefined};
+
+/** How many of the last pages a closing that does not fit may drop (each frees its bytes). */
+const droppablePages = 8;
+
+/**
+ * stdout as a regular file, written with write(2) itself rather than the
+ * stream Node gives for a file, which drops the rest of a short write (a disk
+ * that fills up, a file size limit) without a word: here the rest is
+ * retried, so a failure is known to the byte. `mayCut`: the file is not
+ * stderr's too (a cut leaves the descriptor's offset where it was, and
+ * stderr's next line would land past the end, after a gap of zeros).
+ */
+function regularFile(stream: Writable, stderr: Writable | undefined): {fd: number; mayCut: boolean} | undefined {
+	const fd = (stream as {fd?: unknown}).fd;
+	if (typeof fd !== 'number') {
+		return undefined;
+	}
+
+	try {
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) {
+			return undefined;
+		}
+
+		const other = (stderr as {fd?: unknown} | undefined)?.fd;
+		const shared = typeof other === 'number' && (() => {
+			const errors = fstatSync(other);
+			return errors.dev === stat.dev && errors.ino === stat.ino;
+		})();
+		return {fd, mayCut: !shared};
+	} catch {
+		return undefined;
+	}
+}
+
+/** Writes all of `bytes`, at `position` (or the descriptor's offset), a short write's rest again; throws with `written` set to what went out. */
+function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
+	let done = 0;
+	try {
+		while (done < bytes.length) {
+			done += writeSync(fd, bytes, done, bytes.length - done, position === undefined ? null : position + done);
+		}
+	} catch (error: unknown) {
+		throw Object.assign(error as Error, {written: done});
+	}
+}
 
 /**
  * stdout for the dump: honours backpressure, and treats a reader that went
  * away (`| head`, EPIPE) as the quiet end of the dump rather than an error.
+ * Any other write error (a full disk, a file size limit, an I/O error) fails
+ * the dump; to a file, the page whose write failed is cut off again, so the
+ * file ends with the last whole page (whole lines, whole rows), and `kept`
+ * says where that is.
  */
 export class Sink {
 	/** Set when the reader closed the pipe: stop walking, exit 0, say nothing. */
 	gone = false;
 	/** Any other write error (a full disk): the dump fails with it. */
 	failure: Error | undefined;
+	/** What the output holds whole: the mark of the last write that went out entirely. */
+	kept: Mark = {objects: 0, lastId: undefined};
+	/** stdout is a regular file (so a resumed dump can append to it). */
+	readonly toFile: boolean;
 	readonly #stream: Writable;
 	readonly #onGone: () => void;
+	readonly #file: {fd: number; mayCut: boolean} | undefined;
+	/** The last pages written to the file: their sizes and the mark before each. */
+	readonly #recent: Array<{bytes: number; before: Mark}> = [];
 
-	constructor(stream: Writable, onGone: () => void) {
+	constructor(stream: Writable, onGone: () => void, options: {stderr?: Writable} = {}) {
 		this.#stream = stream;
 		this.#onGone = onGone;
+		this.#file = regularFile(stream, options.stderr);
+		this.toFile = this.#file !== undefined;
 		stream.on('error', (error: NodeJS.ErrnoException) => {
 			if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET') {
 				this.#markGone();
 			} else {
-				this.failure ??= error;
-				this.#onGone();
+				this.#fail(error);
 			}
 		});
 	}
@@ -32,9 +94,24 @@ export class Sink {
 		}
 	}
 
-	/** Writes `text` (or bytes), waiting for the stream to drain when its buffer is full. */
-	async write(text: string | Uint8Array): Promise<void> {
+	#fail(error: Error): void {
+		if (this.failure === undefined) {
+			this.failure = error;
+			this.#onGone();
+		}
+	}
+
+	/**
+	 * Writes `text` (or bytes), waiting for the stream to drain when its
+	 * buffer is full; `mark` is what the output holds once it is written.
+	 */
+	async write(text: string | Uint8Array, mark?: Mark): Promise<void> {
 		if (text.length === 0 || this.gone || this.failure) {
+			return;
+		}
+
+		if (this.#file) {
+			this.#writeFile(typeof text === 'string' ? Buffer.from(text) : text, mark);
 			return;
 		}
 
@@ -43,7 +120,13 @@ export class Sink {
 			return;
 		}
 
-		if (this.#stream.write(text)) {
+		// Kept once it went out: a stream says so in the write's callback, in order.
+		const written = this.#stream.write(text, (error?: Error | null) => {
+			if (!error && mark) {
+				this.kept = mark;
+			}
+		});
+		if (written) {
 			return;
 		}
 
@@ -59,5 +142,75 @@ export class Sink {
 			this.#stream.on('close', done);
 			this.#stream.on('error', done);
 		});
+	}
+
+	#writeFile(bytes: Uint8Array, mark: Mark | undefined): void {
+		const {fd, mayCut} = this.#file!;
+		try {
+			writeAll(fd, bytes);
+		} catch (error: unknown) {
+			const written = (error as {written: number}).written;
+			if (written > 0 && mayCut) {
+				try {
+					// The part of this page that went out, taken off the end again: the file ends with the last whole page.
+					ftruncateSync(fd, fstatSync(fd).size - written);
+				} catch {
+					// The cut line stays; the failure is said all the same.
+				}
+			}
+
+			this.#fail(error as Error);
+			return;
+		}
+
+		this.#recent.push({bytes: bytes.length, before: this.kept});
+		if (this.#recent.length > droppablePages) {
+			this.#recent.shift();
+		}
+
+		if (mark) {
+			this.kept = mark;
+		}
+	}
+
+	/**
+	 * After a failed write to a file: closes the document where the last
+	 * whole page ends (`closing(objects)` gives the text that closes one
+	 * holding that many objects; '' for none). Where even that does not fit,
+	 * whole pages are taken off the end, a few at most, until it does;
+	 * `kept` follows. Written at a named position, as a cut leaves the
+	 * descriptor's offset past the end.
+	 */
+	closeAfterFailure(closing: (objects: number) => string): void {
+		if (!this.#file?.mayCut || this.failure === undefined) {
+			return;
+		}
+
+		const {fd} = this.#file;
+		try {
+			let end = fstatSync(fd).size;
+			for (;;) {
+				const text = closing(this.kept.objects);
+				if (text === '') {
+					return;
+				}
+
+				try {
+					writeAll(fd, Buffer.from(text), end);
+					return;
+				} catch {
+					const page = this.#recent.pop();
+					ftruncateSync(fd, page === undefined ? end : end - page.bytes);
+					if (page === undefined) {
+						return;
+					}
+
+					end -= page.bytes;
+					this.kept = page.before;
+				}
+			}
+		} catch {
+			// The file could not be read or cut: it stays as the failure left it.
+		}
 	}
 }

@@ -12,7 +12,9 @@ import type {Page} from '../contract/types.js';
  * among the pages it keeps; `audit` checks a whole walk.
  *
  * The first finding of each kind is told at once (one line); the rest are
- * counted, and summary() says how many of each there were.
+ * counted, and summary() says how many of each there were. Beside the
+ * per-page checks, one of the walk: from both ends, the two ends disagreed
+ * where they met (`ends-agree`, http/both-ends.ts).
  */
 export class WalkFindings {
 	readonly #windowPages: number;
@@ -22,7 +24,7 @@ export class WalkFindings {
 	 * page costs a Set of its ids and a lookup in each kept one.
 	 */
 	readonly #recent: Array<{number: number; ids: Set<string>}> = [];
-	readonly #counts = new Map<Finding['check'], number>();
+	readonly #counts = new Map<Finding['check'] | 'ends-agree', number>();
 	#carry: OrderCarry | null = null;
 	#pages = 0;
 
@@ -53,6 +55,15 @@ export class WalkFindings {
 		}
 
 		return told;
+	}
+
+	/**
+	 * The two ends of a walk from both ends disagreed where they met (the
+	 * sentence says how): the walk went on as one chain. The line to tell.
+	 */
+	disagreement(reason: string): string {
+		this.#counts.set('ends-agree', (this.#counts.get('ends-agree') ?? 0) + 1);
+		return `from both ends, ${reason}; the rest of the list is walked from the first end alone, as --one-chain walks it.`;
 	}
 
 	/** How many findings there were. */

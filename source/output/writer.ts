@@ -18,8 +18,12 @@ export type Writer = {
 	 * and nothing else. Absent for the others.
 	 */
 	pageBytes?(objects: ListObject[], texts: readonly string[], bytes: ObjectBytes): Uint8Array;
-	/** Text that closes the document; called on success and on failure alike. */
-	end(): string;
+	/**
+	 * Text that closes the document; called on success and on failure alike.
+	 * `objects`: how many objects the document holds, when a failed write
+	 * left fewer than were given (the file was cut back to a whole page).
+	 */
+	end(objects?: number): string;
 	/** Things the user should know once the dump ends (stderr). */
 	notes(): string[];
 };

@@ -1,6 +1,9 @@
 /**
  * The demo credentials: deterministic from the seed, so docs and scripts can
  * rely on them, and obviously fake, so nobody mistakes them for real secrets.
+ * Abbreviated, not spelled out: pagewalk redacts every run of 8 characters of
+ * a credential it holds, and a token spelling "commerce", "restricted" or the
+ * "sandbox-" of the keys' names would redact those words wherever they appear.
  */
 import type {Viewer} from './ordered-index.js';
 import {hash32, nameCode} from './random.js';
@@ -11,7 +14,8 @@ export type Credentials = {
 };
 
 export function credentialsFor(seed: number): Credentials {
-	const token = (api: string, viewer: Viewer) => `sandbox-${api}-${viewer}-${hash32(seed, nameCode(`${api}-${viewer}`)).toString(16).padStart(8, '0')}`;
+	const short = {account: 'acct', commerce: 'comm', full: 'full', restricted: 'rstr'} as const;
+	const token = (api: 'account' | 'commerce', viewer: Viewer) => `sbx-${short[api]}-${short[viewer]}-${hash32(seed, nameCode(`${api}-${viewer}`)).toString(16).padStart(8, '0')}`;
 	return {
 		account: {full: token('account', 'full'), restricted: token('account', 'restricted')},
 		commerce: {full: token('commerce', 'full'), restricted: token('commerce', 'restricted')},

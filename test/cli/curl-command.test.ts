@@ -6,6 +6,7 @@ import type {Credential} from '../../source/config/credentials.js';
 import {curlAuthOf, curlCommand} from '../../source/commands/curl-command.js';
 import {shellQuote} from '../../source/text/shell-quote.js';
 import {Secret} from '../../source/text/secret.js';
+import {leakedRun} from '../support/secret-runs.js';
 import {generateKeyPairSync} from 'node:crypto';
 
 const token = 'tok-VALUE-never-in-output';
@@ -44,6 +45,14 @@ describe('curlAuthOf: the credential as a reference, never a value', () => {
 });
 
 describe('curlCommand', () => {
+	it('no run of 8 of a credential in its comment lines or headers either', () => {
+		const auth = {kind: 'variable', name: 'PAGEWALK_TOKEN', note: `set PAGEWALK_TOKEN to the token from ${token.slice(0, -4)} first.`} as const;
+		const command = curlCommand('https://api.example.com/v2/accounts', {api: 'account', auth, headers: {'X-Trace': `t-${token.slice(3)}`}});
+		expect(command).toContain('# set PAGEWALK_TOKEN to the token from [redacted] first.');
+		expect(command).toContain('-H \'X-Trace: t-[redacted]\'');
+		expect(leakedRun(command, [token])).toBeUndefined();
+	});
+
 	it('account API with a token: Authorization: Bearer $VARIABLE, the version header, the URL quoted', () => {
 		const url = 'https://api.example.com/v2/accounts?limit=25&order=desc';
 		const command = curlCommand(url, {api: 'account', auth: curlAuthOf(bearer, {demo: false}), headers: accountHeaders});

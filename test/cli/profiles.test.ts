@@ -89,7 +89,8 @@ describe('resolution order', () => {
 			},
 			shop: {
 				account: {command: failing},
-				commerce: {command: prints('  commerce-from-command\n')},
+				// Not a word such as "commerce": every run of 8 characters of a credential is redacted, in this process's later output too.
+				commerce: {command: prints('  cmrc-key-from-cmd\n')},
 			},
 		},
 	};
@@ -113,7 +114,7 @@ describe('resolution order', () => {
 
 	test('PAGEWALK_PROFILE picks a profile; --profile beats it', async () => {
 		const env = {...configFile(profiles), HOME_TOKEN: 'home-token', PAGEWALK_PROFILE: 'shop'};
-		expect(headerValue((await open(['checkouts'], {}, env)).credential)).toBe('commerce-from-command');
+		expect(headerValue((await open(['checkouts'], {}, env)).credential)).toBe('cmrc-key-from-cmd');
 		expect((await open([], {profile: 'home'}, env)).profile).toBe('home');
 	});
 

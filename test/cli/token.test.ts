@@ -7,6 +7,8 @@ import {PassThrough} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeJwtClaims} from '../../source/config/jwt-sign.js';
 import {runToken} from '../../source/commands/token.js';
+import {PagewalkError} from '../../source/text/errors.js';
+import {describeError} from '../../source/text/report-error.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 
 let sandbox: Sandbox;
@@ -50,6 +52,13 @@ describe('pagewalk token', () => {
 		expect(await status(`${sandbox.accountUrl}/v2/accounts/x/transactions`, jwt)).toBe(401);
 		const fresh = (await token(['/v2/accounts', '--key-file', key.path!, '--base-url', sandbox.accountUrl])).stdout.trim();
 		expect(await status(`${sandbox.accountUrl}/v2/accounts?limit=2`, fresh)).toBe(200);
+	});
+
+	it('the JWT it prints is redacted from every message of the run, whole or cut (an error, a warning)', async () => {
+		const key = sandbox.keys.find((candidate) => candidate.algorithm === 'ES256' && candidate.viewer === 'full')!;
+		const jwt = (await token(['accounts', '--key-file', key.path!, '--base-url', sandbox.accountUrl])).stdout.trim();
+		const {message} = describeError(new PagewalkError(`the server said ${jwt.slice(0, -6)} and ${jwt.split('.')[2]!.slice(4)}`));
+		expect(message).toBe('the server said [redacted] and [redacted]');
 	});
 
 	it('an access token from the environment is printed as it is', async () => {

@@ -3,7 +3,7 @@
  * missing piece says, and where a profile's credential plugs in. The key
  * file reader is injected, so no file is read here (the wire tests read real ones).
  */
-import {generateKeyPairSync} from 'node:crypto';
+import {createHash, generateKeyPairSync} from 'node:crypto';
 import {inspect} from 'node:util';
 import {describe, expect, test} from 'vitest';
 import {CdpKey} from '../../source/config/cdp-key.js';
@@ -82,7 +82,9 @@ describe('the commerce API', () => {
 describe('JWT redaction', () => {
 	test('the last JWTs are redacted whole and by their signature; the ring is bounded', async () => {
 		const {rememberJwt, redact, recentJwtCount} = await import('../../source/text/secret.js');
-		const jwt = (index: number) => `eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ${index}.${String(index).padStart(4, '0')}c2lnbmF0dXJlLW9mLWp3dC1udW1iZXIt`;
+		// Parts that share no run with one another's: every run of a JWT in the ring is redacted, so JWTs sharing a header would redact each other's.
+		const part = (index: number, name: string) => createHash('sha256').update(`${name}${index}`).digest('base64url');
+		const jwt = (index: number) => `${part(index, 'header')}.${part(index, 'payload')}.${part(index, 'signature')}`;
 		for (let index = 0; index <= recentJwtCount; index++) {
 			rememberJwt(jwt(index));
 		}

@@ -15,8 +15,10 @@ import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {runDump} from '../../source/commands/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import type {FaultName} from '../support/faulty-server.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
-import {dumpInProcess, usePrivateCli} from '../support/run-dump.js';
+import {canaryEnv, dumpInProcess, usePrivateCli, type Result} from '../support/run-dump.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -121,6 +123,104 @@ describe('a server that lists in one order only', () => {
 		} finally {
 			await proxy.close();
 		}
+	});
+});
+
+describe('a server that ignores order (the faulty server counts the requests)', () => {
+	const faulty = useFaultyServer();
+
+	it('the other end stops at its first page, which reports desc: one request, not its page 2 read ahead', async () => {
+		// The forward chain's first page held 300 ms: the other end's first page is read by then, and what it read ahead sent.
+		const argv = ['accounts', '--base-url', faulty().base('ignores-order', {size: 40, holdFirst: 300}), '--all', '--limit', '10'];
+		const both = await dumpInProcess([...argv, '--both-ends'], canaryEnv);
+		const bothRequests = faulty().received.map(request => request.path);
+		faulty().reset();
+		const one = await dumpInProcess([...argv, '--one-chain'], canaryEnv);
+		const oneRequests = faulty().received.map(request => request.path);
+		expect(both.code).toBe(0);
+		expect(both.stdout).toBe(one.stdout);
+		expect(both.stderr).toBe('');
+		expect(oneRequests).toHaveLength(4);
+		// The forward chain's four pages and the other end's first: page 2 is asked for once, by the forward chain.
+		expect(bothRequests).toHaveLength(5);
+		expect(bothRequests.filter(path => path.includes('starting_after=item-0010'))).toHaveLength(1);
+	});
+});
+
+/** The walk gave up the other end and finished as one chain, saying what disagreed. */
+const disagreed = /pagewalk: contract: from both ends, .+; the rest of the list is walked from the first end alone, as --one-chain walks it\.\n/;
+
+/** The other end's objects were not written: the summary counts one chain's pages, not both chains'. */
+function finishedAsOneChain(result: Result): boolean {
+	return !/objects in [↓↑] \d+ pages · [↓↑]/.test(result.stderr);
+}
+
+describe('a server whose two orders disagree: never a silent difference from one chain', () => {
+	const faulty = useFaultyServer();
+
+	type Case = {fault: FaultName; settings: Record<string, number>; limit: string; why: string; named: boolean};
+	const cases: Case[] = [
+		// Commerce: total against the objects taken tells, wherever the chains meet. `named`: the two ends always meet
+		// and disagree (the forward chain would need to walk the whole list before the other end's first page is taken).
+		{fault: 'asc-lacks-one-commerce', settings: {size: 200, missing: 195}, limit: '10', why: 'asc lacks one object of the other end\'s first page', named: true},
+		{fault: 'asc-lacks-one-commerce', settings: {size: 200, missing: 150}, limit: '10', why: 'asc lacks one object in the middle of its half', named: false},
+		{fault: 'cursor-varies-commerce', settings: {size: 200, every: 5}, limit: '10', why: 'every fifth asc request skips 4 objects', named: true},
+		// Account (no total): one page a half, so the page each end reads on past the meeting covers the other's.
+		// Whether the ends meet depends on which page comes first; if the forward chain walks both pages first, it is one chain anyway.
+		{fault: 'asc-lacks-one', settings: {size: 200}, limit: '100', why: 'asc lacks one object', named: false},
+		{fault: 'cursor-varies', settings: {size: 200, every: 1}, limit: '100', why: 'every asc request skips 4 objects', named: false},
+	];
+
+	const target = (fault: FaultName, settings: Record<string, number>) => (fault.endsWith('-commerce')
+		? ['checkouts', '--commerce-url', faulty().base(fault, settings)]
+		: ['accounts', '--base-url', faulty().base(fault, settings)]);
+
+	for (const {fault, settings, limit, why, named} of cases) {
+		for (const format of ['ndjson', 'json']) {
+			it(`${fault} (${why}), --limit ${limit}, ${format}: --both-ends writes what --one-chain writes`, async () => {
+				const argv = [...target(fault, settings), '--all', '--limit', limit, '--format', format];
+				const both = await dumpInProcess([...argv, '--both-ends'], canaryEnv, {stderrTty: true});
+				const one = await dumpInProcess([...argv, '--one-chain'], canaryEnv);
+				expect(both.code, both.stderr).toBe(0);
+				expect(both.stdout).toBe(one.stdout);
+				expect(finishedAsOneChain(both), both.stderr).toBe(true);
+				if (named) {
+					expect(both.stderr).toMatch(disagreed);
+				}
+			});
+		}
+	}
+
+	it('a plain dump --all over a slow link (both ends by default): the same bytes, and the disagreement named', async () => {
+		// 20 ms a page: slower than a second chain needs to help, so the dump walks from both ends unasked.
+		const argv = [...target('asc-lacks-one-commerce', {size: 200, missing: 195, delay: 20}), '--all', '--limit', '10'];
+		const plain = await dumpInProcess(argv, canaryEnv);
+		const asked = faulty().received.filter(request => request.path.includes('order=asc'));
+		const one = await dumpInProcess([...argv, '--one-chain'], canaryEnv);
+		expect(asked.length).toBeGreaterThan(0);
+		expect(plain.code).toBe(0);
+		expect(plain.stdout).toBe(one.stdout);
+		expect(plain.stdout.trim().split('\n')).toHaveLength(200);
+		expect(plain.stderr).toMatch(disagreed);
+		expect(plain.stderr).toMatch(/the two ends took 199 objects, where every page reports a total of 200/);
+		expect(plain.stderr).toMatch(/pagewalk: contract findings in 20 pages: ends-agree 1 \(/);
+	});
+
+	it('--quiet: the same bytes, nothing on stderr', async () => {
+		const argv = [...target('asc-lacks-one-commerce', {size: 200, missing: 195}), '--all', '--limit', '10', '--quiet'];
+		const both = await dumpInProcess([...argv, '--both-ends'], canaryEnv);
+		const one = await dumpInProcess([...argv, '--one-chain'], canaryEnv);
+		expect(both.stdout).toBe(one.stdout);
+		expect(both.stderr).toBe('');
+	});
+
+	it('a list whose orders agree: from both ends, no note', async () => {
+		const argv = [...target('list-commerce', {size: 200}), '--all', '--limit', '10'];
+		const both = await dumpInProcess([...argv, '--both-ends'], canaryEnv, {stderrTty: true});
+		const one = await dumpInProcess([...argv, '--one-chain'], canaryEnv);
+		expect(both.stdout).toBe(one.stdout);
+		expect(both.stderr).not.toMatch(/contract/);
+		expect(finishedAsOneChain(both)).toBe(false);
 	});
 });
 

@@ -99,8 +99,8 @@ it('credentials are deterministic from the seed and obviously fake', async () =>
 	try {
 		expect(other.credentials).toEqual(sandbox.credentials);
 		expect(different.credentials.account.full).not.toBe(sandbox.credentials.account.full);
-		expect(sandbox.credentials.account.full).toMatch(/^sandbox-account-full-[\da-f]{8}$/);
-		expect(sandbox.credentials.commerce.restricted).toMatch(/^sandbox-commerce-restricted-[\da-f]{8}$/);
+		expect(sandbox.credentials.account.full).toMatch(/^sbx-acct-full-[\da-f]{8}$/);
+		expect(sandbox.credentials.commerce.restricted).toMatch(/^sbx-comm-rstr-[\da-f]{8}$/);
 		const again = await startSandbox({records: 5, seed: 1});
 		expect(again.store.ids('accounts')).toEqual(other.store.ids('accounts'));
 		expect(different.store.ids('accounts')).not.toEqual(other.store.ids('accounts'));

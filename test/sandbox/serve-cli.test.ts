@@ -160,7 +160,7 @@ describe('pagewalk serve', () => {
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
 		expect(text).not.toContain('0.0.0.0');
 		const account = /account API +(http:\/\/127\.0\.0\.1:\d+)/.exec(text)![1]!;
-		const token = /sandbox-account-full-[\da-f]+/.exec(text)![0];
+		const token = /sbx-acct-full-[\da-f]+/.exec(text)![0];
 		const response = await fetch(`${account}/v2/accounts?limit=1`, {headers: {authorization: `Bearer ${token}`}});
 		await response.text();
 		expect(response.status).toBe(200);
@@ -185,7 +185,7 @@ describe('pagewalk serve', () => {
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
 		const urls = [...text.matchAll(/http:\/\/127\.0\.0\.1:\d+/g)].map((match) => match[0]);
 		expect(new Set(urls).size).toBe(2);
-		for (const token of ['sandbox-account-full-', 'sandbox-account-restricted-', 'sandbox-commerce-full-', 'sandbox-commerce-restricted-']) {
+		for (const token of ['sbx-acct-full-', 'sbx-acct-rstr-', 'sbx-comm-full-', 'sbx-comm-rstr-']) {
 			expect(text).toContain(token);
 		}
 
@@ -197,7 +197,7 @@ describe('pagewalk serve', () => {
 		expect(keyFiles.every((file) => existsSync(file))).toBe(true);
 		expect(text).toMatch(/full +ES256 +organizations\/sandbox-00000001\/apiKeys\/account-full-es256/);
 		expect(text).not.toContain('PRIVATE KEY');
-		const token = /sandbox-account-full-[\da-f]+/.exec(text)![0];
+		const token = /sbx-acct-full-[\da-f]+/.exec(text)![0];
 		const response = await fetch(`${urls[0]}/v2/accounts?limit=1&access_token=${token}`);
 		await response.text();
 		server.child.kill('SIGINT');

@@ -8,6 +8,9 @@
  *
  * Every request is recorded with the credential headers it carried, so tests
  * can prove the canary credential reached no server but the configured one.
+ *
+ * Some faults take settings after a `~` in their prefix, `/f/<fault>~a=1,b=2`
+ * (base(fault, {a: 1, b: 2})): the list faults of the walk from both ends.
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -25,8 +28,8 @@ export type FaultyServer = {
 	origin: string;
 	/** Origin of the server every hostile link points to. */
 	evilOrigin: string;
-	/** The base URL for a fault: `${origin}/f/${fault}`. */
-	base(fault: FaultName): string;
+	/** The base URL for a fault: `${origin}/f/${fault}`, with its settings when given (`~a=1,b=2`). */
+	base(fault: FaultName, settings?: Record<string, number | string>): string;
 	received: Received[];
 	/** Forget recorded requests and per-fault counters. */
 	reset(): void;
@@ -43,6 +46,10 @@ type Context = {
 	query: URLSearchParams;
 	/** How many requests this fault has seen, this one included. */
 	hit: number;
+	/** The fault's settings (`~a=1,b=2` after its name), as strings. */
+	settings: Map<string, string>;
+	/** Counts under `key` for this fault, this call included (reset with the server's counters). */
+	tally(key: string): number;
 	origin: string;
 	evilOrigin: string;
 	request: http.IncomingMessage;
@@ -105,6 +112,48 @@ function link(context: Context, query: string): string {
 
 function errorBody(api: Api, id: string, message: string): unknown {
 	return api === 'account' ? {errors: [{id, message}]} : {error: {type: id, message}};
+}
+
+/**
+ * Pieces of `secret` a careless server quotes: cut at one end, the other or
+ * both, a JWT's parts, and a middle JSON-escaped (`\/`, `\u00xx`, as text
+ * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex).
+ */
+export function secretCuts(secret: string): string[] {
+	const half = Math.floor(secret.length / 2);
+	const cuts = [secret.slice(0, -6), secret.slice(3), secret.slice(5, -5), secret.slice(0, 8), secret.slice(-8), secret.slice(half - 5, half + 5)];
+	const parts = secret.split('.');
+	if (parts.length === 3) {
+		cuts.push(...parts, `${parts[0]}.${parts[1]}`, parts[2]!.slice(2, -2));
+	}
+
+	const middle = secret.slice(2, -2);
+	const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(2, '0');
+	cuts.push(
+		JSON.stringify(middle).slice(1, -1).replaceAll('/', '\\/'),
+		[...middle].map(character => /[a-z]/.test(character) ? character : `\\u00${hex(character)}`).join(''),
+		[...middle].map(character => `%${hex(character)}`).join(''),
+	);
+	return cuts;
+}
+
+/**
+ * The echo-runs faults: a first page that quotes the credential's pieces in
+ * a header, its warnings and an extra pagination field, then a 401 that
+ * quotes them in its message.
+ */
+function echoRuns(c: Context): void {
+	const secret = c.api === 'account' ? String(c.request.headers.authorization).replace(/^Bearer /, '') : String(c.request.headers['x-cc-api-key']);
+	const cuts = secretCuts(secret);
+	if (c.query.has('starting_after')) {
+		send(c, 401, errorBody(c.api, c.api === 'account' ? 'invalid_token' : 'authentication_error', `Not valid: ${cuts.join(' | ')}`));
+		return;
+	}
+
+	const data = page(1, 3);
+	const next = `${c.api === 'account' ? '/v2/accounts' : '/checkouts'}?limit=3&starting_after=obj-1-2`;
+	const pagination = c.api === 'account' ? accountPagination(next) : commercePagination(`${c.origin}/f/${c.fault}${next}`, data);
+	send(c, 200, {pagination: {...pagination, echo: cuts.join(' | ')}, data, warnings: cuts.map((cut, index) => ({id: `echo_${index}`, message: `You sent ${cut}`}))}, {'x-echo': cuts.join(' | ')});
 }
 
 const bytesPagination = (next: string | null) => JSON.stringify(accountPagination(next));
@@ -186,6 +235,95 @@ const wideBody = lazy(() => accountBody(`{"id":"wide",${Array.from({length: wide
 
 /** ESC, a bidi override, a line separator, a tag character, a C1 control and a zero-width joiner, with text between. */
 export const hostileText = 'h\u001B[2J\u202Eevil\u2028x\u{E0041}y\u0085z\u200D!';
+
+/** Object `n` (1 the newest) of a list fault: an id and a created_at, so the audit's order check applies. */
+export function listObject(n: number): {id: string; created_at: string; name: string} {
+	return {id: `item-${String(n).padStart(4, '0')}`, created_at: new Date(Date.UTC(2025, 0, 1) - (n * 60_000)).toISOString(), name: `Item ${n}`};
+}
+
+/** A list fault's whole list in `order`, as object numbers (1 the newest): what a server that keeps the contract answers. */
+export function listNumbers(size: number, order: 'asc' | 'desc'): number[] {
+	const desc = Array.from({length: size}, (_, index) => index + 1);
+	return order === 'desc' ? desc : desc.reverse();
+}
+
+const numberSetting = (c: Context, name: string, fallback: number) => Number(c.settings.get(name) ?? fallback);
+
+/**
+ * A list of `size` objects (setting, default 200) in both orders, paged by
+ * `limit` (default 25) from a `starting_after` id, with both APIs'
+ * pagination, as the sandbox serves one: the list faults of the walk from
+ * both ends. `spoil` gives the list this request sees in the order asked,
+ * from the true one and the cursor's place in it (a fault in one order
+ * only); `delay` (setting, ms) holds every answer that long, a real link's
+ * pace, so that a dump walks from both ends by default; `holdFirst` (ms)
+ * holds only the first page in desc (a walk from both ends: the forward
+ * chain's), so the other end's first page comes, and what it reads ahead is
+ * sent, before it.
+ */
+function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false} = {}): void {
+	const size = numberSetting(c, 'size', 200);
+	const sentLimit = c.query.get('limit');
+	const limit = sentLimit === null || Number(sentLimit) === 0 ? 25 : Number(sentLimit);
+	const sentOrder = ignoreOrder ? null : c.query.get('order');
+	const order = sentOrder === 'asc' ? 'asc' : 'desc';
+	const cursor = c.query.get('starting_after');
+	const truth = listNumbers(size, order);
+	const list = spoil ? spoil(truth, order, cursor === null ? -1 : truth.findIndex(n => listObject(n).id === cursor)) : truth;
+	const at = cursor === null ? -1 : list.findIndex(n => listObject(n).id === cursor);
+	// A cursor the list does not hold: nothing, and the end (never the list from its start again).
+	const numbers = cursor !== null && at === -1 ? [] : list.slice(at + 1, at + 1 + limit);
+	const data = numbers.map(n => listObject(n));
+	const more = numbers.length > 0 && list.at(-1) !== numbers.at(-1);
+	const settings = c.settings.size > 0 ? `~${[...c.settings].map(([key, value]) => `${key}=${value}`).join(',')}` : '';
+	const parameters = `${sentLimit === null ? '' : `limit=${sentLimit}&`}${sentOrder === null ? '' : `order=${sentOrder}&`}starting_after=${data.at(-1)?.id ?? ''}`;
+	const next = more ? (c.api === 'account' ? `${c.path}?${parameters}` : `${c.origin}/f/${c.fault}${settings}${c.path}?${parameters}`) : null;
+	const pagination = {
+		ending_before: null, starting_after: cursor, limit, order, previous_uri: null, next_uri: next,
+		...(c.api === 'commerce' ? {total: size, yielded: data.length, cursor_range: data.length === 0 ? [] : [data[0]!.id, data.at(-1)!.id]} : {}),
+	};
+	const delay = numberSetting(c, 'delay', 0) + (cursor === null && c.query.get('order') !== 'asc' ? numberSetting(c, 'holdFirst', 0) : 0);
+	const answer = () => {
+		send(c, 200, {pagination, data});
+	};
+
+	if (delay > 0) {
+		setTimeout(answer, delay);
+	} else {
+		answer();
+	}
+}
+
+/**
+ * `asc-lacks-one`: the list in order asc lacks object `missing` (setting, by
+ * its number, default 150: in the half a walk from both ends reads in asc),
+ * which the list in desc holds; `total` still counts it. A server breaking
+ * "asc reverses desc".
+ */
+function lacksOne(c: Context): void {
+	const missing = numberSetting(c, 'missing', 150);
+	listPage(c, (list, order) => (order === 'asc' ? list.filter(n => n !== missing) : list));
+}
+
+/**
+ * `cursor-varies`: a page for the same cursor is not always the same page.
+ * Every `every`-th request (setting, default 2; a first page included) in
+ * order `vary` (setting, default asc) is answered from `skip` (setting,
+ * default 4) objects further on, counted per order: deterministic for a
+ * test, as "once in five" is not.
+ */
+function variesByRequest(c: Context): void {
+	const vary = c.settings.get('vary') ?? 'asc';
+	const every = numberSetting(c, 'every', 2);
+	const skip = numberSetting(c, 'skip', 4);
+	listPage(c, (list, order, cursorAt) => {
+		if (order !== vary || c.tally(order) % every !== 0) {
+			return list;
+		}
+
+		return list.filter((_, index) => index <= cursorAt || index > cursorAt + skip);
+	});
+}
 
 /**
  * The faults. Each entry: the API it speaks and what it does. The expected
@@ -406,6 +544,9 @@ const faults = {
 		const data = page(1, 2);
 		send(c, 200, {pagination: {...commercePagination(null, data), limit: `${'z'.repeat(30)}${String(c.request.headers['x-cc-api-key'])}`}, data});
 	}},
+	// Pieces of the credential (or JWT) echoed: cut, JSON-escaped, percent-encoded.
+	'echo-runs': {api: 'account', handle: echoRuns},
+	'echo-runs-commerce': {api: 'commerce', handle: echoRuns},
 	'echo-in-link': {api: 'account', handle(c) {
 		const token = String(c.request.headers.authorization).replace('Bearer ', '');
 		send(c, 200, {pagination: accountPagination(`/v2/accounts?limit=3&starting_after=p1&t=${encodeURIComponent(token)}`), data: page(1, 3)});
@@ -561,6 +702,15 @@ const faults = {
 	wide: {api: 'account', handle: c => send(c, 200, wideBody(), {'content-type': 'application/json'})},
 	'good-account': {api: 'account', handle: c => goodPage(c, 4)},
 	'good-commerce': {api: 'commerce', handle: c => goodPage(c, 4)},
+	// The list faults of the walk from both ends (test/dump/both-ends.test.ts, test/audit/both-ends.test.ts).
+	list: {api: 'account', handle: c => listPage(c)},
+	'list-commerce': {api: 'commerce', handle: c => listPage(c)},
+	'asc-lacks-one': {api: 'account', handle: lacksOne},
+	'asc-lacks-one-commerce': {api: 'commerce', handle: lacksOne},
+	'cursor-varies': {api: 'account', handle: variesByRequest},
+	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
+	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
+	'ignores-order': {api: 'account', handle: c => listPage(c, undefined, {ignoreOrder: true})},
 } satisfies Record<string, {api: Api; handle(context: Context): void | Promise<void>}>;
 
 export type FaultName = keyof typeof faults;
@@ -595,6 +745,7 @@ function record(server: Received['server'], request: http.IncomingMessage, into:
 export async function startFaultyServer(): Promise<FaultyServer> {
 	const received: Received[] = [];
 	const hits = new Map<string, number>();
+	const tallies = new Map<string, number>();
 	const evil = await listen((request, response) => {
 		record('evil', request, received);
 		response.writeHead(200, {'content-type': 'application/json'});
@@ -603,7 +754,7 @@ export async function startFaultyServer(): Promise<FaultyServer> {
 	const faulty = await listen((request, response) => {
 		record('faulty', request, received);
 		const url = new URL(request.url ?? '/', 'http://x');
-		const match = /^\/f\/([^/]+)(\/.*)$/.exec(url.pathname);
+		const match = /^\/f\/([^/~]+)(?:~([^/]*))?(\/.*)$/.exec(url.pathname);
 		const fault = match?.[1] as FaultName | undefined;
 		if (!match || fault === undefined || !(fault in faults)) {
 			response.writeHead(404, {'content-type': 'application/json'});
@@ -614,8 +765,15 @@ export async function startFaultyServer(): Promise<FaultyServer> {
 		const hit = (hits.get(fault) ?? 0) + 1;
 		hits.set(fault, hit);
 		const {api, handle} = faults[fault];
+		const settings = new Map((match[2] ?? '').split(',').filter(Boolean).map(pair => pair.split('=') as [string, string]));
+		const tally = (key: string) => {
+			const count = (tallies.get(`${fault}\u0000${key}`) ?? 0) + 1;
+			tallies.set(`${fault}\u0000${key}`, count);
+			return count;
+		};
+
 		void Promise.resolve(handle({
-			api, fault, path: match[2]!, query: url.searchParams, hit,
+			api, fault, path: match[3]!, query: url.searchParams, hit, settings, tally,
 			origin: faulty.origin, evilOrigin: evil.origin, request, response,
 		})).catch(() => {
 			response.destroy();
@@ -625,11 +783,12 @@ export async function startFaultyServer(): Promise<FaultyServer> {
 	return {
 		origin: faulty.origin,
 		evilOrigin: evil.origin,
-		base: fault => `${faulty.origin}/f/${fault}`,
+		base: (fault, settings) => `${faulty.origin}/f/${fault}${settings === undefined ? '' : `~${Object.entries(settings).map(([key, value]) => `${key}=${value}`).join(',')}`}`,
 		received,
 		reset() {
 			received.length = 0;
 			hits.clear();
+			tallies.clear();
 		},
 		async close() {
 			await Promise.all([faulty.server, evil.server].map(async server => {

@@ -7,7 +7,10 @@
  * meeting point. Under change (inserts at the head and anywhere, removals
  * anywhere, the chains' own cursors included, between any two requests) it
  * writes no object twice, every object that was there throughout, nothing
- * that never was, in the list's order.
+ * that never was, in the list's order. Against a server whose two orders
+ * disagree (the faulty server's list faults), it gives exactly what one
+ * chain gives: where the ends meet they check what they can, and finish as
+ * one chain on a disagreement, which they tell.
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import fc from 'fast-check';
@@ -18,6 +21,9 @@ import {resolveConfig} from '../../source/config/options.js';
 import type {Order} from '../../source/contract/types.js';
 import {walk} from '../../source/http/walker.js';
 import {startSandbox, type CollectionName, type Sandbox} from '../../source/sandbox/index.js';
+import {listNumbers, listObject, type FaultName} from '../support/faulty-server.js';
+import {canaryEnv} from '../support/run-dump.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 
 type Viewer = 'full' | 'restricted';
 type Walked = {ids: string[]; texts: string[]; end: string; pages: number};
@@ -49,10 +55,16 @@ function changing(client: PageClient, change: (url: string) => number): PageClie
 	};
 }
 
-async function bothEnds(client: PageClient, query: {order?: Order}, taken: Record<Order, string[]> = {asc: [], desc: []}): Promise<Walked> {
+async function bothEnds(client: PageClient, query: {order?: Order}, taken: Record<Order, string[]> = {asc: [], desc: []}, told: string[] = []): Promise<Walked> {
 	const ids: string[] = [];
 	const texts: string[] = [];
-	const steps = walkBothEnds(client, query, {order: query.order, quickMs: 0});
+	const steps = walkBothEnds(client, query, {
+		order: query.order,
+		quickMs: 0,
+		onDisagreement(reason) {
+			told.push(reason);
+		},
+	});
 	let pages = 0;
 	for (;;) {
 		// eslint-disable-next-line no-await-in-loop -- steps come one at a time
@@ -222,6 +234,8 @@ describe('a list that changes while both chains walk it', () => {
 					return wait;
 				});
 				try {
+					// A disagreement the ends tell under change (an object inserted or removed where they meet) only
+					// makes the walk one chain: what is written keeps every promise below either way.
 					const {ids, end} = await bothEnds(client, config.query, taken);
 					expect(end).toBe('end');
 					expect(new Set(ids).size).toBe(ids.length);
@@ -238,6 +252,61 @@ describe('a list that changes while both chains walk it', () => {
 				}
 			},
 		), {numRuns: 100});
+	});
+});
+
+describe('a server whose two orders disagree: never a silent difference from one chain', () => {
+	const faulty = useFaultyServer();
+
+	type Disagreement = {fault: FaultName; settings: Record<string, number>; limit: number};
+
+	/**
+	 * The faults where what the ends read shows the disagreement: on the commerce API a total counts
+	 * the list, wherever the chains meet; the account API has none, so there each end's half is one
+	 * page, which the other end reads on past the meeting (deeper inside a half, nothing both ends read
+	 * shows it: docs/walker.md#both-ends). The fault is in the order the other end reads (asc).
+	 */
+	const disagreement: fc.Arbitrary<Disagreement> = fc.record({
+		commerce: fc.boolean(),
+		size: fc.integer({min: 0, max: 120}),
+		kind: fc.constantFrom('asc-lacks-one', 'cursor-varies'),
+		where: fc.double({min: 0, max: 1, noNaN: true, maxExcluded: true}),
+		every: fc.integer({min: 1, max: 6}),
+		skip: fc.integer({min: 1, max: 5}),
+		limit: fc.integer({min: 1, max: 30}),
+	}).map(({commerce, size, kind, where, every, skip, limit}): Disagreement => ({
+		fault: `${kind}${commerce ? '-commerce' : ''}` as FaultName,
+		settings: kind === 'asc-lacks-one' ? {size, missing: 1 + Math.floor(where * size)} : {size, every, skip},
+		limit: commerce ? limit : Math.min(100, Math.max(limit, Math.ceil(size / 2))),
+	}));
+
+	it('what one chain gives, object for object, text for text', async () => {
+		let disagreements = 0;
+		await fc.assert(fc.asyncProperty(disagreement, async ({fault, settings, limit}) => {
+			faulty().reset();
+			const commerce = fault.endsWith('-commerce');
+			const config = resolveConfig({
+				input: [commerce ? 'checkouts' : 'accounts'],
+				flags: {[commerce ? 'commerceUrl' : 'baseUrl']: faulty().base(fault, settings), limit: String(limit)},
+				env: canaryEnv,
+			});
+			const client = createClient(config, {sequential: true, lanes: 2});
+			try {
+				const told: string[] = [];
+				const both = await bothEnds(client, config.query, undefined, told);
+				const one = await oneChain(client);
+				expect(both.end).toBe('end');
+				// The forward chain is in desc, which the faults leave whole: one chain gives the list.
+				expect(one.ids).toEqual(listNumbers(settings.size!, 'desc').map(n => listObject(n).id));
+				expect(both.ids).toEqual(one.ids);
+				expect(both.texts).toEqual(one.texts);
+				disagreements += told.length;
+			} finally {
+				await client.close();
+			}
+		}), {numRuns: 60});
+		// Not vacuous: the ends did meet and disagree in some runs.
+		expect(disagreements).toBeGreaterThan(0);
 	});
 });
 

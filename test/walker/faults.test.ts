@@ -7,6 +7,7 @@ import {describe, expect, test} from 'vitest';
 import {apiOf, faultNames, type FaultName} from '../support/faulty-server.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canary, dumpInProcess, type Result} from '../support/run-dump.js';
+import {leakedRun} from '../support/secret-runs.js';
 
 const faultyServer = useFaultyServer();
 
@@ -37,6 +38,8 @@ function expectSafe(result: Result, tty = false): void {
 	expect([0, 1]).toContain(result.code);
 	expect(result.stdout).not.toContain(canary);
 	expect(result.stderr).not.toContain(canary);
+	// Nor any piece of it long enough to matter.
+	expect(leakedRun(result.stdout + result.stderr, [canary])).toBeUndefined();
 	// Nothing raw from a server reaches the terminal: no ESC, no C1, no bidi override.
 	// eslint-disable-next-line no-control-regex -- these control characters are what must not reach a terminal
 	expect(result.stderr).not.toMatch(/[\u001B\u0007\u009B\u202E]/);
@@ -112,6 +115,9 @@ describe('faulty server', () => {
 		'echo-in-body': {code: 1, stderr: /the body is not valid JSON \(body starts "not json y{60}\[redacted/, objects: 0},
 		'echo-in-warning': {code: 0, stderr: /the server warns: key_in_use: You used \[redacted\]/, objects: 2},
 		'echo-in-pagination': {code: 1, stderr: /pagination\.limit is a string "z{30}\[redacted/, objects: 0},
+		// Pieces of it (cut at either end, JSON-escaped, percent-encoded): no run of 8 of its characters survives (expectSafe).
+		'echo-runs': {code: 1, stderr: /the server warns: echo_0: You sent \[redacted\][^]*rejected the credential \(401 invalid_token: Not valid: \[redacted\] \| \[redacted\]/, objects: 3},
+		'echo-runs-commerce': {code: 1, stderr: /the server warns: echo_0: You sent \[redacted\][^]*rejected the credential \(401 authentication_error: Not valid: \[redacted\] \| \[redacted\]/, objects: 3},
 		'echo-in-link': {code: 1, stderr: /The page URL carries t in its query, which looks like a credential; pagewalk stopped and sent nothing/, objects: 3},
 		'credential-param-next': {code: 1, stderr: /The page URL carries API_Key in its query, which looks like a credential/, objects: 3},
 		'query-only-next': {code: 0, objects: 9},
@@ -149,6 +155,14 @@ describe('faulty server', () => {
 		wide: {code: 0, objects: 2, extra: ['--timeout', '60']},
 		'good-account': {code: 0, objects: 12},
 		'good-commerce': {code: 0, objects: 12},
+		// The list faults of the walk from both ends break only the other order (or ignore it): one chain in desc gets the list.
+		list: {code: 0, objects: 200},
+		'list-commerce': {code: 0, objects: 200},
+		'asc-lacks-one': {code: 0, objects: 200},
+		'asc-lacks-one-commerce': {code: 0, objects: 200},
+		'cursor-varies': {code: 0, objects: 200},
+		'cursor-varies-commerce': {code: 0, objects: 200},
+		'ignores-order': {code: 0, objects: 200},
 	};
 
 	test('covers every fault the server has, at least 20', () => {
