@@ -1,6 +1,7 @@
 import {checkOrder, checkPage, checkRepeatedIds, sentParameters, type Finding, type OrderCarry} from '../contract/contract.js';
 import {findingMessage} from '../contract/contract-text.js';
 import type {Page} from '../contract/types.js';
+import {kebabName, type dumpFlags} from '../config/flags.js';
 
 /**
  * The contract's per-page checks over a dump, as the browser runs them on
@@ -76,14 +77,15 @@ export class WalkFindings {
 		return sum;
 	}
 
-	/** One line counting the findings by kind, or undefined when there were none. */
-	summary(): string | undefined {
+	/** One line counting the findings by kind, or undefined when there were none; `told`: false when --quiet kept each kind's first line off stderr. */
+	summary(told = true): string | undefined {
 		if (this.#counts.size === 0) {
 			return undefined;
 		}
 
 		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
-		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; pagewalk audit reports the whole walk).`;
+		const where = told ? 'each kind told once above' : `--${kebabName('quiet' satisfies keyof typeof dumpFlags)} left each one out`;
+		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (${where}; pagewalk audit reports the whole walk).`;
 	}
 
 	#earlier(id: string): number | undefined {
