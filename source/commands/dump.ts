@@ -106,12 +106,17 @@ function resumeHint(written: number, lastId: string | undefined, event: string, 
 		: undefined;
 }
 
-function endNote(end: WalkEnd, lastId: string | undefined): string | undefined {
+/** What a resume leaves out: --both-ends, which is refused beside the cursor a resume starts from. */
+function resumeWithout(options: Pick<DumpOptions, 'bothEnds'>): string {
+	return options.bothEnds === true ? `, without --${kebabName('bothEnds' satisfies keyof typeof commands.dump.flags)}` : '';
+}
+
+function endNote(end: WalkEnd, lastId: string | undefined, without = ''): string | undefined {
 	if (end.kind === 'end') {
 		return undefined;
 	}
 
-	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}` : '';
+	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; continue with ${resumeFlag(lastId)}${without}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
 }
 
@@ -352,7 +357,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(`at least ${formatCount(unshown)} more ${unshown === 1 ? 'warning' : 'warnings'} from the server ${unshown === 1 ? 'was' : 'were'} not shown.`);
 	}
 
-	const resume = (event: string) => resumeHint(written, lastId, event);
+	const resume = (event: string) => resumeHint(written, lastId, event, resumeWithout(options));
 	if (options.signal?.aborted) {
 		say(resume('interruption') ?? 'interrupted before any object was written.');
 		return interruptedExitCode(options.signal.reason);
@@ -373,7 +378,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 				say(`more pages follow: add --all to walk them${lastId === undefined ? '' : `, or ${resumeFlag(lastId)} for the next page`}.`);
 			}
 		} else {
-			const note = endNote(end, lastId);
+			const note = endNote(end, lastId, resumeWithout(options));
 			if (note !== undefined) {
 				say(note);
 			}
@@ -421,7 +426,7 @@ function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: O
 	const {objects, lastId} = sink.kept;
 	// NDJSON continues in the same file; the other formats begin a document of their own (a header, an array).
 	const how = sink.toFile ? (options.format === 'ndjson' ? ', appending (>>) to the same file' : ', writing to another file') : '';
-	output.say(resumeHint(objects, lastId, 'failure', how) ?? 'no objects were written; run the same command again to retry.');
+	output.say(resumeHint(objects, lastId, 'failure', resumeWithout(options) + how) ?? 'no objects were written; run the same command again to retry.');
 	return 1;
 }
 
