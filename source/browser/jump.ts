@@ -11,7 +11,8 @@ export type JumpCursor = 'starting_after' | 'ending_before';
 
 export type JumpParse =
 	| {ok: true; cursor: JumpCursor; id: string}
-	| {ok: false; reason: 'empty' | 'malformed'};
+	| {ok: false; reason: 'empty' | 'malformed'}
+	| {ok: false; reason: 'too-long'; length: number};
 
 /** The longest id the prompt accepts: far past any UUID or opaque cursor, short enough to show. */
 export const maxJumpId = 200;
@@ -26,8 +27,14 @@ export function parseJump(draft: string): JumpParse {
 	const id = before ? text.slice(1) : text;
 	// An id is one word of printable text: spaces or control characters mean
 	// something else was typed (a URL with its query, two ids, a paste gone wrong).
-	if (id === '' || id.length > maxJumpId || /[\s\p{Cc}]/u.test(id) || id.startsWith('<')) {
+	if (id === '' || /[\s\p{Cc}]/u.test(id) || id.startsWith('<')) {
 		return {ok: false, reason: 'malformed'};
+	}
+
+	// Said apart: "without spaces" would not say why an id of one word is refused.
+	const length = [...id].length;
+	if (length > maxJumpId) {
+		return {ok: false, reason: 'too-long', length};
 	}
 
 	return {ok: true, cursor: before ? 'ending_before' : 'starting_after', id};

@@ -6,6 +6,7 @@
  * test/browser/keys.test.ts checks what types cannot: every command has a
  * key, no key means two things in one mode, no description is empty.
  */
+import {contractDefaults} from '../contract/contract.js';
 
 /**
  * Where a key is read. `table`: the page of rows. `overlay`: help, detail,
@@ -136,7 +137,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	'limit-up': {keys: ['+', {key: '=', hidden: true}], description: 'limit +5 (new walk)'},
 	'limit-down': {keys: ['-', {key: '_', hidden: true}], description: 'limit -5 (new walk)'},
-	'limit-type': {keys: ['L'], description: 'type a limit 0–100 (new walk)'},
+	'limit-type': {keys: ['L'], description: `type a limit ${contractDefaults.minimumLimit}–${contractDefaults.maximumLimit} (new walk)`},
 	refresh: {keys: ['r'], description: 'refresh the page, or retry after an error', readme: 'refresh (says whether the page changed), or retry after an error'},
 	detail: {keys: ['return'], description: 'selected object as JSON', readme: 'the selected object as pretty JSON, scrollable'},
 	debug: {

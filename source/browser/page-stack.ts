@@ -89,19 +89,25 @@ export type Notice =
 	| {kind: 'refreshed'; changed: true; added: number; removed: number}
 	| {kind: 'keys-dropped'; count: number}
 	| {kind: 'stopped-loading'}
+	// ← took back a → that waited for the page loading: the walk now stops at page `stopsAt`.
+	| {kind: 'took-back'; stopsAt: number}
 	| {kind: 'already-first'}
 	| {kind: 'no-previous'}
 	| {kind: 'following-previous'}
 	// `gone`: the object `at` was no longer there when the page came; `neighbour` was selected instead.
-	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}}
-	| {kind: 'new-walk'; change: 'limit'; limit: number}
-	| {kind: 'limit-stays'; limit: number; maximum: number}
+	// `place`: the page showed no row, so the walk starts where the page was (its cursor turned round); `noRow`: nor had it a cursor.
+	| {kind: 'new-walk'; change: 'order'; order: Order; at?: string; gone?: {neighbour: string | undefined}; place?: {cursor: JumpCursor; id: string}; noRow?: true}
+	// `clamped`: + or - went past the contract's bounds, so the limit is the bound.
+	| {kind: 'new-walk'; change: 'limit'; limit: number; clamped?: true}
+	| {kind: 'limit-stays'; limit: number; maximum: number; refused?: LimitRefusal}
 	| {kind: 'retrying'}
 	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number}
 	// Jump to a cursor (`:`) and search across pages (`n`, `N`).
 	| {kind: 'jump'; cursor: JumpCursor}
 	| {kind: 'jump-empty'}
 	| {kind: 'jump-malformed'}
+	// The id typed after : is longer than jump.ts takes (maxJumpId): `length` characters.
+	| {kind: 'jump-too-long'; length: number}
 	| {kind: 'search-no-filter'}
 	| {kind: 'search-busy'}
 	| {kind: 'search-found'; direction: SearchDirection; searched: number; page: number; before: boolean}
@@ -111,13 +117,17 @@ export type Notice =
 	// `loop`: following stopped itself, where the next page would loop.
 	| {kind: 'follow-stopped'; count: number; loop?: LoopEnd};
 
+/** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
+export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};
+
 export type StackAction =
 	| {type: 'next'}
 	| {type: 'previous'}
 	| {type: 'first'}
 	| {type: 'toggle-order'}
 	| {type: 'change-limit'; delta: number}
-	| {type: 'set-limit'; limit: number}
+	// `refused`: what was typed after L when it is no limit (the reducer says so and keeps the limit).
+	| {type: 'set-limit'; limit: number; refused?: LimitRefusal}
 	| {type: 'refresh'}
 	| {type: 'move'; delta: number}
 	| {type: 'move-to'; position: 'top' | 'bottom'}
@@ -262,7 +272,9 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 			}
 
 			const follow = state.follow && arrived(state.follow, state.seen, page);
-			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice: null, follow};
+			// What ← took back is still said once the page it waited for is here.
+			const notice = state.notice?.kind === 'took-back' ? state.notice : null;
+			return {...base, entries: [...state.entries, checkedEntry(state.entries, pending.url, page, 0)], notice, follow};
 		}
 
 		case 'pop': {
@@ -472,13 +484,17 @@ function onFirst(state: PageStackState): PageStackState {
 }
 
 function onLimit(state: PageStackState, action: Extract<StackAction, {type: 'change-limit' | 'set-limit'}>): PageStackState {
+	if (action.type === 'set-limit' && action.refused) {
+		return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit, refused: action.refused}};
+	}
+
 	const wanted = action.type === 'set-limit' ? action.limit : state.settings.limit + action.delta;
-	const limit = clamp(Math.round(wanted), 0, maxLimit);
+	const limit = clamp(Math.round(wanted), contractDefaults.minimumLimit, maxLimit);
 	if (!Number.isFinite(limit) || limit === state.settings.limit) {
 		return {...state, notice: {kind: 'limit-stays', limit: state.settings.limit, maximum: maxLimit}};
 	}
 
-	return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit});
+	return newWalk(state, {...state.settings, limit}, {kind: 'new-walk', change: 'limit', limit, ...(limit === wanted ? {} : {clamped: true as const})});
 }
 
 function onRefresh(state: PageStackState, action: Extract<StackAction, {type: 'refresh'}>): PageStackState {
@@ -575,7 +591,7 @@ function step(state: PageStackState, action: StackAction): PageStackState {
 
 		case 'toggle-order': {
 			const order = state.settings.order === 'desc' ? 'asc' : 'desc';
-			return flipInPlace(state, order) ?? newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order});
+			return flipInPlace(state, order) ?? newWalk(state, {...state.settings, order}, {kind: 'new-walk', change: 'order', order, ...(top(state)?.page && !selectedRow(state) ? {noRow: true as const} : {})});
 		}
 
 		case 'change-limit':

@@ -1,4 +1,6 @@
+import {contractDefaults} from '../contract/contract.js';
 import type {Command} from './keymap.js';
+import type {LimitRefusal, StackAction} from './page-stack.js';
 import {parseJump} from './jump.js';
 import type {Routed, Screen} from './screen.js';
 
@@ -52,25 +54,36 @@ export function routeFilter(screen: Prompt<'filter'>, command: Command | undefin
 	});
 }
 
-/** `L`: digits only, applied on Enter when it is a limit the contract allows. */
+/**
+ * `L`: Enter applies what was typed when it is a limit the contract allows;
+ * anything else (`-1`, `1.5`, `101`) is kept in the draft as typed and
+ * refused by name on Enter, never cut down to a limit it was not.
+ */
 export function routeLimit(screen: Prompt<'limit'>, command: Command | undefined, name: string, input: string): Routed {
 	// The limit in use is shown to be replaced: typing starts over, Backspace clears it.
-	if (screen.fresh && (command === 'prompt-delete' || /^\d+$/.test(input))) {
+	if (screen.fresh && (command === 'prompt-delete' || typed(screen, name, input))) {
 		return command === 'prompt-delete' ? {screen: {kind: 'limit', draft: ''}} : routeLimit({kind: 'limit', draft: ''}, command, name, input);
 	}
 
-	if (command === undefined && !/^\d+$/.test(input)) {
-		return {};
-	}
-
 	return routeTyping(screen, command, name, input, {
-		apply({draft}) {
-			const limit = Number(draft);
-			const valid = /^\d{1,3}$/.test(draft) && limit <= 100;
-			return {screen: {kind: 'table'}, stack: [{type: 'set-limit', limit: valid ? limit : Number.NaN}]};
-		},
+		apply: ({draft}) => ({screen: {kind: 'table'}, stack: [typedLimit(draft)]}),
 		cancel: toTable,
 	});
+}
+
+/** The action of a limit typed after L: set it, or say why it is none (the bounds are the contract's). */
+export function typedLimit(draft: string): Extract<StackAction, {type: 'set-limit'}> {
+	const text = draft.trim();
+	const refused = (why: LimitRefusal['why']) => ({type: 'set-limit' as const, limit: Number.NaN, refused: {typed: text, why}});
+	if (text === '') {
+		return refused('empty');
+	}
+
+	if (!/^\d+$/.test(text) || Number(text) < contractDefaults.minimumLimit) {
+		return refused('not-whole');
+	}
+
+	return Number(text) > contractDefaults.maximumLimit ? refused('over') : {type: 'set-limit', limit: Number(text)};
 }
 
 /** `/` in a pane: Enter finds the text typed (less), Esc goes back to the pane. */
@@ -90,7 +103,8 @@ export function routeJump(screen: Prompt<'jump'>, command: Command | undefined, 
 		apply({draft}) {
 			const jump = parseJump(draft);
 			if (!jump.ok) {
-				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: jump.reason === 'empty' ? 'jump-empty' : 'jump-malformed'}}]};
+				const notice = jump.reason === 'too-long' ? {kind: 'jump-too-long' as const, length: jump.length} : {kind: jump.reason === 'empty' ? 'jump-empty' as const : 'jump-malformed' as const};
+				return {screen: {kind: 'table'}, stack: [{type: 'notice', notice}]};
 			}
 
 			return {screen: {kind: 'table'}, stack: [{type: 'jump', cursor: jump.cursor, id: jump.id}]};

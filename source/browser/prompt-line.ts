@@ -1,3 +1,4 @@
+import {contractDefaults} from '../contract/contract.js';
 import {inert} from '../text/inert.js';
 import {overwriteQuestion} from './save-path.js';
 import {cutToWidth} from '../text/text-width.js';
@@ -23,7 +24,7 @@ export function promptLine(state: BrowserState): string | undefined {
 		}
 
 		case 'limit': {
-			return `limit (0–100), Enter applies: ${screen.draft}${screen.fresh ? ' (type to replace)' : ''}`;
+			return `limit (${contractDefaults.minimumLimit}–${contractDefaults.maximumLimit}), Enter applies: ${inert(screen.draft)}${screen.fresh ? ' (type to replace)' : ''}`;
 		}
 
 		case 'jump': {

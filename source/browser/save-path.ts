@@ -16,6 +16,11 @@ export function savePath(name: string, cwd: string, home: string | undefined): {
 		return {error: noFileName};
 	}
 
+	// A name ending in / names a folder: resolving it would drop the slash and write a file of that name.
+	if (typed.endsWith('/') || typed.endsWith(`${path.sep}`)) {
+		return {error: `Cannot write ${shownName(typed)}: a name ending in / is a folder; type a file name after it.`};
+	}
+
 	if (typed === '~' || typed.startsWith('~/')) {
 		if (home === undefined || home === '') {
 			return {error: `Cannot expand ~ in ${shownName(typed)}: HOME is not set; type the full path.`};
@@ -39,13 +44,26 @@ export function overwriteQuestion(name: string, yes = 'y'): string {
 	return `overwrite ${shownName(name)}? ${yes}/n`;
 }
 
+/**
+ * What the file system says of the folder a file was to be made in, when
+ * the open answered "no such file" (ENOENT): that answer also comes from a
+ * folder that is there but takes no new files (/proc, /sys).
+ */
+export type FolderFact = {folder: string; exists: boolean};
+
 /** What a failed write says, in one sentence naming the file; nothing on screen is lost. */
-export function saveErrorSentence(error: unknown, name: string): string {
+export function saveErrorSentence(error: unknown, name: string, where?: FolderFact): string {
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const file = shownName(name);
 	switch (code) {
 		case 'ENOENT': {
-			return `Cannot write ${file}: its folder does not exist; create it or type another name.`;
+			return where?.exists
+				? `Cannot write ${file}: its folder ${shownName(where.folder)} is there but takes no new files (the system answers "no such file"); choose another folder.`
+				: `Cannot write ${file}: its folder does not exist; create it or type another name.`;
+		}
+
+		case 'ELOOP': {
+			return `Cannot write ${file}: its path goes round in a loop of symbolic links; type another name.`;
 		}
 
 		case 'ENOTDIR': {
@@ -79,6 +97,12 @@ export function saveErrorSentence(error: unknown, name: string): string {
 			return `Cannot write ${file}: ${inert(cutToWidth(reason, 80))}.`;
 		}
 	}
+}
+
+/** What a name that is there but is no regular file (a device, a pipe, a socket) says: it is never written over. */
+export function notAFileSentence(name: string, kind: 'device' | 'pipe' | 'socket' | 'other'): string {
+	const what = kind === 'device' ? 'a device' : kind === 'pipe' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'not a regular file';
+	return `Cannot write ${shownName(name)}: it is ${what}, not a file to write over; type a file name.`;
 }
 
 /** The note after a write: `wrote 25 objects to out.ndjson`, for a walk with its pages and those fetched again. */

@@ -275,7 +275,14 @@ export function takeBackForward(state: PageStackState): PageStackState | undefin
 	}
 
 	if (index >= 0) {
-		return state.queue[index]!.type === 'next' ? {...state, queue: state.queue.slice(0, index)} : undefined;
+		if (state.queue[index]!.type !== 'next') {
+			return undefined;
+		}
+
+		// Said, with the page the walk now stops at: the → taken back would have loaded the one after it.
+		const queue = state.queue.slice(0, index);
+		const stopsAt = state.entries.length + 1 + queue.filter(action => action.type === 'next').length;
+		return {...state, queue, notice: {kind: 'took-back', stopsAt}};
 	}
 
 	return state.pending?.kind === 'push' ? {...state, pending: null, queue: [], notice: {kind: 'stopped-loading'}} : undefined;
@@ -334,12 +341,16 @@ export function keptAsPrefetch(state: PageStackState, to: Page | null | undefine
 export function flipInPlace(state: PageStackState, order: Order): PageStackState | undefined {
 	const page = top(state)?.page;
 	const row = selectedRow(state);
-	if (!page || !row) {
+	if (!page) {
 		return undefined;
 	}
 
 	// At an end of the page, the page's own cursor names the neighbour beyond it.
 	const cursors = new URL(page.requestUrl).searchParams;
+	if (!row) {
+		return flipAtCursor(state, order, cursors);
+	}
+
 	const above = page.objects[row.index - 1]?.id ?? (row.index === 0 ? cursors.get('starting_after') : null);
 	const below = page.objects[row.index + 1]?.id ?? (row.index === page.objects.length - 1 ? cursors.get('ending_before') : null);
 	const jump = above ? {cursor: 'ending_before' as const, id: String(above)} : below ? {cursor: 'starting_after' as const, id: String(below)} : undefined;
@@ -352,6 +363,26 @@ export function flipInPlace(state: PageStackState, order: Order): PageStackState
 	const id = String(row.object.id);
 	const flipped = request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set()}, jumpUrl(firstUrl, jump), 'reset');
 	return {...flipped, pending: {...flipped.pending!, focus: id, near: nearestFirst(page, row.index)}, notice: {kind: 'new-walk', change: 'order', order, at: id}};
+}
+
+/**
+ * `o` on a page that shows no row (an empty page, or one the filter hides
+ * whole): no object to keep, so the place in the list is kept instead, the
+ * cursor the page was asked with turned round (`starting_after=x` in desc is
+ * `ending_before=x` in asc). A first page has none: undefined, from the first page.
+ */
+function flipAtCursor(state: PageStackState, order: Order, cursors: URLSearchParams): PageStackState | undefined {
+	const after = cursors.get('starting_after');
+	const before = cursors.get('ending_before');
+	const place = after ? {cursor: 'ending_before' as const, id: after} : before ? {cursor: 'starting_after' as const, id: before} : undefined;
+	if (!place) {
+		return undefined;
+	}
+
+	const settings = {...state.settings, order};
+	const firstUrl = firstPageUrl(state.firstUrl, settings);
+	const flipped = request({...state, settings, firstUrl, walk: state.walk + 1, seen: new Set()}, jumpUrl(firstUrl, place), 'reset');
+	return {...flipped, notice: {kind: 'new-walk', change: 'order', order, place}};
 }
 
 /** The ids of `page` but the one at `index`, nearest to it first (the one above before the one below). */

@@ -1,4 +1,4 @@
-import {queryParameter, shortPage, worstFirst} from '../contract/contract.js';
+import {contractDefaults, queryParameter, shortPage, worstFirst} from '../contract/contract.js';
 import {cutToWidth} from '../text/text-width.js';
 import {findingMessage} from '../contract/contract-text.js';
 import {describeEnd} from '../http/walk-rules.js';
@@ -8,6 +8,7 @@ import type {Finding} from '../contract/contract.js';
 import type {Page, RetryNotice} from '../contract/types.js';
 import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
+import {maxJumpId} from './jump.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 import type {OffScreenMatches} from './cells.js';
@@ -130,6 +131,10 @@ export function noticeText(notice: Notice): string {
 			return 'stopped loading the next page';
 		}
 
+		case 'took-back': {
+			return `${key('previous')} took back a waiting ${key('next')}: stopping at page ${notice.stopsAt}, not ${notice.stopsAt + 1}`;
+		}
+
 		case 'already-first': {
 			return 'already on the first page';
 		}
@@ -147,11 +152,12 @@ export function noticeText(notice: Notice): string {
 				return orderText(notice);
 			}
 
-			return `limit ${notice.limit}: new walk from the first page`;
+			// + or - past a bound: the limit is the bound, and the line says which.
+			return `limit ${notice.limit}${notice.clamped ? ` (the ${notice.limit === contractDefaults.maximumLimit ? 'most' : 'least'})` : ''}: new walk from the first page`;
 		}
 
 		case 'limit-stays': {
-			return `limit stays ${notice.limit} (0–${notice.maximum})`;
+			return limitStaysText(notice);
 		}
 
 		case 'retrying': {
@@ -166,6 +172,7 @@ export function noticeText(notice: Notice): string {
 		case 'jump':
 		case 'jump-empty':
 		case 'jump-malformed':
+		case 'jump-too-long':
 		case 'search-no-filter':
 		case 'search-busy':
 		case 'search-found':
@@ -182,11 +189,41 @@ export function noticeText(notice: Notice): string {
 	}
 }
 
+/** Why the limit stays: `101 is over the most, 100: limit stays 25`; the bounds are the contract's. */
+function limitStaysText(notice: Extract<Notice, {kind: 'limit-stays'}>): string {
+	const {minimumLimit: least, maximumLimit: most} = contractDefaults;
+	const stays = `limit stays ${notice.limit}`;
+	// Typed text: a credential pasted by mistake shows as the redaction mark, never a prefix of itself.
+	const typed = notice.refused ? inert(cutToWidth(redact(notice.refused.typed), 12)) : '';
+	switch (notice.refused?.why) {
+		case undefined: {
+			return `${stays} (${least}–${most})`;
+		}
+
+		case 'empty': {
+			return `no limit typed: ${stays} (${least}–${most})`;
+		}
+
+		case 'not-whole': {
+			return `${typed} is not a whole number from ${least} to ${most}: ${stays}`;
+		}
+
+		case 'over': {
+			return `${typed} is over the most, ${most}: ${stays}`;
+		}
+	}
+}
+
 /** `o`'s notice: where the new walk started, or, when the object it started at was gone, what was selected instead. */
 function orderText(notice: Extract<Notice, {kind: 'new-walk'; change: 'order'}>): string {
 	const first = `(${key('first')}: from the first page)`;
+	if (notice.place) {
+		const where = `${notice.place.cursor === 'starting_after' ? 'after' : 'before'} ${inert(cutToWidth(redact(notice.place.id), 24))}`;
+		return `order ${notice.order}: no row on this page to keep, so the new walk starts where it was, ${where} ${first}`;
+	}
+
 	if (notice.at === undefined) {
-		return `order ${notice.order}: new walk from the first page`;
+		return notice.noRow ? `order ${notice.order}: no row on this page to keep; new walk from the first page` : `order ${notice.order}: new walk from the first page`;
 	}
 
 	const at = inert(cutToWidth(notice.at, 40));
@@ -240,6 +277,10 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 
 		case 'jump-malformed': {
 			return 'not an id: type one id, without spaces, to start after it, or <id to start before it';
+		}
+
+		case 'jump-too-long': {
+			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; type one id to start after it, or <id to start before it`;
 		}
 
 		case 'search-no-filter': {

@@ -17,6 +17,7 @@ import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../http/walker.js';
 import {walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
+import {refuseAuditPairs, refuseCursorInEndpoint} from './flag-pairs.js';
 import {progressOn} from '../output/progress.js';
 import {parseCommandLine} from '../config/parse-flags.js';
 import {flag} from '../config/hints.js';
@@ -52,7 +53,8 @@ const help = `
 	                           trips, meeting in the middle: each end's pages are checked
 	                           along its own order, and the pages past the meeting point in
 	                           either order are never read, so a fault there goes unseen
-	                           (pages are numbered as read)
+	                           (pages are numbered as read); refused beside --both-orders,
+	                           --compare-env, --compare-profile, a bound or a cursor
 	  --one-chain              walk from the first page only, every page in order (the default)
 
 	Checks (each passed or failed, with the page and the evidence)
@@ -250,12 +252,14 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 		throw new UsageError(demoCompareProfile);
 	}
 
+	refuseAuditPairs(flags);
 	const fromEnv = compareCredential(flags.compareEnv, io.env);
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
 
 	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
+		refuseCursorInEndpoint(flags, config.query);
 		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');

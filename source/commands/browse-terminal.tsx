@@ -84,14 +84,14 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 
 /**
  * Paints the first page the moment it is here, before Ink has loaded
- * (components/first-paint.ts): at most once, and never once the browser has
- * the terminal. `handOver()` ends that and gives the browser the screen the
- * paint opened, if it did; `close()` gives the terminal back, so that a
- * failure before the browser is up is told on the user's own screen.
+ * (components/first-paint.ts), on the screen that holds the keys since the
+ * first page was asked for: at most once, and never once the browser has
+ * the terminal. `handOver()` ends that and gives the browser the screen;
+ * `close()` gives the terminal back, so that a failure before the browser
+ * is up is told on the user's own screen.
  */
-function firstPainter(options: BrowserOptions, mouse: boolean) {
-	let open = process.env['TERM'] !== 'dumb';
-	let screen: TerminalScreen | undefined;
+function firstPainter(options: BrowserOptions, screen: TerminalScreen | undefined) {
+	let open = screen !== undefined;
 	return {
 		paint(page: Page | undefined) {
 			if (!page || !open) {
@@ -103,13 +103,10 @@ function firstPainter(options: BrowserOptions, mouse: boolean) {
 				const size = {columns: process.stdout.columns || 80, rows: process.stdout.rows || 24};
 				const lines = firstFrameLines({...options, firstPage: page}, {size, colour: colourLevel(process.env, true) > 0});
 				if (lines) {
-					screen = new TerminalScreen({mouse});
-					screen.paint(lines);
+					screen!.paint(lines);
 				}
 			} catch {
 				// A paint that fails is no paint: the browser draws the page as it would have.
-				screen?.restore();
-				screen = undefined;
 			}
 		},
 		handOver() {
@@ -165,6 +162,10 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 		const client = createClient(config);
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
+		// From here on keys wait, unechoed, for the browser: on the user's own
+		// screen an echo would stay after quitting (TERM=dumb: no screen to hold them).
+		const screen = process.env['TERM'] === 'dumb' ? undefined : new TerminalScreen({mouse: flags.noMouse !== true});
+		screen?.holdKeys();
 		try {
 			// The first page is asked for before Ink and React load, and drawn
 			// as soon as it is here (first-paint.ts): their load, most of the
@@ -197,7 +198,7 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					remembered: loadRelatedColumnChoices(config.api, process.env, columnState),
 				},
 			};
-			const painter = firstPainter(options, flags.noMouse !== true);
+			const painter = firstPainter(options, screen);
 			try {
 				void early.arrival.then(page => {
 					painter.paint(page);
@@ -205,7 +206,6 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 				await early.settled(firstPaintWaitMs);
 				const {runBrowser} = await loadBrowser();
 				await early.settled(firstPageWaitMs);
-				const screen = painter.handOver();
 				return await runBrowser({
 					...options,
 					loadPage: early.loadPage,
@@ -217,7 +217,7 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					curlFor: curlBuilder(config, process.env, {command: 'browse', input, flags}),
 					save: savePages,
 					mouse: flags.noMouse !== true,
-					screen,
+					screen: painter.handOver(),
 					// A page the browser cannot draw: its banner names the dump of the same list.
 					line: {command: 'browse', input, flags},
 				});
@@ -225,6 +225,7 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 				painter.close();
 			}
 		} finally {
+			screen?.restore();
 			await Promise.all([client.close(), compareClient?.close()]);
 		}
 	} finally {

@@ -19,7 +19,7 @@ import process from 'node:process';
 import {curlAuthOf, curlCommand} from './curl-command.js';
 import type {WalkConfig} from '../config/options.js';
 import type {UserLine} from '../config/hints.js';
-import {saveErrorSentence, savePath, shownName, type SaveResult} from '../browser/save-path.js';
+import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/save-path.js';
 import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
 import {loadProfiles} from './profile-config.js';
@@ -57,12 +57,22 @@ async function writeAll(handle: FileHandle, pages: AsyncIterable<Page>): Promise
 	return {objects, pages: count};
 }
 
-function failure(error: unknown, name: string): SaveResult {
+function failure(error: unknown, name: string, where?: FolderFact): SaveResult {
 	if (error instanceof PageSourceError) {
 		return {kind: 'failed', message: `Stopped writing ${shownName(name)}, nothing kept: ${error.message.replace(/\.$/, '')}.`};
 	}
 
-	return {kind: 'failed', message: saveErrorSentence(error, name)};
+	return {kind: 'failed', message: saveErrorSentence(error, name, where)};
+}
+
+/** After an open's ENOENT: whether the folder is there (then it takes no new files), asked of the file system. */
+async function folderFact(error: unknown, folder: string): Promise<FolderFact | undefined> {
+	if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+		return undefined;
+	}
+
+	const found = await stat(folder).catch(() => undefined);
+	return {folder, exists: found?.isDirectory() === true};
 }
 
 /** Writes `pages` to the file `name` names (see savePath); never throws. */
@@ -78,6 +88,12 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 		return {kind: 'failed', message: saveErrorSentence(Object.assign(new Error('is a folder'), {code: 'EISDIR'}), name)};
 	}
 
+	// A device, a pipe or a socket is never asked about as a file: overwriting renames a new file over it (/dev/null).
+	if (existing && !existing.isFile()) {
+		const kind = existing.isCharacterDevice() || existing.isBlockDevice() ? 'device' : existing.isFIFO() ? 'pipe' : existing.isSocket() ? 'socket' : 'other';
+		return {kind: 'failed', message: notAFileSentence(name, kind)};
+	}
+
 	const file = options.overwrite ? path.join(path.dirname(target.path), `.${path.basename(target.path)}.pagewalk-${randomBytes(4).toString('hex')}.tmp`) : target.path;
 	let handle: FileHandle;
 	try {
@@ -87,7 +103,7 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 			return {kind: 'exists'};
 		}
 
-		return failure(error, name);
+		return failure(error, name, await folderFact(error, path.dirname(file)));
 	}
 
 	try {

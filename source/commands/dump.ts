@@ -18,6 +18,7 @@ import {abortOnStopSignals, interruptedExitCode} from './stop-signals.js';
 import type {ListObject, Page, WalkEnd} from '../contract/types.js';
 import {describeEnd} from '../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
+import {refuseCursorInEndpoint, refuseDumpPairs} from './flag-pairs.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {progressOn, type Progress} from '../output/progress.js';
 import {Sink, type Mark} from '../output/sink.js';
@@ -40,7 +41,7 @@ const help = `
 	  --columns a,b,c          csv and table: exactly these columns, in this order (names as in
 	                           the header, e.g. id,name,balance.amount); a name no object has
 	                           yet is kept as an empty column (it may appear on a later page)
-	  --no-csv-guard           csv: write cells starting with = + - @ tab or CR unchanged
+	  --no-csv-guard           csv only: write cells starting with = + - @ tab or CR unchanged
 	                           (by default they get a leading ' so a spreadsheet shows text)
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
 	                           no bound, no cursor, no --fail-on-findings) also walks from the
@@ -48,13 +49,16 @@ const help = `
 	                           the same objects in the same order (docs/dump.md), unless its
 	                           first pages come back in under ${quickServerMs} ms (a local server: one
 	                           chain is faster there)
-	  --both-ends              from both ends even from a server that answers that fast
+	  --both-ends              from both ends even from a server that answers that fast (with
+	                           --all; refused beside csv, table, a bound, a cursor or
+	                           --fail-on-findings, which walk one chain)
 
 	Contract findings
 	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
 	  commerce counts, order, ids repeated within the last 20 pages): the first finding of each
 	  kind goes to stderr, and a count of each at the end. pagewalk audit checks a whole walk.
-	  --quiet                  no findings on stderr
+	  --quiet                  no findings on stderr (with --fail-on-findings, the closing
+	                           count still says why the exit status is 1)
 	  --fail-on-findings       exit 1 when there were findings, even if the walk succeeded
 ${walkFlagsHelp}
 	Exit status
@@ -98,9 +102,13 @@ function resumeHint(written: number, lastId: string | undefined, event: string, 
 		: undefined;
 }
 
-/** The user's line from after `id` (the next page, or where a walk resumes): --ending-before goes, the contract refuses both cursors. */
+/**
+ * The user's line from after `id` (the next page, or where a walk resumes):
+ * --ending-before goes, the contract refuses both cursors; --both-ends goes,
+ * it is refused beside a cursor (a cursor walks one chain).
+ */
 function afterId(id: string): Change<'dump' | 'browse'> {
-	return {set: {startingAfter: id}, drop: ['endingBefore']};
+	return {set: {startingAfter: id}, drop: ['endingBefore', 'bothEnds']};
 }
 
 function endNote(end: WalkEnd, lastId: string | undefined, line: UserLine): string | undefined {
@@ -339,8 +347,9 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 		say(note);
 	}
 
-	const summary = findings.summary(() => again('dump-audit', options.line, {command: 'audit'}).phrase);
-	if (summary !== undefined && options.quiet !== true) {
+	const summary = findings.summary(() => again('dump-audit', options.line, {command: 'audit'}).phrase, options.quiet !== true);
+	// --quiet keeps the findings off stderr, but not why --fail-on-findings makes the status 1.
+	if (summary !== undefined && (options.quiet !== true || options.failOnFindings === true)) {
 		say(summary);
 	}
 
@@ -446,8 +455,10 @@ export async function dumpParsed(
 		throw new UsageError(`--columns applies to ${flag(['dump', 'browse'], 'format', 'csv')} and table (and the browser); ${format} writes every field as sent.`);
 	}
 
+	refuseDumpPairs(flags, format);
 	const config = await openConfig({input, flags, command: options.bare === true ? 'browse' : 'dump', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
 	try {
+		refuseCursorInEndpoint(flags, config.query);
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
 		const formulaGuard = !('noCsvGuard' in flags && flags.noCsvGuard === true);
 		const quiet = 'quiet' in flags && flags.quiet === true;

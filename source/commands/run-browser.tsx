@@ -8,7 +8,7 @@ import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import type {UserLine} from '../config/hints.js';
 import {setHeapFlags} from './heap-flags.js';
-import {quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
+import {discardTypeahead, quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**
  * How Ink draws the browser (the key benchmark renders with the same options).
@@ -37,12 +37,15 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, lin
 	const dumb = process.env['TERM'] === 'dumb';
 	quietWhenTerminalGone();
 	const screen = dumb ? undefined : painted ?? new TerminalScreen({mouse: wantsMouse});
-	// A signal that came while the modules loaded, after the first paint.
+	// A signal that came while the first page or the modules loaded.
 	const stopped = screen?.stoppedStatus();
 	if (stopped !== undefined) {
 		screen!.restore();
 		return stopped;
 	}
+
+	// Taken already when the first page was painted.
+	screen?.take();
 
 	let status = 0;
 	let restored = false;
@@ -54,6 +57,7 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, lin
 			} else {
 				// Synchronous: this also runs from the 'exit' event, where writes queue forever.
 				writeSync(process.stdout.fd, '\n');
+				discardTypeahead();
 			}
 		}
 	};

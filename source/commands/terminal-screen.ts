@@ -1,4 +1,4 @@
-import {writeSync} from 'node:fs';
+import {closeSync, constants as fsConstants, openSync, readSync, writeSync} from 'node:fs';
 import {constants} from 'node:os';
 import process from 'node:process';
 
@@ -54,14 +54,18 @@ export function quietWhenTerminalGone(): void {
 
 /**
  * The browser's terminal, from the moment the browser takes it until it is
- * given back: the alternate screen (and the mouse), restored on every way
- * out, the process's exit included. Opened by the command before Ink has
+ * given back: the keys held (holdKeys, from the first page asked for), the
+ * alternate screen (and the mouse), restored on every way out, the
+ * process's exit included. The screen is taken by the command before Ink has
  * loaded when it paints the first frame (components/first-paint.ts), else
  * by runBrowser; one restore either way. A stop (Ctrl-Z, SIGTSTP) gives the
  * terminal back the same way for as long as the process is stopped.
  */
 export class TerminalScreen {
 	#restored = false;
+	/** Whether the alternate screen is ours (take): a screen never taken is never left, nor drawn again after a stop. */
+	#taken = false;
+	#holding = false;
 	#mouseOn = false;
 	#stoppedBy: NodeJS.Signals | undefined;
 	/**
@@ -102,24 +106,32 @@ export class TerminalScreen {
 		}
 	};
 
-	/** `mouse`: reporting turns on when the browser takes the terminal (handOver), not before. */
+	/**
+	 * Nothing is written yet: the screen is taken by take() (or paint()).
+	 * `mouse`: reporting turns on when the browser takes the terminal
+	 * (handOver), not before.
+	 */
 	constructor({mouse}: {mouse: boolean}) {
 		this.#mouse = mouse;
 		quietWhenTerminalGone();
-		process.stdout.write(takeSequence(false));
 		process.once('exit', this.#restore);
 		process.on('SIGTSTP', this.#suspend);
 		process.on('SIGCONT', this.#continued);
 	}
 
 	/**
-	 * Writes `lines` as the screen's first frame, from its top, and leaves
-	 * the cursor there, hidden, for Ink's first frame to draw over it. Until
-	 * the browser reads the keyboard, keys wait in raw mode (not echoed over
-	 * the frame, every one kept), a signal gives the terminal back at once,
-	 * and a resize clears the paint (Ink draws at the new size).
+	 * From the moment the first page is asked for until the browser reads
+	 * the keyboard, keys wait in raw mode: not echoed (an echo lands on the
+	 * user's own screen, where it stays after quitting, in front of the
+	 * shell's next line), every one kept for the browser. A signal meanwhile
+	 * gives the terminal back at once. Once.
 	 */
-	paint(lines: readonly string[]): void {
+	holdKeys(): void {
+		if (this.#holding || this.#restored) {
+			return;
+		}
+
+		this.#holding = true;
 		if (process.stdin.isTTY && !process.stdin.isRaw) {
 			process.stdin.setRawMode(true);
 		}
@@ -127,7 +139,27 @@ export class TerminalScreen {
 		for (const signal of stopSignals) {
 			process.once(signal, this.#stop);
 		}
+	}
 
+	/** Takes the screen (takeSequence), once: paint() does, else the browser when nothing was painted. */
+	take(): void {
+		if (this.#taken || this.#restored) {
+			return;
+		}
+
+		this.#taken = true;
+		process.stdout.write(takeSequence(false));
+	}
+
+	/**
+	 * Writes `lines` as the screen's first frame, from its top, and leaves
+	 * the cursor there, hidden, for Ink's first frame to draw over it. Keys
+	 * wait as holdKeys says, and a resize clears the paint (Ink draws at the
+	 * new size).
+	 */
+	paint(lines: readonly string[]): void {
+		this.holdKeys();
+		this.take();
 		process.stdout.once('resize', this.#clear);
 		this.#redraw = () => {
 			process.stdout.write(home + lines.join('\n') + home);
@@ -163,7 +195,7 @@ export class TerminalScreen {
 	 */
 	handOver(): void {
 		this.#release();
-		if (this.#mouse && !this.#restored && !this.#mouseOn) {
+		if (this.#mouse && this.#taken && !this.#restored && !this.#mouseOn) {
 			this.#mouseOn = true;
 			process.stdout.write(mouseOn);
 		}
@@ -227,17 +259,24 @@ export class TerminalScreen {
 			}
 		}
 
-		process.stdout.write(takeSequence(this.#mouseOn));
-		this.#redraw();
+		if (this.#taken) {
+			process.stdout.write(takeSequence(this.#mouseOn));
+			this.#redraw();
+		}
 	}
 
-	/** Everything this screen turned on, off again, and raw mode off. Returns whether raw mode was on. */
+	/**
+	 * Everything this screen turned on, off again, raw mode off, and what was
+	 * typed and not read discarded. Returns whether raw mode was on.
+	 */
 	#giveBack(): boolean {
-		try {
-			// Synchronous: this also runs from the 'exit' event, where writes queue forever.
-			writeSync(process.stdout.fd, giveBackSequence(this.#mouseOn));
-		} catch {
-			// A terminal that is gone (a hang-up: EIO) has nothing left to restore.
+		if (this.#taken) {
+			try {
+				// Synchronous: this also runs from the 'exit' event, where writes queue forever.
+				writeSync(process.stdout.fd, giveBackSequence(this.#mouseOn));
+			} catch {
+				// A terminal that is gone (a hang-up: EIO) has nothing left to restore.
+			}
 		}
 
 		const raw = process.stdin.isTTY && process.stdin.isRaw;
@@ -249,6 +288,8 @@ export class TerminalScreen {
 			}
 		}
 
+		// After line mode is back: what waited unread then reads as a line, and goes.
+		discardTypeahead();
 		return raw;
 	}
 
@@ -264,6 +305,45 @@ export class TerminalScreen {
 		process.off('SIGCONT', this.#continued);
 		this.#release();
 		this.#giveBack();
+	}
+}
+
+/** At most this much typed-ahead input is discarded at a give-back (bounded work: a terminal pasting without end). */
+const maxDiscarded = 256 * 1024;
+
+/**
+ * Discards what was typed on the terminal and not read, as restoring a
+ * terminal with TCSAFLUSH does (less, git's prompt, every kilo-style editor):
+ * keys typed for the browser (a held key still repeating, keys sent after q)
+ * are the browser's, never the shell's next command line. Node has no
+ * tcflush: the terminal is opened again, non-blocking (as libuv itself reads
+ * it), and read until it has nothing left. Synchronous: this runs from the
+ * 'exit' event too. Linux opens the very terminal of stdin (/proc/self/fd/0);
+ * elsewhere the controlling terminal, which is stdin's when a browser runs.
+ */
+export function discardTypeahead(): void {
+	if (!process.stdin.isTTY || process.platform === 'win32') {
+		return;
+	}
+
+	let fd: number | undefined;
+	try {
+		fd = openSync(process.platform === 'linux' ? '/proc/self/fd/0' : '/dev/tty', fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY);
+		const buffer = Buffer.alloc(4096);
+		for (let discarded = 0; discarded < maxDiscarded;) {
+			const read = readSync(fd, buffer);
+			if (read <= 0) {
+				break;
+			}
+
+			discarded += read;
+		}
+	} catch {
+		// EAGAIN: nothing (more) was typed. A terminal that is gone has nothing to discard.
+	} finally {
+		if (fd !== undefined) {
+			closeSync(fd);
+		}
 	}
 }
 

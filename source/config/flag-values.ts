@@ -75,7 +75,13 @@ export function seconds(name: string, value: unknown, fallback: number, max: num
 		throw new UsageError(`--${name} must be a number of seconds above 0 and at most ${max}, not ${quote(raw)}.`);
 	}
 
-	return Math.round(number * 1000);
+	// Waits are whole milliseconds: one that would round to none is said, not turned into 0.
+	const ms = Math.round(number * 1000);
+	if (ms === 0) {
+		throw new UsageError(`--${name} must be at least 0.001 seconds (one millisecond, the least it can wait), not ${quote(raw)}.`);
+	}
+
+	return ms;
 }
 
 /** An object id for --starting-after or --ending-before. */

@@ -77,14 +77,19 @@ export class WalkFindings {
 		return sum;
 	}
 
-	/** One line counting the findings by kind, or undefined when there were none; `audit`: the audit of the same walk, as a command line. */
-	summary(audit: () => string): string | undefined {
+	/**
+	 * One line counting the findings by kind, or undefined when there were
+	 * none; `audit`: the audit of the same walk, as a command line; `told`:
+	 * false when --quiet kept each kind's first line off stderr.
+	 */
+	summary(audit: () => string, told = true): string | undefined {
 		if (this.#counts.size === 0) {
 			return undefined;
 		}
 
 		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
-		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (each kind told once above; ${audit()} reports the whole walk).`;
+		const where = told ? 'each kind told once above' : `${flag(['dump'], 'quiet')} left each one out`;
+		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (${where}; ${audit()} reports the whole walk).`;
 	}
 
 	#earlier(id: string): number | undefined {

@@ -50,6 +50,22 @@ describe('every key of a chunk counts', () => {
 		expect(frame).not.toContain('/ filter rows');
 	});
 
+	it('a limit typed after L that the contract does not allow is shown as typed and refused by name; the walk stays', async () => {
+		const app = await browse({size: {columns: 160, rows: 16}});
+		await app.waitFor(f => f.includes('page 1 '));
+		await app.press('L', '-1');
+		// The - is typed, not dropped (-1 applied 1 before).
+		await app.waitFor(f => f.includes('Enter applies: -1'));
+		await app.press(keys.enter);
+		let frame = await app.waitFor(f => f.includes('limit stays'));
+		expect(frame).toContain('-1 is not a whole number from 0 to 100: limit stays 25');
+		await app.press('L', '101\r');
+		frame = await app.waitFor(f => f.includes('101 is over'));
+		expect(frame).toContain('101 is over the most, 100: limit stays 25');
+		expect(frame).toContain('limit 25 ');
+		expect(frame).not.toContain('loading');
+	});
+
 	it('limit 0 shows the limit the server reports, and why', async () => {
 		const app = await browse({size: {columns: 160, rows: 16}});
 		await app.waitFor(f => f.includes('page 1 '));

@@ -88,6 +88,28 @@ describe('savePages', () => {
 		}
 	});
 
+	it('a folder that is there but takes no new files is said so, not "does not exist"; a device is never written over', async () => {
+		// /proc answers "no such file" (ENOENT) to a new file in it: the folder is there.
+		if (existsSync('/proc/self')) {
+			expect(await savePages('/proc/x.ndjson', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
+				kind: 'failed',
+				message: 'Cannot write /proc/x.ndjson: its folder /proc is there but takes no new files (the system answers "no such file"); choose another folder.',
+			});
+		}
+
+		// Asked "overwrite?" before, and yes renamed a new file over the device.
+		expect(await savePages('/dev/null', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
+			kind: 'failed',
+			message: 'Cannot write /dev/null: it is a device, not a file to write over; type a file name.',
+		});
+		// A name ending in / is a folder, never a file of its name without the slash.
+		expect(await savePages('pages/', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
+			kind: 'failed',
+			message: 'Cannot write pages/: a name ending in / is a folder; type a file name after it.',
+		});
+		expect(readdirSync(folder)).toEqual([]);
+	});
+
 	it('a folder as the name is said at once, never asked about as a file to overwrite', async () => {
 		mkdirSync(path.join(folder, 'afolder'), {recursive: true});
 		const result = await savePages('afolder', pages(page(['a'])), {overwrite: false, cwd: folder});

@@ -21,9 +21,14 @@ describe('the : syntax', () => {
 	it('empty and malformed input are told apart', () => {
 		expect(parseJump('')).toEqual({ok: false, reason: 'empty'});
 		expect(parseJump('   ')).toEqual({ok: false, reason: 'empty'});
-		for (const bad of ['<', 'two ids', '<<x', 'a\u0007b', 'x'.repeat(201)]) {
+		for (const bad of ['<', 'two ids', '<<x', 'a\u0007b']) {
 			expect(parseJump(bad)).toEqual({ok: false, reason: 'malformed'});
 		}
+
+		// One word, only too long: said apart, with its length (it was "without spaces" before).
+		expect(parseJump('x'.repeat(201))).toEqual({ok: false, reason: 'too-long', length: 201});
+		expect(parseJump(`<${'é'.repeat(250)}`)).toEqual({ok: false, reason: 'too-long', length: 250});
+		expect(parseJump('x'.repeat(200))).toMatchObject({ok: true});
 	});
 });
 
@@ -110,6 +115,8 @@ describe('the : prompt', () => {
 		expect(routeKey({kind: 'jump', draft: 'abc'}, 'escape', '', context)).toEqual({screen: {kind: 'table'}});
 		expect(noticeText({kind: 'jump-empty'})).toBe('no id typed: type an id to start after it, or <id to start before it');
 		expect(noticeText({kind: 'jump-malformed'})).toBe('not an id: type one id, without spaces, to start after it, or <id to start before it');
+		expect(routeKey({kind: 'jump', draft: 'x'.repeat(250)}, 'return', '\r', context).stack).toEqual([{type: 'notice', notice: {kind: 'jump-too-long', length: 250}}]);
+		expect(noticeText({kind: 'jump-too-long', length: 250})).toBe('not an id: 250 characters, over the most, 200; type one id to start after it, or <id to start before it');
 	});
 
 	it('n and N in the table start a search; in detail they stay next and previous object', () => {

@@ -187,14 +187,22 @@ describe('routing keys', () => {
 		expect(routeKey(table, 'escape', '', {...context, filter: 'x'})).toEqual({stack: [{type: 'set-filter', filter: ''}]});
 	});
 
-	it('types a limit: digits only, Enter applies, an out-of-range value is refused by the reducer', () => {
+	it('types a limit: Enter applies it; anything else typed is kept as typed and refused by name, never cut to a limit it was not', () => {
 		let screen = routeKey(table, 'L', 'L', context).screen!;
 		screen = routeKey(screen, '5', '5', context).screen!;
-		expect(routeKey(screen, 'a', 'a', context)).toEqual({});
 		screen = routeKey(screen, '0', '0', context).screen!;
 		expect(routeKey(screen, 'return', '', context)).toEqual({screen: table, stack: [{type: 'set-limit', limit: 50}]});
-		const tooBig = routeKey({kind: 'limit', draft: '500'}, 'return', '', context);
-		expect(Number.isNaN((tooBig.stack![0] as {limit: number}).limit)).toBe(true);
+		// -1 was 1 before: the - was dropped unsaid.
+		const minus = ['-', '1'].reduce((current, key) => routeKey(current, key, key, context).screen!, routeKey(table, 'L', 'L', context).screen!);
+		expect(minus).toEqual({kind: 'limit', draft: '-1'});
+		expect(routeKey(minus, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: Number.NaN, refused: {typed: '-1', why: 'not-whole'}}]);
+		expect(routeKey({kind: 'limit', draft: '5a'}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: Number.NaN, refused: {typed: '5a', why: 'not-whole'}}]);
+		expect(routeKey({kind: 'limit', draft: '1.5'}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: Number.NaN, refused: {typed: '1.5', why: 'not-whole'}}]);
+		expect(routeKey({kind: 'limit', draft: '500'}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: Number.NaN, refused: {typed: '500', why: 'over'}}]);
+		expect(routeKey({kind: 'limit', draft: ''}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: Number.NaN, refused: {typed: '', why: 'empty'}}]);
+		// The contract's bounds, both in.
+		expect(routeKey({kind: 'limit', draft: '100'}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: 100}]);
+		expect(routeKey({kind: 'limit', draft: '0'}, 'return', '', context).stack).toEqual([{type: 'set-limit', limit: 0}]);
 	});
 
 	it('L starts from the limit in use, to be replaced: a digit starts over, Backspace clears it, Enter keeps it', () => {

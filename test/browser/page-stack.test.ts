@@ -9,6 +9,8 @@ import {
 	type StackAction,
 } from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
+import {contractDefaults} from '../../source/contract/contract.js';
+import {Secret} from '../../source/text/secret.js';
 import {noticeText, retryText} from '../../source/browser/status-model.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
@@ -211,6 +213,31 @@ describe('page stack', () => {
 		expect(notice(state)).toBe('order asc: b is gone; new walk started where it was (0: from the first page)');
 	});
 
+	it('toggling order on a page that shows no row keeps its place in the list (its cursor turned round), and says so', () => {
+		// Page 2 came back empty (permissions): before, o went back to the first page unsaid.
+		let state = answer(start(), p1);
+		state = answer(state, {url: url('c'), ids: [], next: url('x')});
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'toggle-order'});
+		const asked = new URL(state.pending!.url).searchParams;
+		expect(asked.get('order')).toBe('asc');
+		expect(asked.get('ending_before')).toBe('c');
+		expect(asked.get('starting_after')).toBeNull();
+		expect(notice(state)).toBe('order asc: no row on this page to keep, so the new walk starts where it was, before c (0: from the first page)');
+		state = reduce(state, {type: 'loaded', requestId: state.pending!.requestId, page: makePage({url: state.pending!.url, ids: [], order: 'asc'})});
+		expect(notice(state)).toBe('order asc: no row on this page to keep, so the new walk starts where it was, before c (0: from the first page)');
+		// A page the filter hides whole is kept in place the same way; a page asked with ending_before turns into starting_after.
+		state = answer(start(url(undefined, '?ending_before=d')), {url: url(undefined, '?ending_before=d'), ids: ['a', 'b'], next: url('b')});
+		state = reduce(state, {type: 'set-filter', filter: 'no such text'});
+		state = reduce(state, {type: 'toggle-order'});
+		expect(new URL(state.pending!.url).searchParams.get('starting_after')).toBe('d');
+		// An empty first page has no place but the start: from the first page, and why.
+		state = answer(start(), {url: url(), ids: [], next: url('x')});
+		state = reduce(state, {type: 'toggle-order'});
+		expect(state.pending).toMatchObject({kind: 'reset', url: 'http://x.test/v2/accounts?limit=3&order=asc'});
+		expect(notice(state)).toBe('order asc: no row on this page to keep; new walk from the first page');
+	});
+
 	it('changing the limit starts a new walk, clamps to 0–100 and rejects nonsense', () => {
 		let state = answer(start(), p1);
 		state = reduce(state, {type: 'change-limit', delta: 5});
@@ -225,6 +252,27 @@ describe('page stack', () => {
 		state = reduce(state, {type: 'set-limit', limit: Number.NaN});
 		expect(state.settings).toEqual(before.settings);
 		expect(notice(state)).toBe('limit stays 0 (0–100)');
+	});
+
+	it('a limit typed after L that is none is refused by name and the limit in use kept; + and - past a bound say so', () => {
+		let state = answer(start(), p1);
+		const refuse = (typed: string, why: 'empty' | 'not-whole' | 'over') => reduce(state, {type: 'set-limit', limit: Number.NaN, refused: {typed, why}});
+		expect(notice(refuse('101', 'over'))).toBe(`101 is over the most, ${contractDefaults.maximumLimit}: limit stays 3`);
+		expect(notice(refuse('-1', 'not-whole'))).toBe(`-1 is not a whole number from ${contractDefaults.minimumLimit} to ${contractDefaults.maximumLimit}: limit stays 3`);
+		expect(notice(refuse('', 'empty'))).toBe('no limit typed: limit stays 3 (0–100)');
+		// A credential pasted there by mistake is the redaction mark, never a prefix of it.
+		const token = new Secret('limit-canary-7c1e9f0a2b3d');
+		expect(notice(refuse(token.reveal(), 'not-whole'))).toBe(`${Secret.mark} is not a whole number from 0 to 100: limit stays 3`);
+		expect(refuse('101', 'over').settings).toEqual(state.settings);
+		expect(refuse('101', 'over').pending).toBeNull();
+		// 98 and +5: 100, not 103, and the line says it is the most.
+		state = reduce(state, {type: 'set-limit', limit: 98});
+		state = reduce(state, {type: 'change-limit', delta: 5});
+		expect(state.settings.limit).toBe(100);
+		expect(notice(state)).toBe('limit 100 (the most): new walk from the first page');
+		state = reduce(reduce(state, {type: 'set-limit', limit: 3}), {type: 'change-limit', delta: -5});
+		expect(notice(state)).toBe('limit 0 (the least): new walk from the first page');
+		expect(notice(reduce(state, {type: 'change-limit', delta: 5}))).toBe('limit 5: new walk from the first page');
 	});
 
 	it('a stale response never lands', () => {
@@ -276,9 +324,19 @@ describe('page stack', () => {
 		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'move', delta: 1}, {type: 'previous'});
 		expect(state.pending).toMatchObject({url: url('c'), kind: 'push'});
 		expect(state.queue).toEqual([]);
+		// Said (it was silent): the page the walk now stops at, still said once that page is here.
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 2, not 3');
 		state = answer(state, p2);
 		expect(state.entries.map(entry => entry.url)).toEqual([url(), url('c')]);
-		expect(state.notice).toBeNull();
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 2, not 3');
+		// → → → ← : two → left, page 3 the last.
+		state = answer(start(), p1);
+		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'next'}, {type: 'previous'});
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 3, not 4');
+		state = answer(state, p2);
+		state = answer(state, p3);
+		expect(state.entries).toHaveLength(3);
+		expect(notice(state)).toBe('← took back a waiting →: stopping at page 3, not 4');
 		// → → ← ← : back where it started, the load stopped.
 		state = answer(start(), p1);
 		state = apply(state, {type: 'next'}, {type: 'next'}, {type: 'previous'}, {type: 'previous'});

@@ -34,6 +34,10 @@ describe('messages', () => {
 		expect(sentences[0]).toBe('Cannot write out.ndjson: its folder does not exist; create it or type another name.');
 		expect(sentences[3]).toBe('Cannot write out.ndjson: permission denied; choose a folder you can write to.');
 		expect(sentences[6]).toBe('Cannot write out.ndjson: the disk is full; free some space or choose another disk.');
+		// "No such file" from a folder that is there (/proc) is not a missing folder.
+		expect(saveErrorSentence(errno('ENOENT'), 'out.ndjson', {folder: '/proc', exists: true})).toBe('Cannot write out.ndjson: its folder /proc is there but takes no new files (the system answers "no such file"); choose another folder.');
+		expect(saveErrorSentence(errno('ENOENT'), 'out.ndjson', {folder: '/nope', exists: false})).toBe(sentences[0]);
+		expect(saveErrorSentence(errno('ELOOP'), 'out.ndjson')).toBe('Cannot write out.ndjson: its path goes round in a loop of symbolic links; type another name.');
 	});
 
 	it('a typed name is drawn inert, quoted when it has a space, cut in the middle when long', () => {

@@ -117,6 +117,9 @@ describe('usage errors, before any request', () => {
 		['a Host header', [], {header: ['Host: evil']}, /--header cannot set Host/],
 		['an api version that is not a date', [], {apiVersion: '2018-13-45'}, /--api-version must be a date in the form YYYY-MM-DD/],
 		['a zero timeout', [], {timeout: '0'}, /--timeout must be a number of seconds above 0/],
+		// It was 0 ms, unsaid: "did not answer within 0 s".
+		['a timeout under a millisecond', [], {timeout: '0.0001'}, '--timeout must be at least 0.001 seconds (one millisecond, the least it can wait), not \'0.0001\'.'],
+		['a max wait under a millisecond', [], {maxWait: '0.0004'}, /--max-wait must be at least 0.001 seconds/],
 		['too many retries', [], {retries: '50'}, /--retries must be a whole number from 0 to 10/],
 		['zero max pages', [], {maxPages: '0'}, /--max-pages must be a whole number from 1/],
 		['a bad demo credential', [], {demo: true, demoCredential: 'admin'}, /--demo-credential must be full or restricted/],

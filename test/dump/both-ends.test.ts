@@ -100,9 +100,12 @@ describe('interrupted', () => {
 			const code = await runDump(args('accounts', '--format', 'json'), {stdout, stderr, env: env('full')}, {signal: controller.signal});
 			expect(code).toBe(130);
 			const written = JSON.parse(stdout.text) as Array<{id: string}>;
-			const resume = /run the same command with (--starting-after=\S+?)\.\n/.exec(stderr.text)?.[1];
+			const resume = /run the same command with (--starting-after=[^\s,]+?)(?:, without --both-ends)?\.\n/.exec(stderr.text)?.[1];
 			expect(resume, stderr.text).toBeDefined();
-			const rest = await dumpInProcess(args('accounts', resume!.replaceAll('\'', '')), env('full'));
+			// --both-ends is refused beside a cursor: the hint says to leave it out.
+			expect(stderr.text).toContain(', without --both-ends.\n');
+			// One chain, as a cursor walks (--both-ends beside it is refused).
+			const rest = await dumpInProcess(args('accounts', '--one-chain', resume!.replaceAll('\'', '')), env('full'));
 			const ids = [...written.map(object => object.id), ...rest.stdout.trim().split('\n').map(line => (JSON.parse(line) as {id: string}).id)];
 			expect(ids).toEqual(full.stdout.trim().split('\n').map(line => (JSON.parse(line) as {id: string}).id));
 		});
@@ -321,7 +324,8 @@ describe('the built CLI, signals and a closed pipe', () => {
 		const {code, stdout, stderr, left} = await dumpChild(['--format', 'json'], child => child.kill('SIGTERM'));
 		expect(code, stderr).toBe(143);
 		expect((JSON.parse(stdout) as unknown[]).length).toBeGreaterThan(0);
-		expect(stderr).toMatch(/to resume, run the same command with --starting-after=\S+\.\n$/);
+		// --both-ends is refused beside the cursor: the hint leaves it out.
+		expect(stderr).toMatch(/to resume, run the same command with --starting-after=[^\s,]+, without --both-ends\.\n$/);
 		expect(left).toEqual([]);
 	});
 

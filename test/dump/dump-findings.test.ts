@@ -42,6 +42,14 @@ describe('dump --all against serve --scenario duplicate', () => {
 		expect(failing.stdout).toBe(quiet.stdout);
 	});
 
+	it('--quiet with --fail-on-findings: exit 1 and the one closing count that says why (it was exit 1 and nothing said)', async () => {
+		const failing = await dumpInProcess(args(duplicate, '--fail-on-findings', '--quiet'), env(duplicate));
+		expect(failing.code).toBe(1);
+		const lines = failing.stderr.trimEnd().split('\n');
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toMatch(/^pagewalk: contract findings in \d+ pages: .*unique-ids 1.* \(--quiet left each one out; pagewalk audit reports the whole walk\)\.$/);
+	});
+
 	it('a clean list: no finding, no line, exit 0 even with --fail-on-findings', async () => {
 		const {code, stderr} = await dumpInProcess(args(clean, '--fail-on-findings'), env(clean));
 		expect(code).toBe(0);
