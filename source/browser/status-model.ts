@@ -68,7 +68,8 @@ export function errorText(error: LoadError, related: boolean): string {
 		return `error: ${inert(error.problem)}; this server does not serve that list for this object (${key('close')} goes back)`;
 	}
 
-	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(error.message)}`;
+	// `error (r: retry)`: the key and what it does, never `r retries`, which reads as a count of them.
+	return `${error.retryable ? `error (${key('refresh')}: retry)` : 'error'}: ${inert(error.message)}`;
 }
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -86,18 +87,29 @@ export function fillSegments(page: Page, limit: number): Segment[] {
 	];
 }
 
-/** A retry the client is waiting on: `429 rate_limit_exceeded, retry 1 in 2 s`. Server text: callers make it inert. */
-export function retryText(notice: RetryNotice): string {
-	return notice.pacing
-		? `${notice.reason}, next request in ${Math.ceil(notice.waitMs / 1000)} s`
-		: `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
-}
-
-/** `429 rate_limit_exceeded: retry 1 in 38 s (← stops)`: a wait, counted down when it knows when it began. */
-export function waitingText(notice: RetryNotice, now?: number, stoppable = false): string {
+/**
+ * A wait, in its two halves: why (`request budget spent (0 of 10 left)`,
+ * `429 rate_limit_exceeded`) and when (`next request in 54 s`, `retry 1 in
+ * 38 s`), counted down from when it began when the frame's time is known.
+ * Server text: made inert here.
+ */
+function waitParts(notice: RetryNotice, now?: number): {why: string; when: string} {
 	const left = notice.since === undefined || now === undefined ? notice.waitMs : Math.max(0, notice.waitMs - (now - notice.since));
 	const seconds = Math.ceil(left / 1000);
-	const what = notice.pacing ? `request budget spent (${inert(notice.reason)}): next request in ${seconds} s` : `${inert(notice.reason)}: retry ${notice.attempt} in ${seconds} s`;
+	return notice.pacing
+		? {why: `request budget spent (${inert(notice.reason)})`, when: `next request in ${seconds} s`}
+		: {why: inert(notice.reason), when: `retry ${notice.attempt} in ${seconds} s`};
+}
+
+/** The one wording of a wait: `request budget spent (0 of 10 left): next request in 54 s`, `429 rate_limit_exceeded: retry 1 in 38 s`. */
+export function retryText(notice: RetryNotice, now?: number): string {
+	const {why, when} = waitParts(notice, now);
+	return `${why}: ${when}`;
+}
+
+/** {@link retryText}, with how to stop it where ← stops it: `… retry 1 in 38 s (← stops)`. */
+export function waitingText(notice: RetryNotice, now?: number, stoppable = false): string {
+	const what = retryText(notice, now);
 	return stoppable ? `${what} (${key('previous')} stops)` : what;
 }
 
@@ -318,13 +330,14 @@ export function statusModel(input: StatusInput): StatusModel {
 		// (--starting-after, or back through previous_uri) says which.
 		{id: 'page', text: `page ${pageNumber}`, tone: 'plain'},
 		...(start === null ? [] : [{id: 'start', text: start, tone: 'dim' as const}]),
-		{id: 'order', text: order, tone: 'plain'},
+		{id: 'order', text: page ? reportedOrder(page, order) : order, tone: 'plain'},
 		{id: 'limit', text: page ? limitText(page, limit) : `limit ${limit}`, tone: 'plain'},
 		{id: 'seen', text: `seen ${state.seen.size}`, tone: 'plain'},
 	];
 	if (state.pending) {
 		const what = pendingText(state);
-		const retry = state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : '';
+		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
+		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
 		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
@@ -441,6 +454,15 @@ export function limitText(page: Page, limit: number): string {
 	}
 
 	return Number(sent) === 0 ? `limit ${limit} (sent 0; server default)` : `limit ${limit} (sent ${inert(cutToWidth(sent, 8))})`;
+}
+
+/**
+ * The order in effect as the server reports it; when that is not what was
+ * sent, what was: `asc (sent desc)`, as the limit says `(sent 10)`.
+ */
+export function reportedOrder(page: Page, reported: string): string {
+	const sent = queryParameter(page.requestUrl, 'order');
+	return sent === null || sent === reported ? inert(reported) : `${inert(reported)} (sent ${inert(cutToWidth(sent, 8))})`;
 }
 
 /** What is loading, in words: the next page, a new walk in its order, a refresh. */

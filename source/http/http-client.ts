@@ -256,7 +256,8 @@ async function waitForBudget(budget: RateBudget, config: WalkConfig, wait: numbe
 		throw new PagewalkError(`The ${apiNameOf(config)} says its request budget is spent (${left}) for ${until}, longer than --max-wait allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise --max-wait.`);
 	}
 
-	onRetry?.({attempt: 0, waitMs: wait, reason: `request budget spent (${left})`, pacing: true});
+	// The reason is the count alone: whoever words the wait says what was spent (status-model, progress).
+	onRetry?.({attempt: 0, waitMs: wait, reason: left, pacing: true});
 	await pause(wait, signal);
 }
 

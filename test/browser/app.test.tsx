@@ -267,7 +267,7 @@ describe('<App> on the sandbox', () => {
 		let frame = await app.waitFor(f => f.includes('error:'));
 		const shown = lines(frame);
 		// The banner wraps: it starts after the location, page and fill lines.
-		expect(shown.find(line => line.startsWith(' error'))).toMatch(/^ error, r retries: /);
+		expect(shown.find(line => line.startsWith(' error'))).toMatch(/^ error \(r: retry\): /);
 		// The failure quoted server bytes: shown escaped, never raw.
 		expect(frame).not.toContain('\u001B[31m');
 		expect(shown.some(line => /^account .* · page 1 · /.test(line))).toBe(true);

@@ -55,11 +55,27 @@ describe('the request budget in the status line', () => {
 		await app.waitFor(text => text.includes('stopped loading the next page'));
 	});
 
+	it('→ onto a prefetch waiting for the spent budget says the wait, once worded, with its time (not only a spinner)', async () => {
+		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 60_000}});
+		const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.full, size: {columns: 100, rows: 16}, limit: 5});
+		open.push(app);
+		await app.waitFor(text => text.includes('budget 1/2'));
+		// Page 2 was fetched ahead (the budget's last request); the prefetch of page 3 waits for the window to reset.
+		await app.press('l');
+		await app.waitFor(text => text.includes('page 2 ') && !text.includes('loading'));
+		await app.press('l');
+		const frame = await app.waitFor(text => /^request budget spent \(0 of 2 left\): next request in \d+ s \(← stops\)$/m.test(text));
+		expect(frame).not.toContain('request budget spent (request budget spent');
+		expect(Number(/next request in (\d+) s/.exec(frame)![1])).toBeGreaterThan(30);
+		await app.press('h');
+		await app.waitFor(text => text.includes('stopped loading the next page'));
+	});
+
 	it('waitingText counts down from when the wait began', () => {
 		const notice = {attempt: 2, waitMs: 38_000, reason: '429 rate_limit_exceeded', since: 1_000_000};
 		expect(waitingText(notice, 1_000_000, true)).toBe('429 rate_limit_exceeded: retry 2 in 38 s (← stops)');
 		expect(waitingText(notice, 1_010_500)).toBe('429 rate_limit_exceeded: retry 2 in 28 s');
 		expect(waitingText(notice, 2_000_000)).toBe('429 rate_limit_exceeded: retry 2 in 0 s');
-		expect(waitingText({attempt: 1, waitMs: 4000, reason: 'budget 0/50', pacing: true})).toBe('request budget spent (budget 0/50): next request in 4 s');
+		expect(waitingText({attempt: 1, waitMs: 4000, reason: '0 of 50 left', pacing: true})).toBe('request budget spent (0 of 50 left): next request in 4 s');
 	});
 });

@@ -1,0 +1,72 @@
+/**
+ * What the status area says is true of the state, by construction: a wait
+ * is worded once and always with its time left, a stale word does not stay,
+ * a retry offer does not read as a count, and what the server reported
+ * differs visibly from what was sent.
+ */
+import {describe, expect, it} from 'vitest';
+import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {errorText, joinSegments, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
+import {makePage, url} from './pages.js';
+
+const input = {api: 'account', endpoint: '/v2/accounts', spinner: '⠋', filter: '', visible: 0};
+
+function landed(state: PageStackState, page: Parameters<typeof makePage>[0]): PageStackState {
+	const [wanted] = wantedRequests(state);
+	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage(page)});
+}
+
+describe('a wait for the request budget', () => {
+	const budget = {attempt: 0, waitMs: 54_000, reason: '0 of 10 left', pacing: true as const, since: 1_000_000};
+
+	it('is worded once: no doubled words, the time left counted down', () => {
+		expect(waitingText(budget, 1_000_000)).toBe('request budget spent (0 of 10 left): next request in 54 s');
+		expect(waitingText(budget, 1_010_000, true)).toBe('request budget spent (0 of 10 left): next request in 44 s (← stops)');
+		// The debug view's words are the same words.
+		expect(retryText(budget)).toBe('request budget spent (0 of 10 left): next request in 54 s');
+	});
+
+	it('that the prefetch is in is said, with its time, once → adopts it (not a bare spinner)', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = landed(state, {url: url(), ids: ['a', 'b', 'c'], next: url('c')});
+		const prefetch = state.prefetch!.requestId;
+		state = reduce(state, {type: 'retrying', requestId: prefetch, retry: budget});
+		state = reduce(state, {type: 'next'});
+		expect(state.pending).toMatchObject({requestId: prefetch, kind: 'push'});
+		const model = statusModel({...input, state, now: 1_004_000});
+		expect(model.message).toEqual({id: 'waiting', text: 'request budget spent (0 of 10 left): next request in 50 s (← stops)', tone: 'warn'});
+		// The location line counts the same wait down, not the time it had when it began.
+		expect(model.location.at(-1)!.text).toBe('⠋ loading page 2… (next request in 50 s)');
+	});
+});
+
+describe('words that go stale', () => {
+	it('"retrying" goes once the retried page is here', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = reduce(state, {type: 'failed', requestId: 1, message: '503'});
+		state = reduce(state, {type: 'refresh'});
+		expect(statusModel({...input, state}).message?.text).toBe('retrying');
+		state = landed(state, {url: url(), ids: ['a'], next: null});
+		expect(state.notice).toBeNull();
+		expect(statusModel({...input, state, visible: 1}).message).toBeNull();
+	});
+});
+
+describe('an error banner', () => {
+	it('offers r as a key and what it does, never "r retries" (a count)', () => {
+		const error = {message: 'The account API failed (503); try again later.', url: url(), kind: 'push' as const, retryable: true};
+		expect(errorText(error, false)).toBe('error (r: retry): The account API failed (503); try again later.');
+		expect(errorText({...error, retryable: false}, false)).toBe('error: The account API failed (503); try again later.');
+	});
+});
+
+describe('the order on the location line', () => {
+	it('is what the server reported, and what was sent when that differs, as the limit says', () => {
+		let state = initialState({startUrl: url(undefined, '?order=desc&limit=10'), settings: {order: 'desc', limit: 10}});
+		state = landed(state, {url: url(undefined, '?order=desc&limit=10'), ids: ['a'], order: 'asc', limit: 25});
+		expect(joinSegments(statusModel({...input, state, visible: 1}).location)).toBe('account /v2/accounts · page 1 · from the start · asc (sent desc) · limit 25 (sent 10) · seen 1 · 12 ms');
+		state = initialState({startUrl: url(undefined, '?order=desc'), settings: {order: 'desc', limit: 25}});
+		state = landed(state, {url: url(undefined, '?order=desc'), ids: ['a']});
+		expect(statusModel({...input, state, visible: 1}).location.find(segment => segment.id === 'order')!.text).toBe('desc');
+	});
+});
