@@ -57,12 +57,23 @@ describe('the request budget in the status line', () => {
 
 	it('→ onto a prefetch waiting for the spent budget says the wait, once worded, with its time (not only a spinner)', async () => {
 		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 60_000}});
-		const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.full, size: {columns: 100, rows: 16}, limit: 5});
+		// Told when a request starts waiting, so → comes once the prefetch waits (an event, not a pause).
+		const waits: string[] = [];
+		const app = await renderApp({
+			baseUrl: sandbox.accountUrl,
+			token: sandbox.credentials.account.full,
+			size: {columns: 100, rows: 16},
+			limit: 5,
+			wrapLoad: load => async (url, options) => load(url, {...options, onRetry(notice) {
+				waits.push(url);
+				options.onRetry?.(notice);
+			}}),
+		});
 		open.push(app);
 		await app.waitFor(text => text.includes('budget 1/2'));
 		// Page 2 was fetched ahead (the budget's last request); the prefetch of page 3 waits for the window to reset.
 		await app.press('l');
-		await app.waitFor(text => text.includes('page 2 ') && !text.includes('loading'));
+		await app.waitFor(text => text.includes('page 2 ') && !text.includes('loading') && waits.length > 0);
 		await app.press('l');
 		const frame = await app.waitFor(text => /^request budget spent \(0 of 2 left\): next request in \d+ s \(← stops\)$/m.test(text));
 		expect(frame).not.toContain('request budget spent (request budget spent');
