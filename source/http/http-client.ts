@@ -1,7 +1,7 @@
 import {isUtf8} from 'node:buffer';
 import {setImmediate, setTimeout as sleep} from 'node:timers/promises';
 import {PagewalkError} from '../text/errors.js';
-import {connectionFailed, DeadlineExceeded, maxBodyBytes, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
+import {connectionFailed, DeadlineExceeded, htmlPage, htmlPageError, maxBodyBytes, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
 import {openConnections, type Connections} from './undici-adapter.js';
 import {leadingPagination, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from '../contract/links.js';
@@ -271,6 +271,11 @@ type Sent = {target: URL; requestHeaders: Record<string, string>; credential: st
 /** The page of a 2xx answer, its envelope checked; the objects' exact texts are found when first read (see ResponsePage). */
 function pageFrom(config: WalkConfig, raw: Raw, sent: Sent, keepBytes: boolean): Page {
 	const {target} = sent;
+	const html = htmlPage(raw);
+	if (html) {
+		throw htmlPageError({origin: config.base.origin, apiName: apiNameOf(config)}, raw.status, html.title);
+	}
+
 	const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
 	return new ResponsePage({
 		api: config.api,

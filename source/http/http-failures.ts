@@ -95,6 +95,31 @@ function connectionError({origin, timeoutText}: FailureContext, error: unknown, 
 	}
 }
 
+/**
+ * An answer that is a web page rather than the API's JSON (its content type
+ * says HTML, or its body starts with a tag), with the page's title when it
+ * has one: a sign-in page or a proxy's, said as what it is, since neither
+ * the credential nor asking again is the fix.
+ */
+export function htmlPage(raw: Pick<Raw, 'headers' | 'body'>): {title: string | undefined} | undefined {
+	const type = String(raw.headers['content-type'] ?? '');
+	const head = raw.body.slice(0, 1024);
+	if (!/^\s*</.test(head) && !(/html/i.test(type) && !/^\s*[{[]/.test(head))) {
+		return undefined;
+	}
+
+	// Bounded: the title is looked for in the page's head only.
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw.body.slice(0, 16 * 1024))?.[1];
+	const shown = title === undefined ? '' : oneLine(redact(title), 60);
+	return {title: shown === '' ? undefined : shown};
+}
+
+/** The sentence for an HTML page where a list page (or the API's error) was expected: what it likely is and what to do. */
+export function htmlPageError({origin, apiName}: Pick<FailureContext, 'origin' | 'apiName'>, status: number, title: string | undefined): PagewalkError {
+	const page = `an HTML page${title === undefined ? '' : ` titled "${title}"`}`;
+	return new PagewalkError(`${origin} answered ${status} with ${page}, not the ${apiName}'s JSON: most likely a sign-in page or a proxy in between; open ${origin} in a web browser and sign in if it asks, check that the base URL points at the API itself, then run again.`, {retryable: false});
+}
+
 /** The sentence for a failed status; `id` and `message` are the API's error, when the body held one. */
 function statusError({origin, apiName, credential}: FailureContext, raw: Raw, attempts: number, {id, message}: ReturnType<typeof apiError>): PagewalkError {
 	const {status} = raw;
@@ -117,6 +142,12 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 		}
 
 		return new PagewalkError(`The server answered ${status} with a redirect${where}; pagewalk does not follow redirects, so point the base URL at the final address.`, {retryable: false});
+	}
+
+	// A sign-in or proxy page answering for the API: no credential advice fits it.
+	const html = id === undefined && message === undefined && (status === 401 || status === 403 || status === 407) ? htmlPage(raw) : undefined;
+	if (html) {
+		return htmlPageError({origin, apiName}, status, html.title);
 	}
 
 	if (status === 401) {

@@ -194,6 +194,9 @@ export const hostileText = 'h\u001B[2J\u202Eevil\u2028x\u{E0041}y\u0085z\u200D!'
 const faults = {
 	'non-json': {api: 'account', handle: c => send(c, 200, 'hello, this is not JSON')},
 	'html-502': {api: 'account', handle: c => send(c, 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', {'content-type': 'text/html'})},
+	// A sign-in page answering for the API (a captive portal, a company proxy): 200, and 401 from a proxy.
+	'html-login': {api: 'account', handle: c => send(c, 200, '<!doctype html>\n<html><head><title>Sign in \u2013 Example SSO</title></head><body><form></form></body></html>', {'content-type': 'text/html; charset=utf-8'})},
+	'html-401': {api: 'account', handle: c => send(c, 401, '<html><head><title>Proxy login</title></head><body>Log in to continue</body></html>', {'content-type': 'text/html'})},
 	truncated: {api: 'account', handle: c => send(c, 200, JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}).slice(0, 70), {'content-type': 'application/json'})},
 	'no-pagination': {api: 'account', handle: c => send(c, 200, {data: page(1, 2)})},
 	'bad-pagination': {api: 'commerce', handle: c => send(c, 200, {pagination: {...commercePagination(null, []), limit: '25'}, data: []})},
