@@ -227,6 +227,15 @@ describe('key files on disk', () => {
 			.toBe(`Warning: permissions 0644 for '${keyPath}' are too open; a private key file must not be readable by others: chmod 600 ${keyPath}`);
 	});
 
+	it('reads a key file that starts with a UTF-8 byte order mark (as Notepad saves it), saying nothing', () => {
+		const keyPath = path.join(directory, 'bom.json');
+		writeFileSync(keyPath, `\uFEFF${file({name, privateKey: sec1})}`, {mode: 0o600});
+		const {key, warning} = readKeyFile(keyPath);
+		expect(key.name).toBe(name);
+		expect(signsFor(key, ec.publicKey)).toBe(true);
+		expect(warning).toBeUndefined();
+	});
+
 	it('mode warnings: group-readable too; quoted paths; none on Windows', () => {
 		expect(keyFileModeWarning('k.json', 0o100640)).toBe('Warning: permissions 0640 for \'k.json\' are too open; a private key file must not be readable by others: chmod 600 k.json');
 		expect(keyFileModeWarning('my keys/k.json', 0o604)).toContain('chmod 600 \'my keys/k.json\'');
