@@ -1,7 +1,7 @@
 import {isUtf8} from 'node:buffer';
 import {setImmediate, setTimeout as sleep} from 'node:timers/promises';
 import {PagewalkError} from '../text/errors.js';
-import {connectionFailed, DeadlineExceeded, htmlPage, htmlPageError, maxBodyBytes, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
+import {connectionFailed, DeadlineExceeded, htmlPage, htmlPageError, maxBodyBytes, oversizedHeaders, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
 import {openConnections, type Connections} from './undici-adapter.js';
 import {leadingPagination, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from '../contract/links.js';
@@ -326,6 +326,12 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 	// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 	const auth = authorizationFor(credential, url);
 	const headers: Record<string, string> = {...config.headers, [credentialHeader(config.api).toLowerCase()]: auth.value};
+	const oversized = oversizedHeaders(headers, credential, credentialHeader(config.api));
+	if (oversized) {
+		budget.lost();
+		throw oversized;
+	}
+
 	// The whole body is read, to its end (or the pool's maxResponseSize)
 	// whatever the status, so the connection goes back to the pool instead of leaking.
 	const sentAt = performance.now();

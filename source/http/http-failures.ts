@@ -21,6 +21,41 @@ export function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
+/**
+ * The most request header bytes sent: what a Node server reads by default
+ * (its maxHeaderSize, as pagewalk reads of a response); many proxies read 8 KiB.
+ */
+export const maxRequestHeaderBytes = 16 * 1024;
+
+function kib(bytes: number): string {
+	return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/**
+ * Request headers too large for a server to read, refused before they are
+ * sent, naming the header and why it is that large: a server answers them
+ * with a bare 400 or 431, or closes the connection, none of which says which.
+ */
+export function oversizedHeaders(headers: Readonly<Record<string, string>>, credential: Credential, credentialHeader: string): PagewalkError | undefined {
+	const sizes = Object.entries(headers).map(([name, value]) => ({name, bytes: Buffer.byteLength(name) + Buffer.byteLength(value) + 4}));
+	const total = sizes.reduce((sum, header) => sum + header.bytes, 0);
+	if (total <= maxRequestHeaderBytes) {
+		return undefined;
+	}
+
+	const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+	const start = `The request's headers come to ${kib(total)}, more than servers read (${kib(maxRequestHeaderBytes)}; many proxies 8 KiB)`;
+	if (largest.name.toLowerCase() !== credentialHeader.toLowerCase()) {
+		return new PagewalkError(`${start}: the ${largest.name} header is ${kib(largest.bytes)}; shorten that --header.`, {retryable: false});
+	}
+
+	if (credential.kind === 'cdp-key') {
+		return new PagewalkError(`${start}: the JWT in ${credentialHeader} is ${kib(largest.bytes)} because the CDP key's name is ${credential.key.name.length.toLocaleString('en-US')} characters long (a JWT holds it twice, as kid and sub; a key's name from the portal is about 100); check the key's name in ${credential.from}.`, {retryable: false});
+	}
+
+	return new PagewalkError(`${start}: the credential from ${credential.from} is ${kib(largest.bytes)}; check that it holds the token alone.`, {retryable: false});
+}
+
 /** A response as the client read it. */
 export type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined; roundTripMs?: number};
 
@@ -187,6 +222,10 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 
 	if (status >= 500) {
 		return new PagewalkError(`The ${apiName} failed (${said})${retried}; try again later.`);
+	}
+
+	if (status === 431) {
+		return new PagewalkError(`The ${apiName} refused the request's headers as too large (${said}); check --header values and the credential's size.`, {retryable: false});
 	}
 
 	const problem = `The ${apiName} rejected the request (${said})`;
