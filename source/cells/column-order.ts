@@ -232,7 +232,13 @@ export function orderColumns(rows: readonly Cells[], paths: readonly string[] = 
  * reading order; `hidden` are left out either way. Names not on the page are
  * skipped (they may be on a later page), never an error.
  */
-export type ColumnChoice = {order: readonly string[]; hidden?: readonly string[]; only?: boolean};
+export type ColumnChoice = {
+	order: readonly string[];
+	hidden?: readonly string[];
+	only?: boolean;
+	/** The names were typed (--columns): one no row has is said. A choice made in the picker names the columns a page had, which a later page need not. */
+	typed?: true;
+};
 
 /**
  * The page's columns, ordered by `choice` when there is one, else in reading
