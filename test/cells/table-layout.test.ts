@@ -59,5 +59,10 @@ describe('numbers in cells', () => {
 		for (const row of rows) {
 			expect(formatCells(row, layout.columns)).toContain(row.get('rate'));
 		}
+
+		// Tight: the number stays whole and the next column gives way, rather than the number becoming `…`.
+		const tight = layoutColumns(rows, 32);
+		expect(tight.columns.map(column => [column.path, column.width])).toEqual([['id', 4], ['rate', 13]]);
+		expect(tight.hiddenPaths).toEqual(['note']);
 	});
 });
