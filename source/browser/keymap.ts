@@ -367,9 +367,12 @@ export function hintLine(items: ReadonlyArray<readonly [Command | readonly Comma
 	}).join(' · ');
 }
 
+/** The status line's hint when nothing else is to say: its items (a narrow terminal drops some, status-model.ts). */
+export const tableHintItems: ReadonlyArray<readonly [Command | readonly Command[], string]> = [['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']];
+
 /** The status line's hint when nothing else is to say. */
 export function tableHint(): string {
-	return hintLine([['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']]);
+	return hintLine(tableHintItems);
 }
 
 /** A pane's title ends with how it closes. */

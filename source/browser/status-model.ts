@@ -1,5 +1,5 @@
 import {queryParameter, shortPage, worstFirst} from '../contract/contract.js';
-import {cutToWidth} from '../text/text-width.js';
+import {cutToWidth, displayWidth} from '../text/text-width.js';
 import {findingMessage} from '../contract/contract-text.js';
 import {describeEnd} from '../http/walk-rules.js';
 import {inert} from '../text/inert.js';
@@ -10,7 +10,7 @@ import {noteText, type Note} from './notes.js';
 import {formatMs} from './format.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
-import {firstKey as key} from './keymap.js';
+import {firstKey as key, hintLine, paneHint, tableHintItems} from './keymap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -338,7 +338,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		const what = pendingText(state);
 		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
 		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
-		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
+		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
@@ -505,4 +505,140 @@ export function contractText(findings: readonly Finding[], pageNumber: number): 
 
 export function joinSegments(segments: readonly Segment[]): string {
 	return segments.map(segment => segment.text).join(' · ');
+}
+
+/**
+ * Which segment a line too narrow for it gives up first (lower first);
+ * undefined: kept. The one place that decides what a narrow terminal still
+ * shows: where you are (API, page, order, limit), what is loading, what the
+ * page says, the keys of a pane or of quitting; then the rest.
+ */
+function dropRank(segment: Segment): number | undefined {
+	switch (segment.id) {
+		// The location line: the last latency, where the walk began, the count seen, the budget, then the sort and following.
+		case 'latency': {
+			return 1;
+		}
+
+		case 'start': {
+			return 2;
+		}
+
+		case 'seen': {
+			return 3;
+		}
+
+		case 'budget': {
+			return 4;
+		}
+
+		case 'sort': {
+			return 6;
+		}
+
+		case 'follow': {
+			return 7;
+		}
+
+		// The page line: what the API does not report, the row (the marker shows it), which columns are shown, the totals, a missing column.
+		case 'totals': {
+			return segment.tone === 'dim' ? 1 : 4;
+		}
+
+		case 'row': {
+			return 2;
+		}
+
+		case 'hidden': {
+			return 3;
+		}
+
+		case 'missing-column': {
+			return 5;
+		}
+
+		// A pane's title: where in the pane goes; its name is cut before the wrap mode (why its text is cut) or its keys go.
+		case 'position': {
+			return 1;
+		}
+
+		// The keys' hint: each key but quitting may go, the least needed first.
+		case 'key:debug': {
+			return 1;
+		}
+
+		case 'key:detail': {
+			return 2;
+		}
+
+		case 'key:previous': {
+			return 3;
+		}
+
+		case 'key:close': {
+			return 4;
+		}
+
+		case 'key:help': {
+			return 5;
+		}
+
+		default: {
+			return undefined;
+		}
+	}
+}
+
+/** Segments whose text is cut, as a last resort, so the segments after them (a pane's keys) stay whole. */
+const cuttable = new Set(['api', 'title']);
+
+/**
+ * A line of segments that fits `width` cells (joined with ` · `): segments
+ * are left out by {@link dropRank}, then the name of the place (`api`,
+ * `title`) is cut; what still does not fit is cut at the end by the view.
+ */
+export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
+	let kept = [...segments];
+	const widthOf = (line: readonly Segment[]) => line.reduce((sum, segment) => sum + displayWidth(segment.text), 0) + (3 * Math.max(0, line.length - 1));
+	while (widthOf(kept) > width) {
+		let drop = -1;
+		for (const [index, segment] of kept.entries()) {
+			const rank = dropRank(segment);
+			if (rank !== undefined && (drop === -1 || rank < dropRank(kept[drop]!)!)) {
+				drop = index;
+			}
+		}
+
+		if (drop === -1) {
+			break;
+		}
+
+		kept = kept.filter((_, index) => index !== drop);
+	}
+
+	const over = widthOf(kept) - width;
+	const cut = kept.findIndex(segment => cuttable.has(segment.id));
+	if (over > 0 && cut !== -1) {
+		const segment = kept[cut]!;
+		kept[cut] = {...segment, text: cutToWidth(segment.text, Math.max(1, displayWidth(segment.text) - over))};
+	}
+
+	return kept;
+}
+
+/** The keys' hint when nothing else is to say (`? help · ← → pages · … · Q quit`), fitted to `width`: `Q quit` stays. */
+export function hintSegments(width = Number.POSITIVE_INFINITY): Segment[] {
+	const items = tableHintItems.map(item => ({id: `key:${typeof item[0] === 'string' ? item[0] : item[0][0]!}`, text: hintLine([item]), tone: 'dim' as const}));
+	return fitSegments(items, width);
+}
+
+/** A pane's title line: its name, where in it, the wrap mode, and how it closes, fitted to `width` (the keys kept). */
+export function paneTitle({title, position, mode}: {title: string; position?: string; mode?: string}, width = Number.POSITIVE_INFINITY): string {
+	const segments: Segment[] = [
+		{id: 'title', text: title, tone: 'accent'},
+		...(position ? [{id: 'position', text: position, tone: 'accent' as const}] : []),
+		...(mode ? [{id: 'mode', text: mode, tone: 'accent' as const}] : []),
+		{id: 'keys', text: paneHint(), tone: 'accent'},
+	];
+	return joinSegments(fitSegments(segments, width));
 }

@@ -3,9 +3,8 @@ import type {BrowserState} from './browser-state.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from './related-walks.js';
 import {promptLine} from './prompt-line.js';
-import {errorText, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
+import {errorText, fitSegments, hintSegments, joinSegments, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
-import {tableHint} from './keymap.js';
 import {shownRows, top, type LoadError} from './page-stack.js';
 import {wrapLines} from './wrap-lines.js';
 import {clampOffset} from '../cells/table-layout.js';
@@ -56,7 +55,7 @@ export type MessageLine =
 	| {kind: 'short'; text: string}
 	| {kind: 'hint'; text: string};
 
-export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null): MessageLine {
+export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null, columns = Number.POSITIVE_INFINITY): MessageLine {
 	if (prompt !== undefined) {
 		return {kind: 'prompt', text: prompt};
 	}
@@ -67,7 +66,7 @@ export function messageLine(model: StatusModel, prompt: string | undefined, note
 			: {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
 	}
 
-	return note ? {kind: 'short', text: note} : {kind: 'hint', text: tableHint()};
+	return note ? {kind: 'short', text: note} : {kind: 'hint', text: joinSegments(hintSegments(columns))};
 }
 
 export type Size = {columns: number; rows: number};
@@ -135,6 +134,12 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		selected: top(stack)?.selected ?? 0,
 		layout,
 		empty,
-		status: {location: model.location, page: model.page, fill: fillLine(stack, size.columns), message: messageLine(model, promptLine(state), shortNote(stack), banner)},
+		// Fitted here, for Ink and the first paint alike: a narrow terminal loses the least needed segments, not the end of the line.
+		status: {
+			location: fitSegments(model.location, size.columns),
+			page: fitSegments(model.page, size.columns),
+			fill: fillLine(stack, size.columns),
+			message: messageLine(model, promptLine(state), shortNote(stack), banner, size.columns),
+		},
 	};
 }

@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {cutToWidth} from '../text/text-width.js';
 import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
 import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
-import {paneHint} from '../browser/keymap.js';
+import {paneTitle} from '../browser/status-model.js';
 import {styled, useColour} from './colour.js';
 
 type Props = {
@@ -53,20 +53,17 @@ export function TextPane({title, lines, scroll, height, width, wrap = true, colu
 		const window = wrappedWindow(lines, width, scroll, bodyRows);
 		rows = window.rows;
 		const whole = window.firstLine <= 1 && window.lastLine >= lines.length && scroll === 0;
-		position = whole ? '' : ` · lines ${window.firstLine}–${window.lastLine} of ${lines.length}`;
+		position = whole ? '' : `lines ${window.firstLine}–${window.lastLine} of ${lines.length}`;
 	} else {
 		rows = lines.slice(scroll, scroll + bodyRows).map(line => (width === undefined ? line : column > 0 ? sidewaysCut(line, column, width) : cutToWidth(line, width)));
-		position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + rows.length} of ${lines.length}` : '';
+		position = lines.length > bodyRows ? `lines ${scroll + 1}–${scroll + rows.length} of ${lines.length}` : '';
 	}
 
-	const mode = wrap ? '' : ` · wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
+	const mode = wrap ? '' : `wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
 	return (
 		<Box flexDirection="column" height={height}>
 			<Text {...styled(colour, {bold: true, color: 'cyan'})} wrap="truncate-end">
-				{title}
-				{position}
-				{mode}
-				{` · ${paneHint()}`}
+				{paneTitle({title, position, mode}, width)}
 			</Text>
 			{rows.map((line, index) => (
 				// eslint-disable-next-line react/no-array-index-key -- rows have no identity beyond their position in the pane

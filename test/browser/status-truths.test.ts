@@ -6,7 +6,7 @@
  */
 import {describe, expect, it} from 'vitest';
 import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
-import {errorText, joinSegments, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
+import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
 import {makePage, url} from './pages.js';
 
 const input = {api: 'account', endpoint: '/v2/accounts', spinner: '⠋', filter: '', visible: 0};
@@ -68,5 +68,32 @@ describe('the order on the location line', () => {
 		state = initialState({startUrl: url(undefined, '?order=desc'), settings: {order: 'desc', limit: 25}});
 		state = landed(state, {url: url(undefined, '?order=desc'), ids: ['a']});
 		expect(statusModel({...input, state, visible: 1}).location.find(segment => segment.id === 'order')!.text).toBe('desc');
+	});
+});
+
+describe('a line too narrow for its segments', () => {
+	const segments = (...ids: string[]) => ids.map(id => ({id, text: `${id} text`, tone: 'plain' as const}));
+
+	it('leaves out whole segments, the least needed first, never the limit or the order', () => {
+		const line = segments('api', 'page', 'start', 'order', 'limit', 'seen', 'latency');
+		expect(fitSegments(line, 1000).map(segment => segment.id)).toEqual(['api', 'page', 'start', 'order', 'limit', 'seen', 'latency']);
+		expect(fitSegments(line, 80).map(segment => segment.id)).toEqual(['api', 'page', 'start', 'order', 'limit', 'seen']);
+		expect(fitSegments(line, 60).map(segment => segment.id)).toEqual(['api', 'page', 'order', 'limit', 'seen']);
+		expect(fitSegments(line, 50).map(segment => segment.id)).toEqual(['api', 'page', 'order', 'limit']);
+		// The place's name is cut last, so what follows it stays whole.
+		expect(joinSegments(fitSegments(line, 44))).toBe('api t… · page text · order text · limit text');
+	});
+
+	it('the keys\' hint keeps Q quit, and ? help after it', () => {
+		expect(joinSegments(hintSegments())).toBe('? help · ← → pages · Enter detail · d debug · Esc back · Q quit');
+		expect(joinSegments(hintSegments(60))).toBe('? help · ← → pages · Enter detail · Esc back · Q quit');
+		expect(joinSegments(hintSegments(20))).toBe('? help · Q quit');
+	});
+
+	it('a pane\'s title keeps how it closes and the wrap mode: the position goes, then its name is cut', () => {
+		const parts = {title: 'compare: COINBASE_ACCESS_TOKEN against COMPARE_TOKEN', position: 'lines 1–8 of 30', mode: 'wrap off'};
+		expect(paneTitle(parts)).toBe('compare: COINBASE_ACCESS_TOKEN against COMPARE_TOKEN · lines 1–8 of 30 · wrap off · q or Esc closes');
+		expect(paneTitle(parts, 85)).toBe('compare: COINBASE_ACCESS_TOKEN against COMPARE_TOKEN · wrap off · q or Esc closes');
+		expect(paneTitle(parts, 60)).toBe('compare: COINBASE_ACCESS_TOKEN… · wrap off · q or Esc closes');
 	});
 });
