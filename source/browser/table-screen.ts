@@ -25,8 +25,8 @@ export const minimumSize = {columns: 32, rows: 8} as const;
 /** Lines the status area always takes: location, page, fill strip, message. */
 export const statusHeight = 4;
 
-/** Most lines the error banner may take: the table keeps the rest. */
-export const maxBannerLines = 4;
+/** Lines the table keeps under an error banner, however long: its header and a row. */
+const keptUnderBanner = 2;
 
 /** The colour of each tone of the status area (Ink's colour names; none for plain). */
 export const toneColours: Record<Tone, string | undefined> = {
@@ -38,9 +38,13 @@ export const toneColours: Record<Tone, string | undefined> = {
 	accent: 'cyan',
 };
 
-/** The error banner's lines at `columns` (a space each side): the error's words, wrapped, read in full. */
-function bannerLines(error: LoadError, related: boolean, columns: number): string[] {
-	return wrapLines(errorText(error, related), Math.max(1, columns - 2), maxBannerLines);
+/**
+ * The error banner's lines at `columns` (a space each side): the error's
+ * words, wrapped, read in full, taking what the table can give (all but its
+ * header and a row); only a message longer than that is cut.
+ */
+function bannerLines(error: LoadError, related: boolean, columns: number, frameRows: number): string[] {
+	return wrapLines(errorText(error, related), Math.max(1, columns - 2), Math.max(1, frameRows - statusHeight + 1 - keptUnderBanner));
 }
 
 /**
@@ -102,7 +106,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
 	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = stack.error ? bannerLines(stack.error, related, size.columns) : null;
+	const banner = stack.error ? bannerLines(stack.error, related, size.columns, frameRows) : null;
 	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);

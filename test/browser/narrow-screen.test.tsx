@@ -5,11 +5,13 @@
  * keeps is cut mid-text.
  */
 import {describe, expect, it} from 'vitest';
-import {keys} from './support/render-app.js';
+import {keys, renderApp} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 import {displayWidth} from '../../source/text/text-width.js';
 
 const fixture = sandboxBrowser();
+const faulty = useFaultyServer();
 
 const lines = (frame: string) => frame.split('\n');
 
@@ -41,6 +43,25 @@ describe('at 60x15', () => {
 		await app.press(keys.escape, keys.enter);
 		const detail = await app.waitFor(text => text.includes('wrap off') && text.startsWith('object'));
 		expect(lines(detail)[0]).toMatch(/^object 1 of 25 · (lines \d+–\d+ of \d+ · )?wrap off · q or Esc closes$/);
+	});
+});
+
+describe('an error banner at 60x15', () => {
+	it('wraps a long error to its end, taking rows from the table, never cut mid-text', async () => {
+		// A sign-in page answering for the API: one of the longest sentences pagewalk says.
+		const app = await renderApp({baseUrl: faulty().base('html-login'), token: 'token', size: {columns: 60, rows: 15}});
+		try {
+			const frame = await app.waitFor(text => text.includes(' error: '));
+			const shown = lines(frame);
+			const first = shown.findIndex(line => line.startsWith(' error: '));
+			const banner = shown.slice(first).map(line => line.trim()).join(' ');
+			expect(banner).toMatch(/^error: http:\/\/127\.0\.0\.1:\d+ answered 200 with an HTML page titled "Sign in – Example SSO", not the account API's JSON: .* then run again\.$/);
+			expect(banner).not.toContain('…');
+			expect(shown.slice(first).length).toBeGreaterThan(4);
+			expect(shown).toHaveLength(14);
+		} finally {
+			await app.close();
+		}
 	});
 });
 
