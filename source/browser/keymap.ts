@@ -1,3 +1,5 @@
+import {hanging} from './wrap.js';
+
 /**
  * The keymap, as one typed record: every command is bound and described, or
  * the compiler says which is missing. Input handling (screen.ts) looks keys
@@ -461,15 +463,21 @@ export function relatedLine(): string {
 	return `${key('detail')} on an account shows its own lists (transactions, addresses, …): ${key('related-previous')} ${key('related-next')} choose, ${key('open-related')} opens one as a new walk (the status line shows the way back), ${key('parent')} returns as you left it`;
 }
 
-/** Help overlay lines, straight from the record. */
+let help: string[] | undefined;
+
+/** Help overlay lines, straight from the record (made once); a long one wraps under the descriptions, not at column 0. */
 export function helpLines(): string[] {
-	const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
-	const width = Math.max(...rows.map(([label]) => label.length));
-	return [
-		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
-		'',
-		`${'related'.padEnd(width)}  ${relatedLine()}`,
-		`${'columns'.padEnd(width)}  ${pickerLine()}`,
-		`${'typing'.padEnd(width)}  ${typingLine()}`,
-	];
+	if (help === undefined) {
+		const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
+		const width = Math.max(...rows.map(([label]) => label.length));
+		help = hanging([
+			...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
+			'',
+			`${'related'.padEnd(width)}  ${relatedLine()}`,
+			`${'columns'.padEnd(width)}  ${pickerLine()}`,
+			`${'typing'.padEnd(width)}  ${typingLine()}`,
+		], width + 2);
+	}
+
+	return help;
 }

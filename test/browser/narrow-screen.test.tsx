@@ -11,6 +11,8 @@ import {useFaultyServer} from '../support/use-faulty-server.js';
 import {displayWidth} from '../../source/text/text-width.js';
 
 const fixture = sandboxBrowser();
+// A vitest fixture (beforeAll and afterAll), not a React hook, whatever its name says.
+// eslint-disable-next-line react-hooks/rules-of-hooks -- not a React hook
 const faulty = useFaultyServer();
 
 const lines = (frame: string) => frame.split('\n');
