@@ -30,7 +30,7 @@ describe('find next in a pane', () => {
 		chalk.level = level;
 	});
 
-	for (const size of [{columns: 60, rows: 15}, {columns: 200, rows: 50}]) {
+	for (const size of [{columns: 60, rows: 15}, {columns: 100, rows: 16}, {columns: 200, rows: 50}]) {
 		it(`at ${size.columns}x${size.rows}: / Enter reaches every line holding the text, in order, wrapping around (help, /copy)`, async () => {
 			const app = await fixture.browse({size});
 			await app.waitFor(text => text.includes('page 1 '));
