@@ -171,6 +171,8 @@ export type PageStackState = {
 	follow: Follow | null;
 	/** The rows of every page sorted on screen by a column (`s`), or null for the server's order. */
 	sort: RowSort | null;
+	/** The page the server answered last (a prefetch too): the request budget it stated is the one to show. */
+	answered?: Page;
 };
 
 /**
@@ -307,7 +309,7 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 
 function onLoaded(state: PageStackState, action: Extract<StackAction, {type: 'loaded'}>): PageStackState {
 	if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
-		return {...state, prefetch: {requestId: state.prefetch.requestId, url: state.prefetch.url, page: action.page}};
+		return {...state, prefetch: {requestId: state.prefetch.requestId, url: state.prefetch.url, page: action.page}, answered: action.page};
 	}
 
 	if (state.pending?.requestId !== action.requestId) {
@@ -315,7 +317,7 @@ function onLoaded(state: PageStackState, action: Extract<StackAction, {type: 'lo
 	}
 
 	// `retrying` said r was taken; the page that came says the rest (a notice a new walk left stays).
-	const settled = state.notice?.kind === 'retrying' ? {...state, notice: null} : state;
+	const settled = {...state, notice: state.notice?.kind === 'retrying' ? null : state.notice, answered: action.page};
 	return drain(ensurePrefetch(evict(landed(settled, state.pending, action.page))));
 }
 

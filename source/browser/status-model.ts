@@ -354,7 +354,9 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.splice(2, 0, {id: 'follow', text: `following · ${state.follow.count} new`, tone: 'accent'});
 	}
 
-	const budget = page ? budgetSegment(page) : undefined;
+	// The budget the server stated last, not the one it stated when the page on screen came (← back to it, a prefetch since).
+	const answered = state.answered ?? page;
+	const budget = answered ? budgetSegment(answered) : undefined;
 	if (budget) {
 		location.push(budget);
 	}

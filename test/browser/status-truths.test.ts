@@ -97,3 +97,17 @@ describe('a line too narrow for its segments', () => {
 		expect(paneTitle(parts, 60)).toBe('compare: COINBASE_ACCESS_TOKEN… · wrap off · q or Esc closes');
 	});
 });
+
+describe('the budget on the location line', () => {
+	it('is the one the server stated last, not the one it stated when the page on screen came', () => {
+		const page = (at: number, remaining: string, next: string | null, cursor?: string) => ({...makePage({url: url(cursor), ids: [`o${at}`], next}), startedAt: at, responseHeaders: {'ratelimit-remaining': remaining, 'ratelimit-limit': '10'}});
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 1}});
+		state = reduce(state, {type: 'loaded', requestId: 1, page: page(1, '9', url('o1'))});
+		state = reduce(state, {type: 'loaded', requestId: state.prefetch!.requestId, page: page(2, '8', url('o2'), 'o1')});
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'loaded', requestId: state.prefetch!.requestId, page: page(3, '7', null, 'o2')});
+		state = reduce(state, {type: 'previous'});
+		expect(state.entries).toHaveLength(1);
+		expect(statusModel({...input, state, visible: 1}).location.find(segment => segment.id === 'budget')!.text).toBe('budget 7/10');
+	});
+});
