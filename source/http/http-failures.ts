@@ -217,7 +217,9 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 
 	if (status === 429) {
 		const wait = retryAfterMs(raw.headers['retry-after'], Date.now());
-		return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; wait ${seconds(Math.max(wait ?? 60_000, 1000))} and retry.`);
+		// A time only when the server gave one: a guess is not said as its figure.
+		const advice = wait === undefined ? 'it did not say for how long: wait a minute and retry' : `wait ${seconds(Math.max(wait, 1000))} and retry`;
+		return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; ${advice}.`);
 	}
 
 	if (status >= 500) {

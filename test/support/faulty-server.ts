@@ -292,6 +292,8 @@ const faults = {
 
 		goodPage(c, 1);
 	}},
+	// 429 with no Retry-After, as the real APIs may: no time is known to say.
+	'rate-limit-silent': {api: 'account', handle: c => send(c, 429, errorBody('account', 'rate_limit_exceeded', 'Too many requests'))},
 	'rate-limit-long': {api: 'commerce', handle: c => send(c, 429, errorBody('commerce', 'rate_limit_exceeded', 'Too many requests'), {'retry-after': '3600'})},
 	'unavailable-once': {api: 'commerce', handle(c) {
 		if (c.hit === 1) {

@@ -88,6 +88,7 @@ describe('faulty server', () => {
 		'stall-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)/, objects: 0},
 		'reset-always': {code: 1, stderr: /connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times|closed the connection before the whole body/, objects: 0},
 		'reset-once': {code: 0, objects: 3},
+		'rate-limit-silent': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\) after 1 retry; it did not say for how long: wait a minute and retry\./, objects: 0},
 		'rate-limit-long': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\); wait 3600 s and retry/, objects: 0},
 		'unavailable-once': {code: 0, objects: 6},
 		'gateway-timeout-once': {code: 0, objects: 3},
