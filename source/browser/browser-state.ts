@@ -521,8 +521,8 @@ function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type
 	}
 
 	if (action.type === 'search-progress') {
-		const {page, searched} = running.progress;
-		if (page === action.progress.page && searched === action.progress.searched) {
+		const {page, searched, waiting} = running.progress;
+		if (page === action.progress.page && searched === action.progress.searched && waiting === action.progress.waiting) {
 			return state;
 		}
 

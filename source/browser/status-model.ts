@@ -407,7 +407,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		const {text, tone} = noteText(input.note);
 		message = {id: 'note', text: inert(text), tone};
 	} else if (input.search) {
-		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
+		message = {id: 'search', text: searchingText(input.search, input.now), tone: 'warn'};
 	} else if (state.error) {
 		// A jump's page did not come: the walk on screen is untouched. r is
 		// offered only where asking again can help; otherwise the message's own fix stands alone.
@@ -425,10 +425,12 @@ export function statusModel(input: StatusInput): StatusModel {
 	return {location, page: pageSegments, message};
 }
 
-/** `searching page 37… (Esc cancels)`: the page a running search is looking at. */
-export function searchingText(progress: SearchProgress): string {
+/** `searching page 37… (Esc cancels)`: the page a running search is looking at, and a wait it is in, with its time left. */
+export function searchingText(progress: SearchProgress, now?: number): string {
 	const where = progress.page === null ? `before the walk's first page (${progress.searched} searched)` : `page ${progress.page}`;
-	return `searching ${where}… (${key('close')} cancels)`;
+	return progress.waiting
+		? `searching ${where}: ${retryText(progress.waiting, now)} (${key('close')} cancels)`
+		: `searching ${where}… (${key('close')} cancels)`;
 }
 
 /** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */

@@ -6,7 +6,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {budgetSegment, waitingText} from '../../source/browser/status-model.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {makePage, url} from './pages.js';
-import {renderApp} from './support/render-app.js';
+import {keys, renderApp} from './support/render-app.js';
 
 let sandbox: Sandbox | undefined;
 let open: Array<{close(): Promise<void>}> = [];
@@ -80,6 +80,19 @@ describe('the request budget in the status line', () => {
 		expect(Number(/next request in (\d+) s/.exec(frame)![1])).toBeGreaterThan(30);
 		await app.press('h');
 		await app.waitFor(text => text.includes('stopped loading the next page'));
+	});
+
+	it('a search across pages waiting for the spent budget says so, in the same words, with its time', async () => {
+		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 60_000}});
+		const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.full, size: {columns: 120, rows: 16}, limit: 5});
+		open.push(app);
+		// The first page and page 2, fetched ahead, spend the budget: the search hands page 2 over, then waits for page 3.
+		await app.waitFor(text => text.includes('budget 0/2'));
+		await app.press('/', 'zz-matches-nothing', keys.enter, 'n');
+		const frame = await app.waitFor(text => /^searching page 3: request budget spent \(0 of 2 left\): next request in \d+ s \(Esc cancels\)$/m.test(text));
+		expect(Number(/next request in (\d+) s/.exec(frame)![1])).toBeGreaterThan(30);
+		await app.press(keys.escape);
+		await app.waitFor(text => text.includes('search stopped'));
 	});
 
 	it('waitingText counts down from when the wait began', () => {
