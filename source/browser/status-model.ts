@@ -324,7 +324,7 @@ export function statusModel(input: StatusInput): StatusModel {
 	const pageNumber = state.entries.length === 0 ? '–' : String(state.entries.length);
 	const start = state.entries[0] ? walkStart(state.entries[0].url) : null;
 
-	const location: Segment[] = [
+	let location: Segment[] = [
 		{id: 'api', text: `${input.api} ${input.endpoint}`, tone: 'accent'},
 		// Page N of this walk, and where the walk began: a walk from a cursor
 		// (--starting-after, or back through previous_uri) says which.
@@ -334,8 +334,10 @@ export function statusModel(input: StatusInput): StatusModel {
 		{id: 'limit', text: page ? limitText(page, limit) : `limit ${limit}`, tone: 'plain'},
 		{id: 'seen', text: `seen ${state.seen.size}`, tone: 'plain'},
 	];
+	let loading = '';
 	if (state.pending) {
 		const what = pendingText(state);
+		loading = `${input.spinner} ${what}`;
 		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
 		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
 		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
@@ -420,6 +422,11 @@ export function statusModel(input: StatusInput): StatusModel {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {
 		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
+	}
+
+	if (message?.id === 'waiting') {
+		// Said in full on the message line: the location line does not say it again.
+		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading} : segment));
 	}
 
 	return {location, page: pageSegments, message};

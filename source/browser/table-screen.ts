@@ -9,6 +9,7 @@ import {shownRows, top, type LoadError} from './page-stack.js';
 import {wrapLines} from './wrap-lines.js';
 import {clampOffset} from '../cells/table-layout.js';
 import {inert} from '../text/inert.js';
+import {displayWidth} from '../text/text-width.js';
 import type {Page} from '../contract/types.js';
 
 /**
@@ -44,7 +45,7 @@ export const toneColours: Record<Tone, string | undefined> = {
  * header and a row); only a message longer than that is cut.
  */
 function bannerLines(error: LoadError, related: boolean, columns: number, frameRows: number): string[] {
-	return wrapLines(errorText(error, related), Math.max(1, columns - 2), Math.max(1, frameRows - statusHeight + 1 - keptUnderBanner));
+	return wrapLines(errorText(error, related), Math.max(1, columns - 2), messageRows(frameRows));
 }
 
 /**
@@ -57,20 +58,40 @@ export type MessageLine =
 	| {kind: 'banner'; lines: readonly string[]}
 	| {kind: 'message'; text: string; tone: Tone; short: string | null}
 	| {kind: 'short'; text: string}
+	// A message or why the page is short, too long for one line: wrapped, in its tone, read to its end.
+	| {kind: 'wrapped'; lines: readonly string[]; tone: Tone}
 	| {kind: 'hint'; text: string};
 
-export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null, columns = Number.POSITIVE_INFINITY): MessageLine {
+/** Rows the message line may take: what the table can give, down to its header and a row. */
+function messageRows(frameRows: number): number {
+	return Math.max(1, frameRows - statusHeight + 1 - keptUnderBanner);
+}
+
+export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null, columns = Number.POSITIVE_INFINITY, maxRows = 1): MessageLine {
 	if (prompt !== undefined) {
 		return {kind: 'prompt', text: prompt};
 	}
 
+	let line: MessageLine;
 	if (model.message) {
-		return model.message.tone === 'bad'
-			? {kind: 'banner', lines: banner ?? [model.message.text]}
-			: {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+		if (model.message.tone === 'bad') {
+			return {kind: 'banner', lines: banner ?? [model.message.text]};
+		}
+
+		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+	} else if (note) {
+		line = {kind: 'short', text: note};
+	} else {
+		return {kind: 'hint', text: joinSegments(hintSegments(columns))};
 	}
 
-	return note ? {kind: 'short', text: note} : {kind: 'hint', text: joinSegments(hintSegments(columns))};
+	// Too long for one line: wrapped rather than cut mid-text (the short note beside a note goes after it).
+	const text = line.kind === 'message' && line.short ? `${line.text} · ${line.short}` : line.text;
+	if (displayWidth(text) <= columns || maxRows <= 1) {
+		return line;
+	}
+
+	return {kind: 'wrapped', lines: wrapLines(text, columns, maxRows), tone: line.kind === 'message' ? line.tone : 'warn'};
 }
 
 export type Size = {columns: number; rows: number};
@@ -105,9 +126,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 	const related = state.walks.parents.length > 0;
 	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
-	// The error banner wraps: the lines it takes beyond one come from the body.
 	const banner = stack.error ? bannerLines(stack.error, related, size.columns, frameRows) : null;
-	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);
 	const allRows = page ? rowsOf(page.objects, page.objectTexts) : [];
@@ -129,6 +148,10 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		missingColumns: missingColumns(allRows, state.view.choice),
 	});
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
+	const message = messageLine(model, promptLine(state), shortNote(stack), banner, size.columns, messageRows(frameRows));
+	// The error banner and a long message wrap: the lines they take beyond one come from the body.
+	const extra = message.kind === 'banner' || message.kind === 'wrapped' ? message.lines.length - 1 : 0;
+	const bodyHeight = Math.max(2, frameRows - statusHeight - extra);
 	return {
 		tooSmall: size.columns < minimumSize.columns || size.rows < minimumSize.rows,
 		frameRows,
@@ -143,7 +166,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 			location: fitSegments(model.location, size.columns),
 			page: fitSegments(model.page, size.columns),
 			fill: fillLine(stack, size.columns),
-			message: messageLine(model, promptLine(state), shortNote(stack), banner, size.columns),
+			message,
 		},
 	};
 }

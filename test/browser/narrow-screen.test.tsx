@@ -35,6 +35,16 @@ describe('at 60x15', () => {
 		}
 	});
 
+	it('why a page is short (or a note) is wrapped to its end, not cut mid-text', async () => {
+		// The restricted credential: page 1 is short, and the message line says why.
+		const app = await fixture.browse({size: {columns: 60, rows: 15}});
+		const frame = await app.waitFor(text => text.includes('page 1 ') && text.includes('list continues.'));
+		const shown = lines(frame);
+		expect(shown.slice(-2).join(' ')).toMatch(/^\d+ of 25: fewer than limit: permissions or access level; the list continues\.$/);
+		expect(shown.at(-3)).toMatch(/^fill /);
+		expect(shown).toHaveLength(14);
+	});
+
 	it('a pane\'s title keeps how it closes, wrap off and scrolled sideways', async () => {
 		const app = await browseFull({columns: 60, rows: 15});
 		await app.waitFor(text => text.includes('page 1 '));

@@ -73,7 +73,8 @@ describe('find next in a pane', () => {
 		const raw = app.instance.lastFrame() ?? '';
 		expect(raw).not.toContain('\u001B');
 		// The pane's rows: the frame less its title and the four lines of the status area.
-		const rows = raw.split('\n').slice(1, -4);
+		const shown = raw.split('\n');
+		const rows = shown.slice(1, shown.findIndex(line => line.startsWith('account ')));
 		expect(rows.every(row => row.startsWith('› ') || row.startsWith('  ') || row === '')).toBe(true);
 		const markedRows = rows.filter(row => row.startsWith('› '));
 		expect(markedRows.length).toBeGreaterThan(0);

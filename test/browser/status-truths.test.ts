@@ -7,6 +7,7 @@
 import {describe, expect, it} from 'vitest';
 import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
 import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
+import {messageLine} from '../../source/browser/table-screen.js';
 import {makePage, url} from './pages.js';
 
 const input = {api: 'account', endpoint: '/v2/accounts', spinner: '⠋', filter: '', visible: 0};
@@ -35,8 +36,12 @@ describe('a wait for the request budget', () => {
 		expect(state.pending).toMatchObject({requestId: prefetch, kind: 'push'});
 		const model = statusModel({...input, state, now: 1_004_000});
 		expect(model.message).toEqual({id: 'waiting', text: 'request budget spent (0 of 10 left): next request in 50 s (← stops)', tone: 'warn'});
-		// The location line counts the same wait down, not the time it had when it began.
-		expect(model.location.at(-1)!.text).toBe('⠋ loading page 2… (next request in 50 s)');
+		// Said once: the location line does not repeat it.
+		expect(model.location.at(-1)!.text).toBe('⠋ loading page 2…');
+		// A note over the message line: the location line counts the same wait down, not the time it had when it began.
+		const noted = statusModel({...input, state, now: 1_004_000, note: {kind: 'nothing-to-write'}});
+		expect(noted.message?.id).toBe('note');
+		expect(noted.location.at(-1)!.text).toBe('⠋ loading page 2… (next request in 50 s)');
 	});
 });
 
@@ -109,5 +114,13 @@ describe('the budget on the location line', () => {
 		state = reduce(state, {type: 'previous'});
 		expect(state.entries).toHaveLength(1);
 		expect(statusModel({...input, state, visible: 1}).location.find(segment => segment.id === 'budget')!.text).toBe('budget 7/10');
+	});
+});
+
+describe('the message line', () => {
+	it('a wait too long for one line is wrapped, not cut at "(←…"', () => {
+		const model = {location: [], page: [], message: {id: 'waiting', text: 'request budget spent (0 of 4 left): next request in 55 s (← stops)', tone: 'warn' as const}};
+		expect(messageLine(model, undefined, null, null, 60, 9)).toEqual({kind: 'wrapped', lines: ['request budget spent (0 of 4 left): next request in 55 s (←', 'stops)'], tone: 'warn'});
+		expect(messageLine(model, undefined, null, null, 80, 9)).toMatchObject({kind: 'message', text: model.message.text});
 	});
 });
