@@ -369,13 +369,8 @@ export function hintLine(items: ReadonlyArray<readonly [Command | readonly Comma
 	}).join(' · ');
 }
 
-/** The status line's hint when nothing else is to say: its items (a narrow terminal drops some, status-model.ts). */
+/** The status line's hint when nothing else is to say, item by item (status-model.ts fits it to the width, `Q quit` kept). */
 export const tableHintItems: ReadonlyArray<readonly [Command | readonly Command[], string]> = [['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']];
-
-/** The status line's hint when nothing else is to say. */
-export function tableHint(): string {
-	return hintLine(tableHintItems);
-}
 
 /** A pane's title ends with how it closes. */
 export function paneHint(): string {
