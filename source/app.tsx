@@ -83,10 +83,13 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 		suspend,
 	);
 	const {stack} = state;
-	const spinner = useSpinner(stack.pending !== null && still !== true);
+	// Ticking while a page loads or a search waits: the wait on the message line is counted down.
+	const spinner = useSpinner((stack.pending !== null || state.search.running?.progress.waiting !== undefined) && still !== true);
 	const screen = tableScreen(state, {size, api, endpoint, spinner, now: Date.now()});
-	useBrowserInput(dispatch, screen.bodyHeight - 1, size.columns);
-	const body = overlayBody(state, {height: screen.bodyHeight, width: size.columns, shown: screen.rows.length, compareLabels: compare?.labels});
+	const styling = (colour ?? 1) > 0;
+	// Without styling, a pane's text sits behind a gutter that marks the rows a find matched (TextPane): the keys count its rows at that width.
+	useBrowserInput(dispatch, screen.bodyHeight - 1, styling ? size.columns : size.columns - 2);
+	const body = overlayBody(state, {height: screen.bodyHeight, width: size.columns, shown: screen.rows.length, compareLabels: compare?.labels, gutter: !styling});
 	// The table stays mounted, hidden, under an overlay: closing the overlay
 	// (or applying the column picker) updates its rows instead of building
 	// every row's Ink nodes again.
@@ -103,7 +106,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	}
 
 	return (
-		<ColourContext.Provider value={(colour ?? 1) > 0}>
+		<ColourContext.Provider value={styling}>
 			<Box flexDirection="column" width={size.columns} height={screen.frameRows}>
 				{body}
 				{table}
@@ -114,7 +117,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 }
 
 /** What covers the table: the column picker or a pane (while `/` finds text in a pane, the pane stays drawn under the prompt), or nothing. */
-function overlayBody(state: BrowserState, {height, width, shown, compareLabels}: {height: number; width: number; shown: number; compareLabels: {a: string; b: string} | undefined}) {
+function overlayBody(state: BrowserState, {height, width, shown, compareLabels, gutter}: {height: number; width: number; shown: number; compareLabels: {a: string; b: string} | undefined; gutter: boolean}) {
 	const {screen} = state;
 	if (screen.kind === 'columns') {
 		const lines = screen.items.map((item, index) => `${index === screen.cursor ? '›' : ' '} [${item.shown ? 'x' : ' '}] ${inert(item.path)}${item.path === 'id' && index === 0 ? '  (pinned)' : ''}`);
@@ -143,6 +146,8 @@ function overlayBody(state: BrowserState, {height, width, shown, compareLabels}:
 			wrap={state.view.wrap}
 			column={state.view.paneColumn}
 			syntax={pane.kind === 'detail' ? 'json' : undefined}
+			find={state.foundAt?.pane === pane.kind ? state.found : undefined}
+			gutter={gutter}
 		/>
 	);
 }

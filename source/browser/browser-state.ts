@@ -49,6 +49,8 @@ export type BrowserState = {
 	copied: boolean;
 	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
 	found?: string;
+	/** Where that find landed (0-based line, the pane's scroll then): the next one goes on after it while the pane stays there; the pane marks the matches. */
+	foundAt?: {pane: Pane['kind']; line: number; scroll: number};
 	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
 	search: SearchState;
 	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
@@ -396,7 +398,7 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		const lines = overlayLines(state);
 		const scroll = state.view.wrap
 			? Math.max(0, wrappedWindow(lines, action.columns, screen.scroll, 1).firstLine - 1)
-			: wrappedRows(lines.slice(0, screen.scroll), action.columns);
+			: wrappedRows(lines, action.columns, screen.scroll);
 		screen = {...screen, scroll};
 	}
 
@@ -423,8 +425,11 @@ function suggestedName(state: BrowserState, what: SaveWhat): string {
 /**
  * `/` in a pane, as in less: scrolls to the next line holding the text
  * (case-insensitive), from the line after the top one, wrapping around to
- * the start; with nothing typed, the last text again. The note says which
- * line, or that none holds it.
+ * the start; with nothing typed, the last text again. Again, it goes on
+ * after the line it found last while the pane is where that find left it:
+ * a pane scrolled to its end cannot bring a line near its end to the top,
+ * and starting from the top line would find the same line for ever. The
+ * note says which line, or that none holds it.
  */
 function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: number, columns: number | undefined): BrowserState {
 	const text = typed === '' ? state.found ?? '' : typed;
@@ -435,23 +440,25 @@ function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: nu
 	const lines = overlayLines({...state, screen: pane});
 	const wrapping = state.view.wrap && columns !== undefined;
 	const topLine = wrapping ? wrappedWindow(lines, columns, pane.scroll, 1).firstLine - 1 : pane.scroll;
+	const last = state.foundAt;
+	const from = last?.pane === pane.kind && last.scroll === pane.scroll && text.toLowerCase() === state.found?.toLowerCase() ? last.line : topLine;
 	const needle = text.toLowerCase();
 	let found = -1;
 	for (let step = 1; step <= lines.length && found === -1; step++) {
-		const index = (topLine + step) % lines.length;
+		const index = (from + step) % lines.length;
 		if (lines[index]!.toLowerCase().includes(needle)) {
 			found = index;
 		}
 	}
 
 	if (found === -1) {
-		return {...state, screen: pane, found: text, note: {kind: 'not-found', text}};
+		return {...state, screen: pane, found: text, foundAt: undefined, note: {kind: 'not-found', text}};
 	}
 
 	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
-	const row = wrapping ? wrappedRows(lines.slice(0, found), columns) : found;
+	const row = wrapping ? wrappedRows(lines, columns, found) : found;
 	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
-	return {...state, screen: {...pane, scroll}, found: text, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
+	return {...state, screen: {...pane, scroll}, found: text, foundAt: {pane: pane.kind, line: found, scroll}, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
 }
 
 function withNotice(state: BrowserState, notice: Notice): BrowserState {
@@ -514,8 +521,8 @@ function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type
 	}
 
 	if (action.type === 'search-progress') {
-		const {page, searched} = running.progress;
-		if (page === action.progress.page && searched === action.progress.searched) {
+		const {page, searched, waiting} = running.progress;
+		if (page === action.progress.page && searched === action.progress.searched && waiting === action.progress.waiting) {
 			return state;
 		}
 

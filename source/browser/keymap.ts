@@ -1,3 +1,5 @@
+import {hanging} from './wrap.js';
+
 /**
  * The keymap, as one typed record: every command is bound and described, or
  * the compiler says which is missing. Input handling (screen.ts) looks keys
@@ -370,10 +372,8 @@ export function hintLine(items: ReadonlyArray<readonly [Command | readonly Comma
 	}).join(' · ');
 }
 
-/** The status line's hint when nothing else is to say. */
-export function tableHint(): string {
-	return hintLine([['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']]);
-}
+/** The status line's hint when nothing else is to say, item by item (status-model.ts fits it to the width, `Q quit` kept). */
+export const tableHintItems: ReadonlyArray<readonly [Command | readonly Command[], string]> = [['help', 'help'], [['previous', 'next'], 'pages'], ['detail', 'detail'], ['debug', 'debug'], ['close', 'back'], ['quit', 'quit']];
 
 /** A pane's title ends with how it closes. */
 export function paneHint(): string {
@@ -461,15 +461,21 @@ export function relatedLine(): string {
 	return `${key('detail')} on an account shows its own lists (transactions, addresses, …): ${key('related-previous')} ${key('related-next')} choose, ${key('open-related')} opens one as a new walk (the status line shows the way back), ${key('parent')} returns as you left it`;
 }
 
-/** Help overlay lines, straight from the record. */
+let help: string[] | undefined;
+
+/** Help overlay lines, straight from the record (made once); a long one wraps under the descriptions, not at column 0. */
 export function helpLines(): string[] {
-	const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
-	const width = Math.max(...rows.map(([label]) => label.length));
-	return [
-		...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
-		'',
-		`${'related'.padEnd(width)}  ${relatedLine()}`,
-		`${'columns'.padEnd(width)}  ${pickerLine()}`,
-		`${'typing'.padEnd(width)}  ${typingLine()}`,
-	];
+	if (help === undefined) {
+		const rows = browsingCommands().map(command => [shownKeys(command).join(' '), keymap[command].description] as const);
+		const width = Math.max(...rows.map(([label]) => label.length));
+		help = hanging([
+			...rows.map(([label, description]) => `${label.padEnd(width)}  ${description}`),
+			'',
+			`${'related'.padEnd(width)}  ${relatedLine()}`,
+			`${'columns'.padEnd(width)}  ${pickerLine()}`,
+			`${'typing'.padEnd(width)}  ${typingLine()}`,
+		], width + 2);
+	}
+
+	return help;
 }

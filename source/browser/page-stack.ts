@@ -71,7 +71,8 @@ export type RequestKind = 'push' | 'pop' | 'reset' | 'refresh' | 'probe';
  */
 export type Pending = {requestId: number; url: string; kind: RequestKind; retrying: RetryNotice | null; jump?: true; focus?: string; near?: readonly string[]};
 
-export type Prefetch = {requestId: number; url: string; page: Page | null};
+/** `retrying`: the client's last retry notice while the prefetch waits, kept for → to adopt with it. */
+export type Prefetch = {requestId: number; url: string; page: Page | null; retrying?: RetryNotice};
 
 /** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
 /** A failed load: the error's message, and its `problem` (the message without its advice) where a caller may advise better. */
@@ -188,6 +189,8 @@ export type PageStackState = {
 	follow: Follow | null;
 	/** The rows of every page sorted on screen by a column (`s`), or null for the server's order. */
 	sort: RowSort | null;
+	/** The page the server answered last (a prefetch too): the request budget it stated is the one to show. */
+	answered?: Page;
 };
 
 /**
@@ -327,14 +330,16 @@ function landed(state: PageStackState, pending: Pending, page: Page): PageStackS
 
 function onLoaded(state: PageStackState, action: Extract<StackAction, {type: 'loaded'}>): PageStackState {
 	if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
-		return {...state, prefetch: {...state.prefetch, page: action.page}};
+		return {...state, prefetch: {requestId: state.prefetch.requestId, url: state.prefetch.url, page: action.page}, answered: action.page};
 	}
 
 	if (state.pending?.requestId !== action.requestId) {
 		return state; // Stale: superseded or aborted.
 	}
 
-	return drain(ensurePrefetch(evict(landed(state, state.pending, action.page))));
+	// `retrying` said r was taken; the page that came says the rest (a notice a new walk left stays).
+	const settled = {...state, notice: state.notice?.kind === 'retrying' ? null : state.notice, answered: action.page};
+	return drain(ensurePrefetch(evict(landed(settled, state.pending, action.page))));
 }
 
 function onFailed(state: PageStackState, action: Extract<StackAction, {type: 'failed'}>): PageStackState {
@@ -415,7 +420,8 @@ function onNext(state: PageStackState, action: Extract<StackAction, {type: 'next
 
 	if (state.prefetch?.url === next) {
 		// Already on its way: adopt the prefetch instead of asking twice.
-		return {...state, pending: {requestId: state.prefetch.requestId, url: next, kind: 'push', retrying: null}, prefetch: null, error: null};
+		// A wait it is in (a spent budget, a 429) comes with it: said and counted down, not a bare spinner.
+		return {...state, pending: {requestId: state.prefetch.requestId, url: next, kind: 'push', retrying: state.prefetch.retrying ?? null}, prefetch: null, error: null};
 	}
 
 	return request(state, next, 'push');
@@ -570,6 +576,10 @@ function step(state: PageStackState, action: StackAction): PageStackState {
 		}
 
 		case 'retrying': {
+			if (state.prefetch?.requestId === action.requestId && !state.prefetch.page) {
+				return {...state, prefetch: {...state.prefetch, retrying: action.retry}};
+			}
+
 			if (state.pending?.requestId !== action.requestId) {
 				return state;
 			}

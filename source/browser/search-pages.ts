@@ -76,12 +76,16 @@ export type SearchProgress = {
 	page: number | null;
 	/** Pages looked at so far. */
 	searched: number;
+	/** The page looked for waits (a spent budget, a 429): said with its time left. */
+	waiting?: RetryNotice;
 };
 
 export type SearchOptions = {
 	loadPage: LoadPage;
 	signal: AbortSignal;
 	onProgress?: (progress: SearchProgress) => void;
+	/** Told when a page the search asks for waits before it is sent (see `waiting`). */
+	onRetry?: (notice: RetryNotice) => void;
 	/** Pages a search walks when --max-pages is not given. */
 	maxSearchPages?: number;
 };
@@ -121,7 +125,7 @@ function searchSource(firstUrl: string, options: SearchOptions, prefetched?: {ur
 
 			handed = null;
 			try {
-				const page = await options.loadPage(url, {...fetchOptions, signal: fetchOptions.signal ?? options.signal});
+				const page = await options.loadPage(url, {...fetchOptions, signal: fetchOptions.signal ?? options.signal, ...(options.onRetry ? {onRetry: options.onRetry} : {})});
 				pageUrls.set(page, url);
 				return page;
 			} catch (error: unknown) {
@@ -269,7 +273,7 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 			options.onProgress?.({direction: 'backward', page: index + 1, searched});
 			try {
 				// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
-				page = await options.loadPage(entry.url, {signal: options.signal});
+				page = await options.loadPage(entry.url, {signal: options.signal, ...(options.onRetry ? {onRetry: options.onRetry} : {})});
 			} catch (error: unknown) {
 				const outcome = stopped(error, options, () => entry.url);
 				return stop(outcome.result, 'error' in outcome ? {error: {...outcome.error, kind: 'pop'}} : {});

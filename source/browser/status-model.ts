@@ -1,5 +1,5 @@
 import {contractDefaults, queryParameter, shortPage, worstFirst} from '../contract/contract.js';
-import {cutToWidth} from '../text/text-width.js';
+import {cutToWidth, displayWidth} from '../text/text-width.js';
 import {findingMessage} from '../contract/contract-text.js';
 import {describeEnd} from '../http/walk-rules.js';
 import {inert} from '../text/inert.js';
@@ -12,7 +12,7 @@ import {maxJumpId} from './jump.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 import type {OffScreenMatches} from './cells.js';
-import {firstKey as key} from './keymap.js';
+import {firstKey as key, hintLine, paneHint, tableHintItems} from './keymap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -73,7 +73,8 @@ export function errorText(error: LoadError, related: boolean): string {
 		return `error: ${inert(redact(error.problem))}; this server does not serve that list for this object (${key('close')} goes back)`;
 	}
 
-	return `${error.retryable ? 'error, r retries' : 'error'}: ${inert(redact(error.message))}`;
+	// `error (r: retry)`: the key and what it does, never `r retries`, which reads as a count of them.
+	return `${error.retryable ? `error (${key('refresh')}: retry)` : 'error'}: ${inert(redact(error.message))}`;
 }
 
 /** `7/25 short · more pages follow`, `25/25 · end of list`, `0/25 empty · more pages follow`. */
@@ -91,18 +92,29 @@ export function fillSegments(page: Page, limit: number): Segment[] {
 	];
 }
 
-/** A retry the client is waiting on: `429 rate_limit_exceeded, retry 1 in 2 s`. Server text: callers make it inert. */
-export function retryText(notice: RetryNotice): string {
-	return notice.pacing
-		? `${notice.reason}, next request in ${Math.ceil(notice.waitMs / 1000)} s`
-		: `${notice.reason}, retry ${notice.attempt} in ${Math.ceil(notice.waitMs / 1000)} s`;
-}
-
-/** `429 rate_limit_exceeded: retry 1 in 38 s (← stops)`: a wait, counted down when it knows when it began. */
-export function waitingText(notice: RetryNotice, now?: number, stoppable = false): string {
+/**
+ * A wait, in its two halves: why (`request budget spent (0 of 10 left)`,
+ * `429 rate_limit_exceeded`) and when (`next request in 54 s`, `retry 1 in
+ * 38 s`), counted down from when it began when the frame's time is known.
+ * Server text: made inert here.
+ */
+function waitParts(notice: RetryNotice, now?: number): {why: string; when: string} {
 	const left = notice.since === undefined || now === undefined ? notice.waitMs : Math.max(0, notice.waitMs - (now - notice.since));
 	const seconds = Math.ceil(left / 1000);
-	const what = notice.pacing ? `request budget spent (${inert(notice.reason)}): next request in ${seconds} s` : `${inert(notice.reason)}: retry ${notice.attempt} in ${seconds} s`;
+	return notice.pacing
+		? {why: `request budget spent (${inert(notice.reason)})`, when: `next request in ${seconds} s`}
+		: {why: inert(notice.reason), when: `retry ${notice.attempt} in ${seconds} s`};
+}
+
+/** The one wording of a wait: `request budget spent (0 of 10 left): next request in 54 s`, `429 rate_limit_exceeded: retry 1 in 38 s`. */
+export function retryText(notice: RetryNotice, now?: number): string {
+	const {why, when} = waitParts(notice, now);
+	return `${why}: ${when}`;
+}
+
+/** {@link retryText}, with how to stop it where ← stops it: `… retry 1 in 38 s (← stops)`. */
+export function waitingText(notice: RetryNotice, now?: number, stoppable = false): string {
+	const what = retryText(notice, now);
 	return stoppable ? `${what} (${key('previous')} stops)` : what;
 }
 
@@ -357,20 +369,23 @@ export function statusModel(input: StatusInput): StatusModel {
 	const pageNumber = state.entries.length === 0 ? '–' : String(state.entries.length);
 	const start = state.entries[0] ? walkStart(state.entries[0].url) : null;
 
-	const location: Segment[] = [
+	let location: Segment[] = [
 		{id: 'api', text: `${input.api} ${input.endpoint}`, tone: 'accent'},
 		// Page N of this walk, and where the walk began: a walk from a cursor
 		// (--starting-after, or back through previous_uri) says which.
 		{id: 'page', text: `page ${pageNumber}`, tone: 'plain'},
 		...(start === null ? [] : [{id: 'start', text: start, tone: 'dim' as const}]),
-		{id: 'order', text: order, tone: 'plain'},
+		{id: 'order', text: page ? reportedOrder(page, order) : order, tone: 'plain'},
 		{id: 'limit', text: page ? limitText(page, limit) : `limit ${limit}`, tone: 'plain'},
 		{id: 'seen', text: `seen ${state.seen.size}`, tone: 'plain'},
 	];
+	let loading = '';
 	if (state.pending) {
 		const what = pendingText(state);
-		const retry = state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : '';
-		location.push({id: 'latency', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
+		loading = `${input.spinner} ${what}`;
+		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
+		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
+		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
@@ -386,7 +401,9 @@ export function statusModel(input: StatusInput): StatusModel {
 		location.splice(2, 0, {id: 'follow', text: `following · ${state.follow.count} new`, tone: 'accent'});
 	}
 
-	const budget = page ? budgetSegment(page) : undefined;
+	// The budget the server stated last, not the one it stated when the page on screen came (← back to it, a prefetch since).
+	const answered = state.answered ?? page;
+	const budget = answered ? budgetSegment(answered) : undefined;
 	if (budget) {
 		location.push(budget);
 	}
@@ -437,7 +454,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		const {text, tone} = noteText(input.note);
 		message = {id: 'note', text: inert(text), tone};
 	} else if (input.search) {
-		message = {id: 'search', text: searchingText(input.search), tone: 'warn'};
+		message = {id: 'search', text: searchingText(input.search, input.now), tone: 'warn'};
 	} else if (state.error) {
 		// A jump's page did not come: the walk on screen is untouched. r is
 		// offered only where asking again can help; otherwise the message's own fix stands alone.
@@ -450,6 +467,11 @@ export function statusModel(input: StatusInput): StatusModel {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {
 		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
+	}
+
+	if (message?.id === 'waiting') {
+		// Said in full on the message line: the location line does not say it again.
+		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading} : segment));
 	}
 
 	return {location, page: pageSegments, message};
@@ -485,10 +507,12 @@ export function statusLegend(): string[] {
 	];
 }
 
-/** `searching page 37… (Esc cancels)`: the page a running search is looking at. */
-export function searchingText(progress: SearchProgress): string {
+/** `searching page 37… (Esc cancels)`: the page a running search is looking at, and a wait it is in, with its time left. */
+export function searchingText(progress: SearchProgress, now?: number): string {
 	const where = progress.page === null ? `before the walk's first page (${progress.searched} searched)` : `page ${progress.page}`;
-	return `searching ${where}… (${key('close')} cancels)`;
+	return progress.waiting
+		? `searching ${where}: ${retryText(progress.waiting, now)} (${key('close')} cancels)`
+		: `searching ${where}… (${key('close')} cancels)`;
 }
 
 /** Where a walk began, from the URL of its first page: `from the start`, `started after <id>`, `started before <id>`. */
@@ -516,6 +540,15 @@ export function limitText(page: Page, limit: number): string {
 	}
 
 	return Number(sent) === 0 ? `limit ${limit} (sent 0; server default)` : `limit ${limit} (sent ${inert(cutToWidth(sent, 8))})`;
+}
+
+/**
+ * The order in effect as the server reports it; when that is not what was
+ * sent, what was: `asc (sent desc)`, as the limit says `(sent 10)`.
+ */
+export function reportedOrder(page: Page, reported: string): string {
+	const sent = queryParameter(page.requestUrl, 'order');
+	return sent === null || sent === reported ? inert(reported) : `${inert(reported)} (sent ${inert(cutToWidth(sent, 8))})`;
 }
 
 /** What is loading, in words: the next page, a new walk in its order, a refresh. */
@@ -558,4 +591,140 @@ export function contractText(findings: readonly Finding[], pageNumber: number): 
 
 export function joinSegments(segments: readonly Segment[]): string {
 	return segments.map(segment => segment.text).join(' · ');
+}
+
+/**
+ * Which segment a line too narrow for it gives up first (lower first);
+ * undefined: kept. The one place that decides what a narrow terminal still
+ * shows: where you are (API, page, order, limit), what is loading, what the
+ * page says, the keys of a pane or of quitting; then the rest.
+ */
+function dropRank(segment: Segment): number | undefined {
+	switch (segment.id) {
+		// The location line: the last latency, where the walk began, the count seen, the budget, then the sort and following.
+		case 'latency': {
+			return 1;
+		}
+
+		case 'start': {
+			return 2;
+		}
+
+		case 'seen': {
+			return 3;
+		}
+
+		case 'budget': {
+			return 4;
+		}
+
+		case 'sort': {
+			return 6;
+		}
+
+		case 'follow': {
+			return 7;
+		}
+
+		// The page line: what the API does not report, the row (the marker shows it), which columns are shown, the totals, a missing column.
+		case 'totals': {
+			return segment.tone === 'dim' ? 1 : 4;
+		}
+
+		case 'row': {
+			return 2;
+		}
+
+		case 'hidden': {
+			return 3;
+		}
+
+		case 'missing-column': {
+			return 5;
+		}
+
+		// A pane's title: where in the pane goes; its name is cut before the wrap mode (why its text is cut) or its keys go.
+		case 'position': {
+			return 1;
+		}
+
+		// The keys' hint: each key but quitting may go, the least needed first.
+		case 'key:debug': {
+			return 1;
+		}
+
+		case 'key:detail': {
+			return 2;
+		}
+
+		case 'key:previous': {
+			return 3;
+		}
+
+		case 'key:close': {
+			return 4;
+		}
+
+		case 'key:help': {
+			return 5;
+		}
+
+		default: {
+			return undefined;
+		}
+	}
+}
+
+/** Segments whose text is cut, as a last resort, so the segments after them (a pane's keys) stay whole. */
+const cuttable = new Set(['api', 'title']);
+
+/**
+ * A line of segments that fits `width` cells (joined with ` · `): segments
+ * are left out by {@link dropRank}, then the name of the place (`api`,
+ * `title`) is cut; what still does not fit is cut at the end by the view.
+ */
+export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
+	let kept = [...segments];
+	const widthOf = (line: readonly Segment[]) => line.reduce((sum, segment) => sum + displayWidth(segment.text), 0) + (3 * Math.max(0, line.length - 1));
+	while (widthOf(kept) > width) {
+		let drop = -1;
+		for (const [index, segment] of kept.entries()) {
+			const rank = dropRank(segment);
+			if (rank !== undefined && (drop === -1 || rank < dropRank(kept[drop]!)!)) {
+				drop = index;
+			}
+		}
+
+		if (drop === -1) {
+			break;
+		}
+
+		kept = kept.filter((_, index) => index !== drop);
+	}
+
+	const over = widthOf(kept) - width;
+	const cut = kept.findIndex(segment => cuttable.has(segment.id));
+	if (over > 0 && cut !== -1) {
+		const segment = kept[cut]!;
+		kept[cut] = {...segment, text: cutToWidth(segment.text, Math.max(1, displayWidth(segment.text) - over))};
+	}
+
+	return kept;
+}
+
+/** The keys' hint when nothing else is to say (`? help · ← → pages · … · Q quit`), fitted to `width`: `Q quit` stays. */
+export function hintSegments(width = Number.POSITIVE_INFINITY): Segment[] {
+	const items = tableHintItems.map(item => ({id: `key:${typeof item[0] === 'string' ? item[0] : item[0][0]!}`, text: hintLine([item]), tone: 'dim' as const}));
+	return fitSegments(items, width);
+}
+
+/** A pane's title line: its name, where in it, the wrap mode, and how it closes, fitted to `width` (the keys kept). */
+export function paneTitle({title, position, mode}: {title: string; position?: string; mode?: string}, width = Number.POSITIVE_INFINITY): string {
+	const segments: Segment[] = [
+		{id: 'title', text: title, tone: 'accent'},
+		...(position ? [{id: 'position', text: position, tone: 'accent' as const}] : []),
+		...(mode ? [{id: 'mode', text: mode, tone: 'accent' as const}] : []),
+		{id: 'keys', text: paneHint(), tone: 'accent'},
+	];
+	return joinSegments(fitSegments(segments, width));
 }

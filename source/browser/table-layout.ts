@@ -222,12 +222,13 @@ export function windowStart(total: number, height: number, selected: number, pre
 }
 
 /**
- * Columns the choice names (--columns, or a remembered choice) that no row of
- * the page has: a typo is shown, not silently dropped, with the closest
- * column the page does have. At most a few are reported.
+ * Columns the user typed (--columns) that no row of the page has: a typo is
+ * shown, not silently dropped, with the closest column the page does have.
+ * At most a few are reported. A choice made in the picker (remembered) named
+ * what an earlier page had, not what the user asked for: never reported.
  */
 export function missingColumns(rows: readonly Row[], choice?: ColumnChoice): Array<{path: string; closest?: string}> {
-	if (!choice || rows.length === 0) {
+	if (!choice?.typed || rows.length === 0) {
 		return [];
 	}
 

@@ -3,13 +3,13 @@ import type {BrowserState} from './browser-state.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from './related-walks.js';
 import {promptLine} from './prompt-line.js';
-import {errorText, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
+import {errorText, fitSegments, hintSegments, joinSegments, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
-import {tableHint} from './keymap.js';
 import {shownRows, top, type LoadError} from './page-stack.js';
 import {wrapLines} from './wrap-lines.js';
 import {clampOffset} from '../cells/table-layout.js';
 import {inert} from '../text/inert.js';
+import {displayWidth} from '../text/text-width.js';
 import type {Page} from '../contract/types.js';
 
 /**
@@ -26,8 +26,8 @@ export const minimumSize = {columns: 32, rows: 8} as const;
 /** Lines the status area always takes: location, page, fill strip, message. */
 export const statusHeight = 4;
 
-/** Most lines the error banner may take: the table keeps the rest. */
-export const maxBannerLines = 4;
+/** Lines the table keeps under an error banner, however long: its header and a row. */
+const keptUnderBanner = 2;
 
 /** The colour of each tone of the status area (Ink's colour names; none for plain). */
 export const toneColours: Record<Tone, string | undefined> = {
@@ -39,9 +39,13 @@ export const toneColours: Record<Tone, string | undefined> = {
 	accent: 'cyan',
 };
 
-/** The error banner's lines at `columns` (a space each side): the error's words, wrapped, read in full. */
-function bannerLines(error: LoadError, related: boolean, columns: number): string[] {
-	return wrapLines(errorText(error, related), Math.max(1, columns - 2), maxBannerLines);
+/**
+ * The error banner's lines at `columns` (a space each side): the error's
+ * words, wrapped, read in full, taking what the table can give (all but its
+ * header and a row); only a message longer than that is cut.
+ */
+function bannerLines(error: LoadError, related: boolean, columns: number, frameRows: number): string[] {
+	return wrapLines(errorText(error, related), Math.max(1, columns - 2), messageRows(frameRows));
 }
 
 /**
@@ -54,20 +58,40 @@ export type MessageLine =
 	| {kind: 'banner'; lines: readonly string[]}
 	| {kind: 'message'; text: string; tone: Tone; short: string | null}
 	| {kind: 'short'; text: string}
+	// A message or why the page is short, too long for one line: wrapped, in its tone, read to its end.
+	| {kind: 'wrapped'; lines: readonly string[]; tone: Tone}
 	| {kind: 'hint'; text: string};
 
-export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null): MessageLine {
+/** Rows the message line may take: what the table can give, down to its header and a row. */
+function messageRows(frameRows: number): number {
+	return Math.max(1, frameRows - statusHeight + 1 - keptUnderBanner);
+}
+
+export function messageLine(model: StatusModel, prompt: string | undefined, note: string | null, banner: readonly string[] | null, columns = Number.POSITIVE_INFINITY, maxRows = 1): MessageLine {
 	if (prompt !== undefined) {
 		return {kind: 'prompt', text: prompt};
 	}
 
+	let line: MessageLine;
 	if (model.message) {
-		return model.message.tone === 'bad'
-			? {kind: 'banner', lines: banner ?? [model.message.text]}
-			: {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+		if (model.message.tone === 'bad') {
+			return {kind: 'banner', lines: banner ?? [model.message.text]};
+		}
+
+		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+	} else if (note) {
+		line = {kind: 'short', text: note};
+	} else {
+		return {kind: 'hint', text: joinSegments(hintSegments(columns))};
 	}
 
-	return note ? {kind: 'short', text: note} : {kind: 'hint', text: tableHint()};
+	// Too long for one line: wrapped rather than cut mid-text (the short note beside a note goes after it).
+	const text = line.kind === 'message' && line.short ? `${line.text} · ${line.short}` : line.text;
+	if (displayWidth(text) <= columns || maxRows <= 1) {
+		return line;
+	}
+
+	return {kind: 'wrapped', lines: wrapLines(text, columns, maxRows), tone: line.kind === 'message' ? line.tone : 'warn'};
 }
 
 export type Size = {columns: number; rows: number};
@@ -102,9 +126,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 	const related = state.walks.parents.length > 0;
 	const shownEndpoint = related ? breadcrumb(state.walks) : inert(endpoint);
 	const frameRows = Math.max(statusHeight + 2, size.rows - 1);
-	// The error banner wraps: the lines it takes beyond one come from the body.
-	const banner = stack.error ? bannerLines(stack.error, related, size.columns) : null;
-	const bodyHeight = Math.max(2, frameRows - statusHeight - Math.max(0, (banner?.length ?? 1) - 1));
+	const banner = stack.error ? bannerLines(stack.error, related, size.columns, frameRows) : null;
 	const page = top(stack)?.page ?? null;
 	const rows = shownRows(stack);
 	const allRows = page ? rowsOf(page.objects, page.objectTexts) : [];
@@ -127,6 +149,10 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		offScreenMatches: matchesOffScreen(rows, stack.filter, new Set(layout.columns.map(column => column.path))),
 	});
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
+	const message = messageLine(model, promptLine(state), shortNote(stack), banner, size.columns, messageRows(frameRows));
+	// The error banner and a long message wrap: the lines they take beyond one come from the body.
+	const extra = message.kind === 'banner' || message.kind === 'wrapped' ? message.lines.length - 1 : 0;
+	const bodyHeight = Math.max(2, frameRows - statusHeight - extra);
 	return {
 		tooSmall: size.columns < minimumSize.columns || size.rows < minimumSize.rows,
 		frameRows,
@@ -136,6 +162,12 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		selected: top(stack)?.selected ?? 0,
 		layout,
 		empty,
-		status: {location: model.location, page: model.page, fill: fillLine(stack, size.columns), message: messageLine(model, promptLine(state), shortNote(stack), banner)},
+		// Fitted here, for Ink and the first paint alike: a narrow terminal loses the least needed segments, not the end of the line.
+		status: {
+			location: fitSegments(model.location, size.columns),
+			page: fitSegments(model.page, size.columns),
+			fill: fillLine(stack, size.columns),
+			message,
+		},
 	};
 }

@@ -38,6 +38,25 @@ function chunk(text: string, width: number): string {
 	return head;
 }
 
+/**
+ * Lines whose rows after the first hang under a column (the help: under the
+ * descriptions, not at column 0), registered once per lines array, so every
+ * count and every window of them wraps the same way.
+ */
+const hangs = new WeakMap<readonly string[], number>();
+
+/** Marks `lines` as wrapping with their continuation rows `indent` cells in. */
+export function hanging<Lines extends readonly string[]>(lines: Lines, indent: number): Lines {
+	hangs.set(lines, indent);
+	return lines;
+}
+
+/** The indent of continuation rows at `width`: none where it would leave a row too narrow to read. */
+function hangAt(lines: readonly string[], width: number): number {
+	const indent = hangs.get(lines) ?? 0;
+	return width - indent >= 16 ? indent : 0;
+}
+
 /** One wrapped row off the front of `text`, and what is left: every character is on some row, none twice. */
 function nextRow(text: string, width: number): {row: string; rest: string} {
 	const row = chunk(text, width);
@@ -49,21 +68,21 @@ function plainRun(text: string): boolean {
 	return printableAscii.test(text) && !text.includes(' ');
 }
 
-/** Rows one line takes at `width` cells; an empty line still takes one, as the pane draws it. */
-export function lineRows(line: string, width: number): number {
+/** Rows one line takes at `width` cells, continuation rows `hang` cells in; an empty line still takes one, as the pane draws it. */
+export function lineRows(line: string, width: number, hang = 0): number {
 	if (width <= 0 || line === '') {
 		return 1;
 	}
 
 	// One cell per code unit only for printable ASCII: ten CJK letters take twenty cells.
 	if (plainRun(line)) {
-		return Math.ceil(line.length / width);
+		return line.length <= width ? 1 : 1 + Math.ceil((line.length - width) / (width - hang));
 	}
 
 	let rows = 0;
 	let rest = line;
 	while (rest !== '') {
-		rest = nextRow(rest, width).rest;
+		rest = nextRow(rest, rows === 0 ? width : width - hang).rest;
 		rows++;
 	}
 
@@ -80,49 +99,62 @@ function rowsUpTo(lines: readonly string[], width: number, count: number): numbe
 		counted.set(lines, cache);
 	}
 
+	const hang = hangAt(lines, width);
 	for (let i = cache.rows.length; i < Math.min(count, lines.length); i++) {
-		cache.rows.push(lineRows(lines[i]!, width));
+		cache.rows.push(lineRows(lines[i]!, width, hang));
 	}
 
 	return cache.rows;
 }
 
-/** Rows all of `lines` take wrapped at `width` cells. */
-export function wrappedRows(lines: readonly string[], width: number): number {
-	return rowsUpTo(lines, width, lines.length).reduce((sum, rows) => sum + rows, 0);
+/** Rows the first `count` of `lines` (all by default) take wrapped at `width` cells. */
+export function wrappedRows(lines: readonly string[], width: number, count = lines.length): number {
+	return rowsUpTo(lines, width, count).slice(0, count).reduce((sum, rows) => sum + rows, 0);
 }
 
-/** The `skip`-th and following rows of one line, at most `take` of them. */
-function rowsOfLine(line: string, width: number, skip: number, take: number): string[] {
-	const result: string[] = [];
-	let rest = line;
+/** One row of a line: its text as drawn, where it starts in the line, and the blank cells hung in front of it. */
+type RowPiece = {text: string; start: number; indent: number};
+
+/** The `skip`-th and following rows of one line, at most `take` of them; rows after the first `hang` cells in. */
+function rowsOfLine(line: string, width: number, skip: number, take: number, hang: number): RowPiece[] {
+	const result: RowPiece[] = [];
 	if (width <= 0) {
-		return [line];
+		return [{text: line, start: 0, indent: 0}];
 	}
 
-	if (plainRun(line.length > (skip + take) * width ? line.slice(0, (skip + take) * width) : line)) {
-		for (let i = skip; i < skip + take && i * width < line.length; i++) {
-			result.push(line.slice(i * width, (i + 1) * width));
+	// Row i starts at offset(i) and holds size(i) cells: the first row the whole width, the others less the hang.
+	const offset = (i: number) => (i === 0 ? 0 : width + ((i - 1) * (width - hang)));
+	const size = (i: number) => (i === 0 ? width : width - hang);
+	if (plainRun(line.length > offset(skip + take) ? line.slice(0, offset(skip + take)) : line)) {
+		for (let i = skip; i < skip + take && offset(i) < line.length; i++) {
+			result.push({text: line.slice(offset(i), offset(i) + size(i)), start: offset(i), indent: i === 0 ? 0 : hang});
 		}
 
-		return result.length === 0 ? [''] : result;
+		return result.length === 0 ? [{text: '', start: 0, indent: 0}] : result;
 	}
 
-	for (let i = 0; i < skip && rest !== ''; i++) {
-		rest = nextRow(rest, width).rest;
+	let rest = line;
+	let row = 0;
+	for (; row < skip && rest !== ''; row++) {
+		rest = nextRow(rest, size(row)).rest;
 	}
 
 	while (result.length < take && rest !== '') {
-		const next = nextRow(rest, width);
-		result.push(next.row);
+		const next = nextRow(rest, size(row));
+		result.push({text: next.row, start: line.length - rest.length, indent: row === 0 ? 0 : hang});
 		rest = next.rest;
+		row++;
 	}
 
-	return result.length === 0 ? [''] : result;
+	return result.length === 0 ? [{text: '', start: 0, indent: 0}] : result;
 }
 
-/** What a pane shows: its rows, and the lines they come from (1-based, for the title). */
-export type PaneWindow = {rows: string[]; firstLine: number; lastLine: number};
+/**
+ * What a pane shows: its rows (continuation rows hung in, as drawn), the
+ * lines they come from (1-based, for the title), and for each row its line
+ * (0-based), where in that line it starts and how far it is hung in.
+ */
+export type PaneWindow = {rows: string[]; firstLine: number; lastLine: number; pieces: Array<{line: number; start: number; indent: number}>};
 
 /**
  * The rows on screen: `height` rows from row `scroll` of `lines` wrapped at
@@ -131,6 +163,8 @@ export type PaneWindow = {rows: string[]; firstLine: number; lastLine: number};
  */
 export function wrappedWindow(lines: readonly string[], width: number, scroll: number, height: number): PaneWindow {
 	const rows: string[] = [];
+	const pieces: PaneWindow['pieces'] = [];
+	const hang = hangAt(lines, width);
 	let row = 0;
 	let firstLine = 0;
 	let lastLine = 0;
@@ -149,22 +183,54 @@ export function wrappedWindow(lines: readonly string[], width: number, scroll: n
 
 		firstLine ||= i + 1;
 		lastLine = i + 1;
-		rows.push(...rowsOfLine(lines[i]!, width, skip, height - rows.length));
+		for (const piece of rowsOfLine(lines[i]!, width, skip, height - rows.length, hang)) {
+			rows.push(' '.repeat(piece.indent) + piece.text);
+			pieces.push({line: i, start: piece.start, indent: piece.indent});
+		}
 	}
 
-	return {rows, firstLine, lastLine};
+	return {rows, firstLine, lastLine, pieces};
+}
+
+/** Where in `line` a window `column` cells from its start begins (wrapping off). */
+export function sidewaysStart(line: string, column: number): number {
+	if (column <= 0) {
+		return 0;
+	}
+
+	return printableAscii.test(line.length > column + 1 ? line.slice(0, column + 1) : line) ? Math.min(column, line.length) : cutWithWidth(line, column, {ellipsis: ''}).text.length;
 }
 
 /** One line seen through a window `width` cells wide, `column` cells from its start (wrapping off). */
 export function sidewaysCut(line: string, column: number, width: number): string {
-	let rest = line;
-	if (column > 0) {
-		if (printableAscii.test(line.length > column + width ? line.slice(0, column + width) : line)) {
-			rest = line.slice(column);
-		} else {
-			rest = line.slice(cutWithWidth(line, column, {ellipsis: ''}).text.length);
+	return cutWithWidth(line.slice(sidewaysStart(line, column)), width).text;
+}
+
+/**
+ * The parts of one row of a pane that hold `needle` (any case), as
+ * [from, to) in the row's text: every match in the line the row comes from,
+ * as much of it as the row holds (a match across two rows is marked on both).
+ */
+export function rowMatches(line: string, start: number, row: string, needle: string): Array<[number, number]> {
+	if (needle === '') {
+		return [];
+	}
+
+	// What of the row is the line's own text: not an ellipsis the cut added.
+	const own = line.startsWith(row, start) ? row.length : Math.max(0, row.length - 1);
+	const pattern = new RegExp(needle.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+	const result: Array<[number, number]> = [];
+	for (const match of line.matchAll(pattern)) {
+		const from = Math.max(match.index - start, 0);
+		const to = Math.min(match.index + match[0].length - start, own);
+		if (to > from) {
+			result.push([from, to]);
+		}
+
+		if (match[0].length === 0 || match.index >= start + own) {
+			break;
 		}
 	}
 
-	return cutWithWidth(rest, width).text;
+	return result;
 }

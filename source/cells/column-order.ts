@@ -1,6 +1,7 @@
 import {UsageError} from '../text/errors.js';
 import {quote} from '../config/flag-values.js';
 import {columnsOf} from './flatten.js';
+import {readsAsNumber} from './exact-cells.js';
 
 /**
  * Which columns of a page come first: the fields people read before the ones
@@ -48,8 +49,6 @@ const hexColour = /^#(?:[\da-f]{3}|[\da-f]{4}|[\da-f]{6}|[\da-f]{8})$/i;
 const webAddress = /^https?:\/\//i;
 /** An ISO 8601 date-time, as `created_at` holds: kept whole where space allows. */
 const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-/** A number as text (a JSON number or a numeric string such as "0.00010000"): drawn right-aligned. */
-const numeric = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** Text that stands for no value: absent, empty, JSON null (as the browser shows it). */
 const blank = (text: string | undefined) => text === undefined || text === '' || text === 'null';
@@ -117,7 +116,7 @@ export function columnTraits(rows: readonly Cells[], path: string): ColumnTraits
 		count++;
 		// Bounded: a megabyte cell is tested on its head only.
 		const head = text!.length > 64 ? text!.slice(0, 64) : text!;
-		if (text!.length <= 64 && numeric.test(head)) {
+		if (readsAsNumber(text!)) {
 			numbers++;
 		}
 
@@ -232,7 +231,13 @@ export function orderColumns(rows: readonly Cells[], paths: readonly string[] = 
  * reading order; `hidden` are left out either way. Names not on the page are
  * skipped (they may be on a later page), never an error.
  */
-export type ColumnChoice = {order: readonly string[]; hidden?: readonly string[]; only?: boolean};
+export type ColumnChoice = {
+	order: readonly string[];
+	hidden?: readonly string[];
+	only?: boolean;
+	/** The names were typed (--columns): one no row has is said. A choice made in the picker names the columns a page had, which a later page need not. */
+	typed?: true;
+};
 
 /** A choice that names nothing: the reading order, nothing hidden, the same as no choice (the picker's reset). */
 export function isEmptyChoice(choice: ColumnChoice): boolean {

@@ -20,6 +20,16 @@ import {skipString, skipValue, stringValue} from '../json/json-tokenizer.js';
  * not one ever longer path per level.
  */
 
+/**
+ * Whether a cell reads as a number: a JSON number as the server wrote it, or a
+ * string holding one (the account API's amounts, `"0.00010000"`). Such a cell
+ * is right-aligned, and drawn whole or not at all: `227.6807097…`, cut, reads
+ * as another number. Bounded: a megabyte cell is not one.
+ */
+export function readsAsNumber(text: string): boolean {
+	return text.length <= 64 && /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text);
+}
+
 export type CellOptions = {
 	/** How a string value is shown (the csv formula guard); the decoded string when absent. */
 	string?: (text: string) => string;

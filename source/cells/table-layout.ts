@@ -1,4 +1,5 @@
 import {columnTraits, nameRank, orderColumns, ranks, type ColumnTraits} from './column-order.js';
+import {readsAsNumber} from './exact-cells.js';
 import {columnsOf} from './flatten.js';
 import {cutWithWidth, displayWidth, padToWidth} from '../text/text-width.js';
 
@@ -157,7 +158,8 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 			const measured = measure(path);
 			measured.prefix ??= uniquePrefixWidth(rows.map(row => row.get('id') ?? ''), width);
 			wanted = measured.prefix;
-		} else if (traits.timestamp) {
+		} else if (traits.timestamp || traits.numeric) {
+			// Kept whole where they fit: a timestamp's order is in its last digits, and a number cut is another number.
 			wanted = width;
 		} else if (rank > ranks.id && rank <= ranks.description) {
 			wanted = Math.min(width, readWidth);
@@ -207,12 +209,21 @@ export function layoutColumns(rows: readonly Cells[], available: number, sample 
 	return {columns, hidden: paths.length - columns.length, hiddenPaths: paths.filter(path => !shown.has(path))};
 }
 
-/** The cells of one row (or the header, given each column's path), cut, padded and joined. */
+/**
+ * The cells of one row (or the header, given each column's path), cut, padded
+ * and joined. A number is never cut among its digits (`227.6807097…` reads as
+ * another number): one that does not fit is `…` alone, and the detail view
+ * shows it whole.
+ */
 export function formatCells(cells: Cells, columns: readonly Column[]): string {
 	return columns.map(column => {
 		const text = cells.get(column.path) ?? '';
 		if (column.prefix) {
 			return padToWidth(text, column.width, {ellipsis: ''});
+		}
+
+		if (text.length > column.width && readsAsNumber(text) && column.width > 0) {
+			return column.align === 'right' ? fitRight('…', column.width) : fitCell('…', column.width);
 		}
 
 		return column.align === 'right' ? fitRight(text, column.width) : fitCell(text, column.width);

@@ -190,7 +190,7 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 				compareLabels: compareClient && second ? {a: config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`), b: credentialLabel(second)} : null,
 				// --columns wins over the remembered choice; a choice made in the picker is remembered.
 				columns: {
-					initial: columnList ? {order: columnList} : loadColumnChoice(columnsKey, process.env, columnState),
+					initial: columnList ? {order: columnList, typed: true as const} : loadColumnChoice(columnsKey, process.env, columnState),
 					// A related list's choice is remembered under its pattern (`/v2/accounts/:id/transactions`), one for every account.
 					save(choice: ColumnChoice, related?: string) {
 						saveColumnChoice(related === undefined ? columnsKey : `${config.api} ${related}`, choice, process.env);

@@ -45,8 +45,12 @@ function segmentLine(segments: readonly Segment[], width: number, colour: boolea
 	return fit(line, stringWidth(segments.map(segment => segment.text).join(' · ')), width);
 }
 
-function messageText(message: TableScreen['status']['message'], width: number, colour: boolean): string | undefined {
+function messageText(message: TableScreen['status']['message'], width: number, colour: boolean): string | string[] | undefined {
 	switch (message.kind) {
+		case 'wrapped': {
+			return message.lines.map(line => styledLine(line, toneColours[message.tone], width, colour));
+		}
+
 		case 'message': {
 			const short = message.short ? ` · ${message.short}` : '';
 			return fit(styled(message.text, toneColours[message.tone], colour) + styled(short, 'yellow', colour), stringWidth(message.text + short), width);
@@ -106,7 +110,7 @@ export function firstFrameLines(options: BrowserOptions, {size, colour}: {size: 
 		segmentLine(screen.status.location, size.columns, colour),
 		segmentLine(screen.status.page, size.columns, colour),
 		styledLine(fill, 'dim', size.columns, colour),
-		message,
+		...(typeof message === 'string' ? [message] : message),
 	);
 	return lines;
 }

@@ -69,6 +69,21 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 			break;
 		}
 
+		case 'wrapped': {
+			message = (
+				<Box flexDirection="column">
+					{line.lines.map((text, index) => (
+						// Lines of one message: their place is their identity.
+						// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position
+						<Text key={index} {...styled(colour, {color: toneColours[line.tone]})} wrap="truncate-end">
+							{text}
+						</Text>
+					))}
+				</Box>
+			);
+			break;
+		}
+
 		case 'short': {
 			message = (
 				<Text {...styled(colour, {color: 'yellow'})} wrap="truncate-end">

@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../text/text-width.js';
-import {sidewaysCut, wrappedWindow} from '../browser/wrap.js';
+import {rowMatches, sidewaysCut, sidewaysStart, wrappedWindow} from '../browser/wrap.js';
 import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
-import {paneHint} from '../browser/keymap.js';
+import {paneTitle} from '../browser/status-model.js';
 import {styled, useColour} from './colour.js';
 
 type Props = {
@@ -24,6 +24,15 @@ type Props = {
 	column?: number;
 	/** `json`: the lines are pretty JSON, drawn in syntax colour (none when colour is off). */
 	syntax?: 'json';
+	/** Text found in the pane (`/`): every match on screen is drawn inverse. */
+	find?: string | undefined;
+	/**
+	 * Without colour (no inverse either): rows sit behind a two-cell gutter,
+	 * and a row holding a match is marked `›` in it, as the table marks its
+	 * selected row. The text is laid out in the width left (the app gives the
+	 * reducer the same width, so scrolling and finding count the same rows).
+	 */
+	gutter?: boolean;
 };
 
 const jsonColours: Record<JsonTone, string | undefined> = {key: 'cyan', string: 'green', number: 'yellow', literal: 'magenta', plain: undefined};
@@ -43,37 +52,71 @@ function JsonLine({text}: {text: string}) {
 	);
 }
 
+/** A row with its matches drawn inverse (when styling is allowed). */
+function MarkedRow({text, matches, colour}: {text: string; matches: ReadonlyArray<readonly [number, number]>; colour: boolean}) {
+	const parts: Array<{text: string; marked: boolean}> = [];
+	let at = 0;
+	for (const [from, to] of matches) {
+		parts.push({text: text.slice(at, from), marked: false}, {text: text.slice(from, to), marked: true});
+		at = to;
+	}
+
+	parts.push({text: text.slice(at), marked: false});
+	return (
+		<>
+			{parts.filter(part => part.text !== '').map((part, index) => (
+				// Parts of one row: their place is their identity.
+				// eslint-disable-next-line react/no-array-index-key -- parts have no identity beyond their position
+				<Text key={index} inverse={part.marked && colour}>
+					{part.text}
+				</Text>
+			))}
+		</>
+	);
+}
+
 /** A titled, scrollable block of text: detail JSON, the debug panel, help, compare. */
-export function TextPane({title, lines, scroll, height, width, wrap = true, column = 0, syntax}: Props) {
+export function TextPane({title, lines, scroll, height, width: paneWidth, wrap = true, column = 0, syntax, find, gutter = false}: Props) {
 	const colour = useColour();
 	const bodyRows = Math.max(0, height - 1);
+	const width = paneWidth === undefined || !gutter ? paneWidth : Math.max(1, paneWidth - 2);
 	let rows: string[];
+	// For each row: its line, where in the line its text starts, and the blanks hung in front of it.
+	let pieces: Array<{line: number; start: number; indent: number}>;
 	let position: string;
 	if (wrap && width !== undefined) {
 		const window = wrappedWindow(lines, width, scroll, bodyRows);
 		rows = window.rows;
+		pieces = window.pieces;
 		const whole = window.firstLine <= 1 && window.lastLine >= lines.length && scroll === 0;
-		position = whole ? '' : ` · lines ${window.firstLine}–${window.lastLine} of ${lines.length}`;
+		position = whole ? '' : `lines ${window.firstLine}–${window.lastLine} of ${lines.length}`;
 	} else {
-		rows = lines.slice(scroll, scroll + bodyRows).map(line => (width === undefined ? line : column > 0 ? sidewaysCut(line, column, width) : cutToWidth(line, width)));
-		position = lines.length > bodyRows ? ` · lines ${scroll + 1}–${scroll + rows.length} of ${lines.length}` : '';
+		const shown = lines.slice(scroll, scroll + bodyRows);
+		rows = shown.map(line => (width === undefined ? line : column > 0 ? sidewaysCut(line, column, width) : cutToWidth(line, width)));
+		pieces = shown.map((line, index) => ({line: scroll + index, start: column > 0 && width !== undefined ? sidewaysStart(line, column) : 0, indent: 0}));
+		position = lines.length > bodyRows ? `lines ${scroll + 1}–${scroll + rows.length} of ${lines.length}` : '';
 	}
 
-	const mode = wrap ? '' : ` · wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
+	const mode = wrap ? '' : `wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
 	return (
 		<Box flexDirection="column" height={height}>
 			<Text {...styled(colour, {bold: true, color: 'cyan'})} wrap="truncate-end">
-				{title}
-				{position}
-				{mode}
-				{` · ${paneHint()}`}
+				{paneTitle({title, position, mode}, paneWidth)}
 			</Text>
-			{rows.map((line, index) => (
-				// eslint-disable-next-line react/no-array-index-key -- rows have no identity beyond their position in the pane
-				<Text key={index} wrap="truncate-end">
-					{line === '' ? ' ' : syntax === 'json' && colour ? <JsonLine text={line} /> : line}
-				</Text>
-			))}
+			{rows.map((line, index) => {
+				const piece = pieces[index]!;
+				const text = line.slice(piece.indent);
+				const matches = find ? rowMatches(lines[piece.line] ?? '', piece.start, text, find) : [];
+				const mark = gutter ? (matches.length > 0 ? '› ' : '  ') : '';
+				const indent = ' '.repeat(piece.indent);
+				return (
+					// eslint-disable-next-line react/no-array-index-key -- rows have no identity beyond their position in the pane
+					<Text key={index} wrap="truncate-end">
+						{line === '' && mark === '' ? ' ' : mark + indent}
+						{matches.length > 0 ? <MarkedRow text={text} matches={matches} colour={colour} /> : syntax === 'json' && colour ? <JsonLine text={text} /> : text}
+					</Text>
+				);
+			})}
 		</Box>
 	);
 }

@@ -185,13 +185,29 @@ function startLoad(id: number, url: string, loadPage: LoadPage, {signal, answer}
  */
 function startSearch(task: Extract<Task, {kind: 'search'}>, loadPage: LoadPage, {signal, answer, onDrop}: Context): void {
 	const {id} = task;
+	// The search says where it is before it asks for a page: this is only until then.
+	let last: SearchProgress = {direction: task.direction, page: null, searched: 0};
 	const onProgress = throttled((progress: SearchProgress) => {
 		answer({type: 'search-progress', id, progress});
 	}, 500, undefined, {leading: false});
 	onDrop(() => {
 		onProgress.cancel();
 	});
-	void searchPages(task.stack, task.direction, task.filter, {loadPage, signal, onProgress}).then(outcome => {
+	// A wait (stamped here, as it starts) is said where the search is, with its time, until that time has passed:
+	// the page read ahead may start waiting before the search says it has moved on to it.
+	let waiting: RetryNotice | undefined;
+	const progressed = (progress: SearchProgress) => {
+		last = progress;
+		const stillWaiting = waiting !== undefined && Date.now() < waiting.since! + waiting.waitMs;
+		onProgress(stillWaiting ? {...progress, waiting} : progress);
+	};
+
+	const onRetry = (notice: RetryNotice) => {
+		waiting = {...notice, since: Date.now()};
+		progressed(last);
+	};
+
+	void searchPages(task.stack, task.direction, task.filter, {loadPage, signal, onProgress: progressed, onRetry}).then(outcome => {
 		onProgress.cancel();
 		answer({type: 'search-done', id, outcome});
 	});

@@ -200,7 +200,16 @@ function parseEd25519Base64(text: string, where: string): {algorithm: CdpKeyAlgo
 		throw new CdpKeyError(`${where} is neither a PEM private key nor base64 of an Ed25519 key; copy it again from the key portal.`);
 	}
 
-	const bytes = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
+	let bytes = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
+	if (bytes.length !== 32 && bytes.length !== 64 && /^(?:[\da-f]{2})+$/i.test(compact)) {
+		// Hex, as other Ed25519 tools write a key: 64 or 128 digits read as base64
+		// give 48 or 96 bytes, never a key, so reading them as hex cannot mistake one.
+		bytes = Buffer.from(compact, 'hex');
+		if (bytes.length !== 32 && bytes.length !== 64) {
+			throw new CdpKeyError(`${where} is hex of ${bytes.length} bytes, but an Ed25519 key is 32 bytes (64 hex digits: the seed) or 64 (128 digits: seed, then public key); copy it again from the key portal.`);
+		}
+	}
+
 	if (bytes.length !== 32 && bytes.length !== 64) {
 		throw new CdpKeyError(`${where} decodes from base64 to ${bytes.length} bytes, but an Ed25519 key is 32 bytes (the seed) or 64 (seed, then public key); copy it again from the key portal.`);
 	}

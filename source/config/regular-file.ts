@@ -92,7 +92,8 @@ function openError(error: unknown, refuseLink: boolean): FileReadError {
 }
 
 /**
- * Reads the regular file at `path` whole, as UTF-8, with its mode; throws a
+ * Reads the regular file at `path` whole, as UTF-8 (a leading byte order
+ * mark dropped), with its mode; throws a
  * {@link FileReadError} naming the problem for anything else (missing, a
  * directory, a pipe, a device, a socket, larger than `maxBytes`).
  */
@@ -137,7 +138,9 @@ export function readRegularFile(path: string, options: ReadOptions): {text: stri
 			}
 		}
 
-		return {text: Buffer.concat(chunks, total).toString('utf8'), mode: stat.mode};
+		// A byte order mark some editors put first (Windows Notepad) is no part of the text: JSON.parse would refuse it.
+		const text = Buffer.concat(chunks, total).toString('utf8');
+		return {text: text.charCodeAt(0) === 0xFE_FF ? text.slice(1) : text, mode: stat.mode};
 	} catch (error: unknown) {
 		throw error instanceof FileReadError ? error : openError(error, refuseLink);
 	} finally {

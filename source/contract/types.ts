@@ -127,7 +127,7 @@ export type FailedExchange = {
 export type RetryNotice = {
 	attempt: number;
 	waitMs: number;
-	/** Why: "429 rate_limit_exceeded", "503", "connection reset", ... */
+	/** Why: "429 rate_limit_exceeded", "503", "connection reset", ...; when pacing, what is left ("0 of 10 left"). */
 	reason: string;
 	/** Set when no request failed: the server's stated budget is spent and the walk waits for it (http/rate-budget.ts). */
 	pacing?: true;

@@ -1,7 +1,7 @@
 import {isUtf8} from 'node:buffer';
 import {setImmediate, setTimeout as sleep} from 'node:timers/promises';
 import {PagewalkError} from '../text/errors.js';
-import {connectionFailed, DeadlineExceeded, maxBodyBytes, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
+import {connectionFailed, DeadlineExceeded, htmlPage, htmlPageError, maxBodyBytes, oversizedHeaders, seconds, statusFailed, type FailureContext, type Raw} from './http-failures.js';
 import {openConnections, type Connections} from './undici-adapter.js';
 import {leadingPagination, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from '../contract/links.js';
@@ -257,7 +257,8 @@ async function waitForBudget(budget: RateBudget, config: WalkConfig, wait: numbe
 		throw new PagewalkError(`The ${apiNameOf(config)} says its request budget is spent (${left}) for ${until}, longer than ${walkFlag('maxWait')} allows (${seconds(config.maxWaitMs)}); run again once it has passed, or raise ${walkFlag('maxWait')}.`);
 	}
 
-	onRetry?.({attempt: 0, waitMs: wait, reason: `request budget spent (${left})`, pacing: true});
+	// The reason is the count alone: whoever words the wait says what was spent (status-model, progress).
+	onRetry?.({attempt: 0, waitMs: wait, reason: left, pacing: true});
 	await pause(wait, signal);
 }
 
@@ -271,6 +272,11 @@ type Sent = {target: URL; requestHeaders: Record<string, string>; credential: st
 /** The page of a 2xx answer, its envelope checked; the objects' exact texts are found when first read (see ResponsePage). */
 function pageFrom(config: WalkConfig, raw: Raw, sent: Sent, keepBytes: boolean): Page {
 	const {target} = sent;
+	const html = htmlPage(raw);
+	if (html) {
+		throw htmlPageError({origin: config.base.origin, apiName: apiNameOf(config)}, raw.status, html.title);
+	}
+
 	const envelope = validateEnvelope(config.api, parseJson(raw.body, String(raw.headers['content-type'] ?? '')), raw.body);
 	return new ResponsePage({
 		api: config.api,
@@ -321,6 +327,12 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 	// a CDP key's JWT is signed here, for this very request (see authorizationFor).
 	const auth = authorizationFor(credential, url);
 	const headers: Record<string, string> = {...config.headers, [credentialHeader(config.api).toLowerCase()]: auth.value};
+	const oversized = oversizedHeaders(headers, credential, credentialHeader(config.api));
+	if (oversized) {
+		budget.lost();
+		throw oversized;
+	}
+
 	// The whole body is read, to its end (or the pool's maxResponseSize)
 	// whatever the status, so the connection goes back to the pool instead of leaking.
 	const sentAt = performance.now();

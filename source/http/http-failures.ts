@@ -21,6 +21,41 @@ export function seconds(ms: number): string {
 	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
 }
 
+/**
+ * The most request header bytes sent: what a Node server reads by default
+ * (its maxHeaderSize, as pagewalk reads of a response); many proxies read 8 KiB.
+ */
+export const maxRequestHeaderBytes = 16 * 1024;
+
+function kib(bytes: number): string {
+	return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/**
+ * Request headers too large for a server to read, refused before they are
+ * sent, naming the header and why it is that large: a server answers them
+ * with a bare 400 or 431, or closes the connection, none of which says which.
+ */
+export function oversizedHeaders(headers: Readonly<Record<string, string>>, credential: Credential, credentialHeader: string): PagewalkError | undefined {
+	const sizes = Object.entries(headers).map(([name, value]) => ({name, bytes: Buffer.byteLength(name) + Buffer.byteLength(value) + 4}));
+	const total = sizes.reduce((sum, header) => sum + header.bytes, 0);
+	if (total <= maxRequestHeaderBytes) {
+		return undefined;
+	}
+
+	const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+	const start = `The request's headers come to ${kib(total)}, more than servers read (${kib(maxRequestHeaderBytes)}; many proxies 8 KiB)`;
+	if (largest.name.toLowerCase() !== credentialHeader.toLowerCase()) {
+		return new PagewalkError(`${start}: the ${largest.name} header is ${kib(largest.bytes)}; shorten that --header.`, {retryable: false});
+	}
+
+	if (credential.kind === 'cdp-key') {
+		return new PagewalkError(`${start}: the JWT in ${credentialHeader} is ${kib(largest.bytes)} because the CDP key's name is ${credential.key.name.length.toLocaleString('en-US')} characters long (a JWT holds it twice, as kid and sub; a key's name from the portal is about 100); check the key's name in ${credential.from}.`, {retryable: false});
+	}
+
+	return new PagewalkError(`${start}: the credential from ${credential.from} is ${kib(largest.bytes)}; check that it holds the token alone.`, {retryable: false});
+}
+
 /** A response as the client read it. */
 export type Raw = {status: number; headers: Record<string, string | string[] | undefined>; body: string; data: Buffer; bytes: number; jwtClaims: JwtSummary | undefined; roundTripMs?: number};
 
@@ -95,6 +130,31 @@ function connectionError({origin, timeoutText}: FailureContext, error: unknown, 
 	}
 }
 
+/**
+ * An answer that is a web page rather than the API's JSON (its content type
+ * says HTML, or its body starts with a tag), with the page's title when it
+ * has one: a sign-in page or a proxy's, said as what it is, since neither
+ * the credential nor asking again is the fix.
+ */
+export function htmlPage(raw: Pick<Raw, 'headers' | 'body'>): {title: string | undefined} | undefined {
+	const type = String(raw.headers['content-type'] ?? '');
+	const head = raw.body.slice(0, 1024);
+	if (!/^\s*</.test(head) && !(/html/i.test(type) && !/^\s*[{[]/.test(head))) {
+		return undefined;
+	}
+
+	// Bounded: the title is looked for in the page's head only.
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw.body.slice(0, 16 * 1024))?.[1];
+	const shown = title === undefined ? '' : redactedLine(title, 60);
+	return {title: shown === '' ? undefined : shown};
+}
+
+/** The sentence for an HTML page where a list page (or the API's error) was expected: what it likely is and what to do. */
+export function htmlPageError({origin, apiName}: Pick<FailureContext, 'origin' | 'apiName'>, status: number, title: string | undefined): PagewalkError {
+	const page = `an HTML page${title === undefined ? '' : ` titled "${title}"`}`;
+	return new PagewalkError(`${origin} answered ${status} with ${page}, not the ${apiName}'s JSON: most likely a sign-in page or a proxy in between; open ${origin} in a web browser and sign in if it asks, check that the base URL points at the API itself, then run again.`, {retryable: false});
+}
+
 /** The sentence for a failed status; `id` and `message` are the API's error, when the body held one. */
 function statusError({origin, apiName, credential}: FailureContext, raw: Raw, attempts: number, {id, message}: ReturnType<typeof apiError>): PagewalkError {
 	const {status} = raw;
@@ -117,6 +177,12 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 		}
 
 		return new PagewalkError(`The server answered ${status} with a redirect${where}; pagewalk does not follow redirects, so point the base URL at the final address.`, {retryable: false});
+	}
+
+	// A sign-in or proxy page answering for the API: no credential advice fits it.
+	const html = id === undefined && message === undefined && (status === 401 || status === 403 || status === 407) ? htmlPage(raw) : undefined;
+	if (html) {
+		return htmlPageError({origin, apiName}, status, html.title);
 	}
 
 	if (status === 401) {
@@ -151,11 +217,17 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 
 	if (status === 429) {
 		const wait = retryAfterMs(raw.headers['retry-after'], Date.now());
-		return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; wait ${seconds(Math.max(wait ?? 60_000, 1000))} and retry.`);
+		// A time only when the server gave one: a guess is not said as its figure.
+		const advice = wait === undefined ? 'it did not say for how long: wait a minute and retry' : `wait ${seconds(Math.max(wait, 1000))} and retry`;
+		return new PagewalkError(`The ${apiName} is rate limiting (${said})${retried}; ${advice}.`);
 	}
 
 	if (status >= 500) {
 		return new PagewalkError(`The ${apiName} failed (${said})${retried}; try again later.`);
+	}
+
+	if (status === 431) {
+		return new PagewalkError(`The ${apiName} refused the request's headers as too large (${said}); check --header values and the credential's size.`, {retryable: false});
 	}
 
 	const problem = `The ${apiName} rejected the request (${said})`;

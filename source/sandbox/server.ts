@@ -94,8 +94,12 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
 		// Malformed HTTP: answer 400 in JSON when the socket can still take it.
 		if (socket.writable && error.code !== 'ECONNRESET') {
-			const {body} = options.failure(400, 'invalid_request', 'The request is not valid HTTP.');
-			socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+			// Headers past what Node reads (16 KiB) are said as such, not as HTTP that is not valid.
+			const large = error.code === 'HPE_HEADER_OVERFLOW';
+			const {body} = large
+				? options.failure(431, 'request_header_fields_too_large', 'The request\'s headers are larger than this server reads (16 KiB).')
+				: options.failure(400, 'invalid_request', 'The request is not valid HTTP.');
+			socket.end(`HTTP/1.1 ${large ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 		} else {
 			socket.destroy();
 		}

@@ -41,7 +41,7 @@ describe('the error banner', () => {
 		await app.waitFor(f => f.includes('page 1 '));
 		await app.press(keys.right);
 		const frame = await app.waitFor(f => f.includes(' error'));
-		expect(banner(frame)).toMatch(/^error, r retries: The account API failed \(500 internal_server_error: .*\); try again later\.$/);
+		expect(banner(frame)).toMatch(/^error \(r: retry\): The account API failed \(500 internal_server_error: .*\); try again later\.$/);
 		expect(banner(frame)).not.toContain('…');
 		// Never taller than the terminal, one line to spare.
 		expect(frame.split('\n')).toHaveLength(15);
@@ -57,7 +57,7 @@ describe('the error banner', () => {
 			const frame = await app.waitFor(f => f.includes(' error'));
 			const text = banner(frame);
 			expect(text).toMatch(/^error: The account API /);
-			expect(text).not.toContain('r retries');
+			expect(text).not.toContain('(r: retry)');
 			expect(text).toMatch(status === 404 ? /check the endpoint path and the base URL\.$/ : /COINBASE_ACCESS_TOKEN .*\.$/);
 		});
 	}

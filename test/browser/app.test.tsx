@@ -96,10 +96,10 @@ describe('<App> on the sandbox', () => {
 		expect(shown[0]).toBe(`  id${' '.repeat(36)}name         balance.amount`);
 		expect(shown[1]).toMatch(new RegExp(`^› ${idCell(page[0]!)}  DOGE Wallet +\\d+\\.\\d{8}$`));
 		expect(rowIds(frame)).toEqual(page.slice(0, 10).map(idCell));
-		// At 80 columns the ends of the two lines are cut: what matters comes first.
+		// At 80 columns the lines leave out what is least needed (the latency, what the API does not report), whole segments only.
 		expect(shown.slice(-4)).toEqual([
-			expect.stringMatching(new RegExp(`^account /v2/accounts · page 1 · from the start · desc · limit 25 · seen ${page.length} · `)),
-			expect.stringMatching(new RegExp(`^row 1/${page.length} · ${page.length}/25 short · more pages follow · cols 1–\\d+ of 21 \\(< >\\) · `)),
+			`account /v2/accounts · page 1 · from the start · desc · limit 25 · seen ${page.length}`,
+			expect.stringMatching(new RegExp(`^row 1/${page.length} · ${page.length}/25 short · more pages follow · cols 1–\\d+ of 21 \\(< >\\)$`)),
 			// The fill strip: one page so far, short; the note says why it may be short.
 			'fill ▆ · 1 short · 0 empty',
 			`${page.length} of 25: fewer than limit: permissions or access level; the list continues.`,
@@ -117,10 +117,8 @@ describe('<App> on the sandbox', () => {
 		await app.press(keys.right);
 		frame = await app.waitFor(f => f.includes('page 2 '));
 		expect(rowIds(frame)[0]).toBe(idCell(pages[1]![0]!));
-		// At 80 columns the latency at the end of the line is cut.
-		expect(lines(frame).at(-4)).toMatch(
-			new RegExp(`^account /v2/accounts · page 2 · from the start · desc · limit 25 · seen ${pages[0]!.length + pages[1]!.length} · `),
-		);
+		// At 80 columns the latency at the end of the line is left out.
+		expect(lines(frame).at(-4)).toBe(`account /v2/accounts · page 2 · from the start · desc · limit 25 · seen ${pages[0]!.length + pages[1]!.length}`);
 		await app.press('l');
 		await app.waitFor(f => f.includes('page 3 '));
 		await app.press(keys.left, 'h');
@@ -153,7 +151,9 @@ describe('<App> on the sandbox', () => {
 		await app.press('o');
 		frame = await app.waitFor(f => / · asc\b/.test(f) && !f.includes('loading') && f.includes('new walk started at'));
 		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
-		expect(lines(frame).at(-1)).toMatch(new RegExp(`^order asc: new walk started at ${chosen.replace('…', '')}`));
+		// The message line, wrapped at 80 columns after the fill strip: read whole.
+		const message = lines(frame).slice(lines(frame).findIndex(line => line.startsWith('fill ')) + 1).join(' ');
+		expect(message).toMatch(new RegExp(`^order asc: new walk started at ${chosen.replace('…', '')}\\S* \\(0: from the first page\\)$`));
 		await app.press('o');
 		frame = await app.waitFor(f => / · desc\b/.test(f) && !f.includes('loading') && f.includes('new walk started at'));
 		expect(/^› (\S+)/m.exec(frame)![1]).toBe(chosen);
@@ -245,7 +245,8 @@ describe('<App> on the sandbox', () => {
 
 		await app.press(keys.enter);
 		frame = await app.waitFor(f => f.includes('filter "BTC": '));
-		expect(lines(frame).at(-3)).toMatch(new RegExp(`^row 1/${btc.length} · \\d+/25 short · more pages follow · filter "BTC": ${btc.length} shown · `));
+		// At 80 columns the row's position gives way (the marker shows it): what the filter lets through stays.
+		expect(lines(frame).at(-3)).toMatch(new RegExp(`^\\d+/25 short · more pages follow · filter "BTC": ${btc.length} shown · cols 1–\\d+ of 21 \\(< >\\)$`));
 		await app.press(keys.escape);
 		frame = await app.waitFor(f => !f.includes('filter "BTC"'));
 		expect(frame).toContain('DOGE Wallet');
@@ -254,8 +255,9 @@ describe('<App> on the sandbox', () => {
 	it('shows commerce total and yielded', async () => {
 		const app = await browse({baseUrl: sandbox.commerceUrl, token: sandbox.credentials.commerce.full, api: 'commerce', endpoint: 'checkouts', limit: 10});
 		const frame = await app.waitFor(f => f.includes('page 1 '));
-		expect(lines(frame).at(-4)).toMatch(/^commerce \/checkouts · page 1 · from the start · desc · limit 10 · seen 10 · /);
-		expect(lines(frame).at(-3)).toMatch(/^row 1\/10 · 10\/10 · more pages follow · total \d+ · yielded 10 · cols 1–\d+ of \d+/);
+		expect(lines(frame).at(-4)).toMatch(/^commerce \/checkouts · page 1 · from the start · desc · limit 10 · seen 10( · N ms)?$/);
+		// At 80 columns the row's position gives way to the totals and the columns shown.
+		expect(lines(frame).at(-3)).toMatch(/^10\/10 · more pages follow · total \d+ · yielded 10 · cols 1–\d+ of \d+ \(< >\)$/);
 	});
 
 	it('an error shows in a banner, the page stays, and r retries', async () => {
@@ -267,7 +269,7 @@ describe('<App> on the sandbox', () => {
 		let frame = await app.waitFor(f => f.includes('error:'));
 		const shown = lines(frame);
 		// The banner wraps: it starts after the location, page and fill lines.
-		expect(shown.find(line => line.startsWith(' error'))).toMatch(/^ error, r retries: /);
+		expect(shown.find(line => line.startsWith(' error'))).toMatch(/^ error \(r: retry\): /);
 		// The failure quoted server bytes: shown escaped, never raw.
 		expect(frame).not.toContain('\u001B[31m');
 		expect(shown.some(line => /^account .* · page 1 · /.test(line))).toBe(true);

@@ -145,9 +145,15 @@ describe('wrapping in text panes', () => {
 
 describe('--columns naming a column the page does not have', () => {
 	it('is said in the status line with the closest column, not silently dropped', async () => {
-		const app = await fixture.browse({size: {columns: 200, rows: 16}, columns: {initial: {order: ['id', 'nme']}}});
+		const app = await fixture.browse({size: {columns: 200, rows: 16}, columns: {initial: {order: ['id', 'nme'], typed: true}}});
 		const frame = await app.waitFor(text => text.includes('page 1 '));
 		expect(frame).toContain('no column \'nme\' here, did you mean \'name\'?');
+	});
+
+	it('a remembered choice (the picker\'s, naming what an earlier page had) is not a column asked for: no warning', async () => {
+		const app = await fixture.browse({size: {columns: 200, rows: 16}, columns: {initial: {order: ['id', 'name', 'currency.retired_at'], hidden: []}}});
+		const frame = await app.waitFor(text => text.includes('page 1 '));
+		expect(frame).not.toContain('no column');
 	});
 });
 

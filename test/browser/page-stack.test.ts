@@ -417,7 +417,7 @@ describe('page stack', () => {
 	it('reports retries of the request in flight', () => {
 		let state = start();
 		state = reduce(state, {type: 'retrying', requestId: 1, retry: {attempt: 1, waitMs: 1000, reason: '429'}});
-		expect(retryText(state.pending!.retrying!)).toBe('429, retry 1 in 1 s');
+		expect(retryText(state.pending!.retrying!)).toBe('429: retry 1 in 1 s');
 	});
 
 	it('keeps only a bounded number of pages in memory and refetches evicted ones on the way back', () => {

@@ -6,7 +6,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {budgetSegment, waitingText} from '../../source/browser/status-model.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {makePage, url} from './pages.js';
-import {renderApp} from './support/render-app.js';
+import {keys, renderApp} from './support/render-app.js';
 
 let sandbox: Sandbox | undefined;
 let open: Array<{close(): Promise<void>}> = [];
@@ -58,11 +58,51 @@ describe('the request budget in the status line', () => {
 		await app.waitFor(text => text.includes('stopped loading the next page'));
 	});
 
+	it('→ onto a prefetch waiting for the spent budget says the wait, once worded, with its time (not only a spinner)', async () => {
+		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 60_000}});
+		// Told when a request starts waiting, so → comes once the prefetch waits (an event, not a pause).
+		const waits: string[] = [];
+		const app = await renderApp({
+			baseUrl: sandbox.accountUrl,
+			token: sandbox.credentials.account.full,
+			size: {columns: 100, rows: 16},
+			limit: 5,
+			wrapLoad: load => async (url, options) => load(url, {...options, onRetry(notice) {
+				waits.push(url);
+				options.onRetry?.(notice);
+			}}),
+		});
+		open.push(app);
+		await app.waitFor(text => text.includes('budget 1/2'));
+		// Page 2 was fetched ahead (the budget's last request); the prefetch of page 3 waits for the window to reset.
+		await app.press('l');
+		await app.waitFor(text => text.includes('page 2 ') && !text.includes('loading') && waits.length > 0);
+		await app.press('l');
+		const frame = await app.waitFor(text => /^request budget spent \(0 of 2 left\): next request in \d+ s \(← stops\)$/m.test(text));
+		expect(frame).not.toContain('request budget spent (request budget spent');
+		expect(Number(/next request in (\d+) s/.exec(frame)![1])).toBeGreaterThan(30);
+		await app.press('h');
+		await app.waitFor(text => text.includes('stopped loading the next page'));
+	});
+
+	it('a search across pages waiting for the spent budget says so, in the same words, with its time', async () => {
+		sandbox = await startSandbox({records: 40, rateLimit: {count: 2, perMs: 60_000}});
+		const app = await renderApp({baseUrl: sandbox.accountUrl, token: sandbox.credentials.account.full, size: {columns: 120, rows: 16}, limit: 5});
+		open.push(app);
+		// The first page and page 2, fetched ahead, spend the budget: the search hands page 2 over, then waits for page 3.
+		await app.waitFor(text => text.includes('budget 0/2'));
+		await app.press('/', 'zz-matches-nothing', keys.enter, 'n');
+		const frame = await app.waitFor(text => /^searching page 3: request budget spent \(0 of 2 left\): next request in \d+ s \(Esc cancels\)$/m.test(text));
+		expect(Number(/next request in (\d+) s/.exec(frame)![1])).toBeGreaterThan(30);
+		await app.press(keys.escape);
+		await app.waitFor(text => text.includes('search stopped'));
+	});
+
 	it('waitingText counts down from when the wait began', () => {
 		const notice = {attempt: 2, waitMs: 38_000, reason: '429 rate_limit_exceeded', since: 1_000_000};
 		expect(waitingText(notice, 1_000_000, true)).toBe('429 rate_limit_exceeded: retry 2 in 38 s (← stops)');
 		expect(waitingText(notice, 1_010_500)).toBe('429 rate_limit_exceeded: retry 2 in 28 s');
 		expect(waitingText(notice, 2_000_000)).toBe('429 rate_limit_exceeded: retry 2 in 0 s');
-		expect(waitingText({attempt: 1, waitMs: 4000, reason: 'budget 0/50', pacing: true})).toBe('request budget spent (budget 0/50): next request in 4 s');
+		expect(waitingText({attempt: 1, waitMs: 4000, reason: '0 of 50 left', pacing: true})).toBe('request budget spent (0 of 50 left): next request in 4 s');
 	});
 });

@@ -54,7 +54,7 @@ describe('status line model', () => {
 		expect(joinSegments(model.location)).toBe('account /v2/accounts · page 1 · started after c · desc · limit 25 · seen 1 · ⠋ refreshing');
 		state = pageStackReducer(state, {type: 'failed', requestId: state.pending!.requestId, message: 'HTTP 503 \u001B[2J'});
 		model = statusModel({...input, state, filter: 'bt', visible: 0});
-		expect(model.message).toEqual({id: 'error', text: 'error, r retries: HTTP 503 \\x1b[2J', tone: 'bad'});
+		expect(model.message).toEqual({id: 'error', text: 'error (r: retry): HTTP 503 \\x1b[2J', tone: 'bad'});
 		expect(model.page[3]!.text).toBe('filter "bt": 0 shown');
 	});
 

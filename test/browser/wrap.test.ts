@@ -27,7 +27,12 @@ describe('wrapping text panes', () => {
 
 	it('scrolls by wrapped rows, from the middle of a line, and names the lines shown', () => {
 		const lines = ['first', 'b'.repeat(30), 'last'];
-		expect(wrappedWindow(lines, 10, 2, 3)).toEqual({rows: ['b'.repeat(10), 'b'.repeat(10), 'last'], firstLine: 2, lastLine: 3});
+		expect(wrappedWindow(lines, 10, 2, 3)).toEqual({
+			rows: ['b'.repeat(10), 'b'.repeat(10), 'last'],
+			firstLine: 2,
+			lastLine: 3,
+			pieces: [{line: 1, start: 10, indent: 0}, {line: 1, start: 20, indent: 0}, {line: 2, start: 0, indent: 0}],
+		});
 	});
 
 	it('wraps only what is shown of a megabyte line', () => {

@@ -32,3 +32,37 @@ describe('shared table layout', () => {
 		}
 	});
 });
+
+describe('numbers in cells', () => {
+	const amounts = ['227.680709704', '-0.00010000', '9007199254740993', '1e400', '12'];
+
+	it('are drawn whole or as … alone, never cut among their digits (a cut number reads as another)', () => {
+		for (const text of amounts) {
+			for (let width = 1; width <= 18; width++) {
+				for (const align of ['right', undefined] as const) {
+					const drawn = formatCells(cells({n: text}), [{path: 'n', width, ...(align ? {align} : {})}]).trim();
+					expect(drawn === text || drawn === '…', `${text} at ${width}: ${drawn}`).toBe(true);
+				}
+			}
+		}
+
+		expect(formatCells(cells({n: '227.680709704'}), [{path: 'n', width: 12, align: 'right'}])).toBe(`${' '.repeat(11)}…`);
+		// Text that is not a number is cut as before.
+		expect(formatCells(cells({n: '227.6807097x4'}), [{path: 'n', width: 12}])).toBe('227.6807097…');
+	});
+
+	it('a column of numbers is as wide as its widest number where the width allows', () => {
+		// A name no wider than the minimum: before, such a column got the minimum, twelve cells.
+		const rows = ['227.680709704', '0.5', '18.25'].map((rate, index) => cells({id: `id-${index}`, rate, note: 'n'.repeat(40)}));
+		const layout = layoutColumns(rows, 40);
+		expect(layout.columns.find(column => column.path === 'rate')).toEqual({path: 'rate', width: 13, align: 'right'});
+		for (const row of rows) {
+			expect(formatCells(row, layout.columns)).toContain(row.get('rate'));
+		}
+
+		// Tight: the number stays whole and the next column gives way, rather than the number becoming `…`.
+		const tight = layoutColumns(rows, 32);
+		expect(tight.columns.map(column => [column.path, column.width])).toEqual([['id', 4], ['rate', 13]]);
+		expect(tight.hiddenPaths).toEqual(['note']);
+	});
+});

@@ -95,6 +95,14 @@ describe('resolution order', () => {
 		},
 	};
 
+	test('a config file that starts with a UTF-8 byte order mark is read as if it had none', async () => {
+		const env = {...configFile(`\uFEFF${JSON.stringify(profiles, null, '\t')}`), HOME_TOKEN: 'home-token'};
+		const config = await open([], {profile: 'home'}, env);
+		expect(config.profile).toBe('home');
+		expect(firstPageUrl(config)).toBe('http://127.0.0.1:9/home/v2/accounts');
+		expect(headerValue(config.credential)).toBe('Bearer home-token');
+	});
+
 	test('a profile gives the bases, the version and the credential; the shell\'s variables step aside', async () => {
 		const env = {...configFile(profiles), HOME_TOKEN: 'home-token', COINBASE_ACCESS_TOKEN: 'shell-token', PAGEWALK_BASE_URL: 'https://shell.example'};
 		const config = await open([], {profile: 'home'}, env);

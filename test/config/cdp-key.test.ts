@@ -98,6 +98,14 @@ describe('key shapes that are accepted', () => {
 		expect(signsFor(key, ed.publicKey)).toBe(true);
 	});
 
+	it('hex of a 32-byte seed, or of 64 bytes (seed, then public key), is EdDSA: read as base64 it would be 48 or 96 bytes', () => {
+		for (const hex of [edSeed.toString('hex'), Buffer.concat([edSeed, edPublic]).toString('hex').toUpperCase()]) {
+			const key = parseKeyFile(file({name, privateKey: hex}), 'k.json');
+			expect(key.algorithm).toBe('EdDSA');
+			expect(signsFor(key, ed.publicKey)).toBe(true);
+		}
+	});
+
 	it('a literal backslash-n inside the JSON string is a newline', () => {
 		const escaped = sec1.replaceAll('\n', '\\n');
 		expect(escaped).not.toContain('\n');
@@ -183,6 +191,12 @@ describe('key files and keys that are refused, in one sentence naming the source
 	it('base64 of the wrong length, text that is neither PEM nor base64, mismatched 64-byte halves', () => {
 		expect(failure(() => parseKeyParts({name, privateKey: Buffer.alloc(48, 7).toString('base64')})).message)
 			.toBe('COINBASE_API_PRIVATE_KEY decodes from base64 to 48 bytes, but an Ed25519 key is 32 bytes (the seed) or 64 (seed, then public key); copy it again from the key portal.');
+		// Hex of another length says it is hex, not what it would decode to as base64.
+		expect(failure(() => parseKeyParts({name, privateKey: Buffer.alloc(48, 7).toString('hex')})).message)
+			.toBe('COINBASE_API_PRIVATE_KEY is hex of 48 bytes, but an Ed25519 key is 32 bytes (64 hex digits: the seed) or 64 (128 digits: seed, then public key); copy it again from the key portal.');
+		const mismatchedHex = Buffer.concat([edSeed, Buffer.alloc(32, 1)]).toString('hex');
+		expect(failure(() => parseKeyParts({name, privateKey: mismatchedHex})).message)
+			.toBe('COINBASE_API_PRIVATE_KEY is 64 bytes whose second half is not the public key of the first; copy it again from the key portal.');
 		expect(failure(() => parseKeyParts({name, privateKey: 'not a key at all!'})).message)
 			.toBe('COINBASE_API_PRIVATE_KEY is neither a PEM private key nor base64 of an Ed25519 key; copy it again from the key portal.');
 		const mismatched = Buffer.concat([edSeed, Buffer.alloc(32, 1)]).toString('base64');
@@ -211,6 +225,15 @@ describe('key files on disk', () => {
 		chmodSync(keyPath, 0o644);
 		expect(readKeyFile(keyPath).warning)
 			.toBe(`Warning: permissions 0644 for '${keyPath}' are too open; a private key file must not be readable by others: chmod 600 ${keyPath}`);
+	});
+
+	it('reads a key file that starts with a UTF-8 byte order mark (as Notepad saves it), saying nothing', () => {
+		const keyPath = path.join(directory, 'bom.json');
+		writeFileSync(keyPath, `\uFEFF${file({name, privateKey: sec1})}`, {mode: 0o600});
+		const {key, warning} = readKeyFile(keyPath);
+		expect(key.name).toBe(name);
+		expect(signsFor(key, ec.publicKey)).toBe(true);
+		expect(warning).toBeUndefined();
 	});
 
 	it('mode warnings: group-readable too; quoted paths; none on Windows', () => {

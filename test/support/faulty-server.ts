@@ -333,6 +333,11 @@ function variesByRequest(c: Context): void {
 const faults = {
 	'non-json': {api: 'account', handle: c => send(c, 200, 'hello, this is not JSON')},
 	'html-502': {api: 'account', handle: c => send(c, 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', {'content-type': 'text/html'})},
+	// A sign-in page answering for the API (a captive portal, a company proxy): 200, and 401 from a proxy.
+	'html-login': {api: 'account', handle: c => send(c, 200, '<!doctype html>\n<html><head><title>Sign in \u2013 Example SSO</title></head><body><form></form></body></html>', {'content-type': 'text/html; charset=utf-8'})},
+	'html-401': {api: 'account', handle: c => send(c, 401, '<html><head><title>Proxy login</title></head><body>Log in to continue</body></html>', {'content-type': 'text/html'})},
+	// A proxy in front that reads fewer header bytes than pagewalk sends (most read 8 KiB).
+	'headers-too-large': {api: 'account', handle: c => send(c, 431, {errors: [{id: 'request_header_fields_too_large', message: 'Request Header Fields Too Large'}]})},
 	truncated: {api: 'account', handle: c => send(c, 200, JSON.stringify({pagination: accountPagination(null), data: page(1, 3)}).slice(0, 70), {'content-type': 'application/json'})},
 	'no-pagination': {api: 'account', handle: c => send(c, 200, {data: page(1, 2)})},
 	'bad-pagination': {api: 'commerce', handle: c => send(c, 200, {pagination: {...commercePagination(null, []), limit: '25'}, data: []})},
@@ -426,6 +431,8 @@ const faults = {
 
 		goodPage(c, 1);
 	}},
+	// 429 with no Retry-After, as the real APIs may: no time is known to say.
+	'rate-limit-silent': {api: 'account', handle: c => send(c, 429, errorBody('account', 'rate_limit_exceeded', 'Too many requests'))},
 	'rate-limit-long': {api: 'commerce', handle: c => send(c, 429, errorBody('commerce', 'rate_limit_exceeded', 'Too many requests'), {'retry-after': '3600'})},
 	'unavailable-once': {api: 'commerce', handle(c) {
 		if (c.hit === 1) {

@@ -74,6 +74,9 @@ describe('faulty server', () => {
 	const expectations: Partial<Record<FaultName, Expectation>> = {
 		'non-json': {code: 1, stderr: /not a valid list page: the body is not valid JSON \(body starts "hello, this is not JSON"\)/, objects: 0},
 		'html-502': {code: 1, stderr: /failed \(502, body "<html><head><title>502 Bad Gateway.*\) after 1 retry; try again later/, objects: 0},
+		'html-login': {code: 1, stderr: /answered 200 with an HTML page titled "Sign in – Example SSO", not the account API's JSON: most likely a sign-in page or a proxy in between; open http:\/\/127\.0\.0\.1:\d+ in a web browser and sign in if it asks, check that the base URL points at the API itself, then run again\.\npagewalk: no objects were written\.\n$/, objects: 0},
+		'html-401': {code: 1, stderr: /answered 401 with an HTML page titled "Proxy login", not the account API's JSON: most likely a sign-in page or a proxy in between;[^]*no objects were written\.\n$/, objects: 0},
+		'headers-too-large': {code: 1, stderr: /The account API refused the request's headers as too large \(431 request_header_fields_too_large: Request Header Fields Too Large\); check --header values and the credential's size\.\npagewalk: no objects were written\.\n$/, objects: 0},
 		truncated: {code: 1, stderr: /the body is truncated JSON/, objects: 0},
 		'no-pagination': {code: 1, stderr: /the field pagination is missing/, objects: 0},
 		'bad-pagination': {code: 1, stderr: /pagination\.limit is a string "25", not a whole number/, objects: 0},
@@ -94,6 +97,7 @@ describe('faulty server', () => {
 		'stall-body': {code: 1, stderr: /did not send the whole page within 0\.5 s \(--timeout\)/, objects: 0, extra: deadline},
 		'reset-always': {code: 1, stderr: /connection to http:\/\/127\.0\.0\.1:\d+ was reset 2 times|closed the connection before the whole body/, objects: 0},
 		'reset-once': {code: 0, objects: 3},
+		'rate-limit-silent': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\) after 1 retry; it did not say for how long: wait a minute and retry\./, objects: 0},
 		'rate-limit-long': {code: 1, stderr: /rate limiting \(429 rate_limit_exceeded: Too many requests\); wait 3600 s and retry/, objects: 0},
 		'unavailable-once': {code: 0, objects: 6},
 		'gateway-timeout-once': {code: 0, objects: 3},

@@ -45,7 +45,7 @@ describe('a walk under the sandbox\'s rate limit', () => {
 		expect(new Set(ids).size).toBe(30);
 		expect(notices.length).toBeGreaterThan(0);
 		expect(notices.every(notice => notice.pacing === true)).toBe(true);
-		expect(notices[0]!.reason).toBe('request budget spent (0 of 4 left)');
+		expect(notices[0]!.reason).toBe('0 of 4 left');
 	});
 
 	it('without them (as the real API): the same walk meets 429 and waits Retry-After', async () => {
