@@ -32,7 +32,7 @@ export const maximumTransactions = 1_000_000;
 // Lists of accounts held built at once, counted in objects: enough for every list of a
 // benchmark's 1,000 accounts with 1,000 transactions each. Untouched lists past it are
 // dropped, oldest use first, and built again the same from the seed when asked for.
-const heldObjectLimit = 2_000_000;
+export const heldObjectLimit = 2_000_000;
 
 /** How many objects each list of an account has (from its roll, key, currency and the shape), and how one is drawn. */
 const accountListKinds: Record<AccountListName, {count(roll: number, key: number, currency: string, shape: TransactionShape): number; render: typeof renderTransaction}> = {

@@ -263,7 +263,7 @@ describe('churn while an account\'s transactions are walked', () => {
 			const candidates: string[] = [];
 			for (const id of sandbox.store.ids('accounts', {viewer})) {
 				const count = sandbox.store.transactionIds(id)?.length ?? 0;
-				if (count > 60 && count < 200 && candidates.push(id) === 3) {
+				if (count > 60 && count < 200 && candidates.push(id) === 5) {
 					break;
 				}
 			}
