@@ -8,7 +8,7 @@ import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
 import {formatOrigin, wildcardHosts} from '../sandbox/server.js';
 import {defaults} from '../config/config-defaults.js';
-import {defaultRecords, defaultSeed, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../sandbox/index.js';
+import {defaultLongTail, defaultRecords, defaultSeed, maximumTransactions, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../sandbox/index.js';
 
 const help = `
 	Usage
@@ -21,6 +21,10 @@ const help = `
 	  --commerce-port N  commerce API port (default: --port + 1, or free with --port 0)
 	  --host H           interface to bind (default 127.0.0.1)
 	  --records N        objects per list, up to 1000000 (default ${defaultRecords})
+	  --long-tail N      the most transactions one account holds: about one account in
+	                     thirty holds from a fifth of N to N, up to ${maximumTransactions} (default ${defaultLongTail})
+	  --transactions N   every account holds exactly N transactions, a flat shape for
+	                     benchmarks (default: none to a few pages each, and the long tail)
 	  --seed S           seed of the generated data and credentials (default ${defaultSeed})
 	  --churn N          insert and remove about N objects per second (default 0)
 	  --scenario NAME    a preset (default restricted):
@@ -41,6 +45,7 @@ ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenari
 	  $ pagewalk serve
 	  $ pagewalk serve --json --port 0
 	  $ pagewalk serve --scenario duplicate   # then: pagewalk audit --base-url …
+	  $ pagewalk serve --records 1000 --transactions 1000 --latency 50
 `;
 
 const defaultPort = 4010;
@@ -73,6 +78,12 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const records = wholeNumber('records', flags.records, maximumRecords);
+	const longTail = wholeNumber('long-tail', flags.longTail, maximumTransactions);
+	const transactions = wholeNumber('transactions', flags.transactions, maximumTransactions);
+	if (longTail !== undefined && transactions !== undefined) {
+		throw new UsageError('--long-tail shapes the varied transactions that --transactions replaces; give one of them.');
+	}
+
 	const seed = wholeNumber('seed', flags.seed, 4_294_967_295);
 	const churn = wholeNumber('churn', flags.churn, 100_000);
 	if (host.trim() === '') {
@@ -118,6 +129,8 @@ export async function run(argv: string[]): Promise<number> {
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),
 		...(records === undefined ? {} : {records}),
+		...(longTail === undefined ? {} : {longTail}),
+		...(transactions === undefined ? {} : {transactionsPerAccount: transactions}),
 		seed: resolvedSeed,
 		...(churn === undefined ? {} : {churn}),
 		...(rateLimit === undefined ? {} : {rateLimit}),
@@ -205,10 +218,11 @@ function rateLimitLine(limit: SandboxSettings['rateLimit']): string {
 }
 
 /** What the sandbox runs with, as it applies them: the flags confirmed, defaults named. */
-function settingLines({scenario, records, seed, churnPerSecond, latency, rateLimit}: SandboxSettings): string {
+function settingLines({scenario, records, longTail, transactionsPerAccount, seed, churnPerSecond, latency, rateLimit}: SandboxSettings): string {
 	return [
 		`  scenario    ${scenario}: ${scenarioSummaries[scenario]}`,
 		`  records     ${records} objects per list, seed ${seed}, ${churnPerSecond === 0 ? 'no churn' : `churn: about ${churnPerSecond} inserts and removals a second`}`,
+		`  long tail   ${transactionsPerAccount === null ? `about one account in thirty holds ${Math.floor(longTail / 5)} to ${longTail} transactions (--long-tail N sets the most)` : `none: every account holds ${transactionsPerAccount} transactions (--transactions)`}`,
 		`  latency     ${latencyLine(latency)}`,
 		`  rate limit  ${rateLimitLine(rateLimit)}`,
 	].join('\n');

@@ -105,6 +105,8 @@ export const serveFlags = {
 	commercePort: {type: 'string'},
 	host: {type: 'string'},
 	records: {type: 'string'},
+	longTail: {type: 'string'},
+	transactions: {type: 'string'},
 	seed: {type: 'string'},
 	churn: {type: 'string'},
 	scenario: {type: 'string'},

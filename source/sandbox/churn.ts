@@ -1,8 +1,11 @@
 /**
  * Background churn (`--churn N`): about N changes per second, half inserts of a
- * new newest object, half removals of a random live one, across all three
- * lists. The timer is unref'd so churn never keeps a process alive.
+ * new newest object, half removals of a random live one, across the three
+ * lists and the transactions of the accounts being walked (the lists built and
+ * held now: churn builds none). The timer is unref'd so churn never keeps a
+ * process alive.
  */
+import type {OrderedIndex} from './ordered-index.js';
 import {generator} from './random.js';
 import {collectionNames, type Lists} from './store.js';
 
@@ -31,20 +34,39 @@ export function startChurn(lists: Lists, perSecond: number, seed: number): () =>
 }
 
 function change(lists: Lists, random: () => number): void {
-	const name = collectionNames[Math.floor(random() * collectionNames.length)]!;
+	// The transactions of accounts take a share of the changes only while some are held.
+	const held = lists.heldTransactionLists();
+	const choice = Math.floor(random() * (collectionNames.length + (held.length > 0 ? 1 : 0)));
+	if (choice === collectionNames.length) {
+		const list = held[Math.floor(random() * held.length)]!;
+		const insert = random() < 0.5 || list.index.live === 0;
+		const serial = insert ? undefined : liveSerial(list.index, random);
+		lists.changeTransactions(list, serial === undefined ? {insert: true} : {remove: serial});
+		return;
+	}
+
+	const name = collectionNames[choice]!;
 	const {index} = lists.collections[name];
 	if (random() < 0.5 || index.live === 0) {
 		lists.insert(name);
 		return;
 	}
 
-	// A random live object: start anywhere, step to the next live one (bounded).
+	const serial = liveSerial(index, random);
+	if (serial !== undefined) {
+		index.remove(serial);
+	}
+}
+
+/** A random live object: start anywhere, step to the next live one (bounded). */
+function liveSerial(index: OrderedIndex, random: () => number): number | undefined {
 	let position = Math.floor(random() * index.length);
 	for (let tries = 0; tries < 1000; tries++, position = (position + 1) % index.length) {
 		const serial = index.serialAt(position);
 		if (index.isLiveSerial(serial)) {
-			index.remove(serial);
-			return;
+			return serial;
 		}
 	}
+
+	return undefined;
 }

@@ -13,7 +13,7 @@ import {delayFor, type Latency} from './latency.js';
 import {RateLimiter, type RateLimit} from './rate-limit.js';
 import {churnPerSecond, faultFor, type ScenarioName} from './scenarios.js';
 import {listen, type Listener} from './server.js';
-import {Lists, type SandboxStore} from './store.js';
+import {defaultLongTail, Lists, maximumTransactions, type SandboxStore} from './store.js';
 
 export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
 export type {Credentials} from './credentials.js';
@@ -31,6 +31,10 @@ export type SandboxOptions = {
 	commercePort?: number;
 	/** Objects per list (accounts, checkouts, charges); default 300. */
 	records?: number;
+	/** The most transactions one account holds: about one account in thirty holds between a fifth of it and all of it. Default 5,000. */
+	longTail?: number;
+	/** Every account holds exactly this many transactions instead of the varied shape: for benchmarks. */
+	transactionsPerAccount?: number;
 	/** Seed of the generated data and credentials; default 1. */
 	seed?: number;
 	/** Removed objects each list keeps as valid cursors; older removals are forgotten. Default 10,000. */
@@ -68,10 +72,11 @@ export type Sandbox = {
 };
 
 /** The sandbox's settings as it applies them (a scenario's own churn included); null where off. */
-export type SandboxSettings = {scenario: ScenarioName; records: number; seed: number; churnPerSecond: number; latency: Latency | null; rateLimit: RateLimit | null};
+export type SandboxSettings = {scenario: ScenarioName; records: number; longTail: number; transactionsPerAccount: number | null; seed: number; churnPerSecond: number; latency: Latency | null; rateLimit: RateLimit | null};
 
 export const defaultRecords = 300;
 export const defaultSeed = 1;
+export {defaultLongTail, maximumTransactions} from './store.js';
 /** Past this the index still works, but start-up and memory stop being modest. */
 export const maximumRecords = 10_000_000;
 
@@ -84,13 +89,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		throw new RangeError(`records must be a whole number from 0 to ${maximumRecords}; got ${records}.`);
 	}
 
+	const longTail = options.longTail ?? defaultLongTail;
+	const perAccount = options.transactionsPerAccount;
+	for (const [name, value] of [['longTail', longTail], ['transactionsPerAccount', perAccount ?? 0]] as const) {
+		if (!Number.isInteger(value) || value < 0 || value > maximumTransactions) {
+			throw new RangeError(`${name} must be a whole number from 0 to ${maximumTransactions}; got ${value}.`);
+		}
+	}
+
 	if (!Number.isInteger(seed) || seed < 0 || seed > 0xff_ff_ff_ff) {
 		throw new RangeError(`seed must be a whole number from 0 to 4294967295; got ${seed}.`);
 	}
 
 	const scenario = options.scenario ?? 'restricted';
 	const fault = faultFor(scenario);
-	const lists = new Lists(seed, records, options.keepRemoved);
+	const lists = new Lists(seed, records, options.keepRemoved, {longTail, ...(perAccount === undefined ? {} : {perAccount})});
 	const credentials = credentialsFor(seed);
 	const now = options.now ?? Date.now;
 	const {keys, verifiable} = issueKeys(seed);
@@ -141,7 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		commerceUrl,
 		credentials,
 		keys,
-		settings: {scenario, records, seed, churnPerSecond: churn, latency: latency ?? null, rateLimit: options.rateLimit ? {...options.rateLimit, headers: options.rateLimit.headers !== false} : null},
+		settings: {scenario, records, longTail, transactionsPerAccount: perAccount ?? null, seed, churnPerSecond: churn, latency: latency ?? null, rateLimit: options.rateLimit ? {...options.rateLimit, headers: options.rateLimit.headers !== false} : null},
 		store: lists,
 		async close() {
 			stopChurn();

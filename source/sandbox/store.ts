@@ -7,7 +7,7 @@
 import type {ListObject, Order} from '../contract/types.js';
 import {hiddenClumps} from './clumps.js';
 import {OrderedIndex, type Viewer} from './ordered-index.js';
-import {hash32, nameCode} from './random.js';
+import {hash32, nameCode, unit} from './random.js';
 import {createdTimes, dataEnd, hasAddresses, renderAccount, renderAddress, renderCharge, renderCheckout, renderTransaction, type RecordKey} from './records.js';
 
 export type {Viewer} from './ordered-index.js';
@@ -16,11 +16,28 @@ export const collectionNames: readonly CollectionName[] = ['accounts', 'checkout
 /** The lists each account has of its own (the real API has more: deposits, withdrawals, buys, sells). */
 export type AccountListName = 'transactions' | 'addresses';
 
-/** How many objects each list of an account has (from its roll, key and currency), and how one is drawn. */
-const accountListKinds: Record<AccountListName, {count(roll: number, key: number, currency: string): number; render: typeof renderTransaction}> = {
-	// Most accounts have a few pages of history; some have none.
+/**
+ * How the sandbox shapes each account's transactions (serve --long-tail and
+ * --transactions): by default about one account in ten has none, most a few
+ * pages, and about one in thirty is long, between a fifth of `longTail` and
+ * all of it, so a walk of the whole account meets lists where walking from both
+ * ends pays. `perAccount` gives every account exactly that many instead: a
+ * flat shape for benchmarks.
+ */
+export type TransactionShape = {longTail: number; perAccount?: number};
+export const defaultLongTail = 5000;
+/** Past this a single list takes seconds to build on its first request and tens of MB to hold. */
+export const maximumTransactions = 1_000_000;
+
+// Lists of accounts held built at once, counted in objects: enough for every list of a
+// benchmark's 1,000 accounts with 1,000 transactions each. Untouched lists past it are
+// dropped, oldest use first, and built again the same from the seed when asked for.
+export const heldObjectLimit = 2_000_000;
+
+/** How many objects each list of an account has (from its roll, key, currency and the shape), and how one is drawn. */
+const accountListKinds: Record<AccountListName, {count(roll: number, key: number, currency: string, shape: TransactionShape): number; render: typeof renderTransaction}> = {
 	transactions: {
-		count: (roll, key) => (roll < 10 ? 0 : roll < 30 ? roll % 12 : 25 + (hash32(key, 2) % 160)),
+		count: (roll, key, _currency, {longTail, perAccount}) => perAccount ?? (roll < 10 ? 0 : roll < 30 ? roll % 12 : roll < 97 ? 25 + (hash32(key, 2) % 160) : Math.floor(longTail * (0.2 + 0.8 * unit(key, 6)))),
 		render: renderTransaction,
 	},
 	// Fiat accounts receive no crypto; most others have a handful of
@@ -65,6 +82,8 @@ export type SandboxStore = {
 	addressIds(accountId: string, options?: ListOptions): string[] | undefined;
 	/** Ids of one account's addresses the restricted credential cannot see, newest first; undefined as above. */
 	hiddenAddressIds(accountId: string): string[] | undefined;
+	/** Ids of one account's transactions the restricted credential cannot see, newest first; undefined as above. */
+	hiddenTransactionIds(accountId: string): string[] | undefined;
 };
 
 const day = 86_400_000;
@@ -74,11 +93,19 @@ const spans: Record<CollectionName, number> = {accounts: 3 * 365 * day, checkout
 export class Lists implements SandboxStore {
 	readonly collections: Record<CollectionName, Collection>;
 	// Built on first use: a million accounts must not mean a million transaction lists.
+	// Each map is in order of last use, oldest first, for dropping untouched lists.
 	private readonly accountLists: Record<AccountListName, Map<number, Collection>> = {transactions: new Map(), addresses: new Map()};
+	// Lists churn changed: kept, since building them again would undo the change.
+	private readonly changedLists = new Set<Collection>();
+	private heldObjects = 0;
 	private insertCount = 0;
 
-	/** `keepRemoved`: removed objects each list keeps as valid cursors (see ordered-index.ts). */
-	constructor(readonly seed: number, records: number, keepRemoved?: number) {
+	/**
+	 * `keepRemoved`: removed objects each list keeps as valid cursors (see ordered-index.ts);
+	 * `transactions`: how each account's transactions are shaped; `heldLimit`: objects of
+	 * accounts' lists held built before untouched ones are dropped.
+	 */
+	constructor(readonly seed: number, records: number, keepRemoved?: number, readonly transactions: TransactionShape = {longTail: defaultLongTail}, private readonly heldLimit = heldObjectLimit) {
 		const make = (name: CollectionName, render: (key: RecordKey) => ListObject): Collection => {
 			const key = hash32(seed, nameCode(name));
 			const index = new OrderedIndex(key, createdTimes(records, hash32(key, 1), dataEnd, spans[name]), hiddenClumps(records, hash32(key, 2), true), keepRemoved);
@@ -106,16 +133,41 @@ export class Lists implements SandboxStore {
 
 		const lists = this.accountLists[name];
 		let list = lists.get(serial);
-		if (!list) {
+		if (list) {
+			lists.delete(serial);
+		} else {
 			list = this.buildAccountList(name, serial, accounts.index.idOf(serial));
-			lists.set(serial, list);
+			this.heldObjects += list.index.length;
+			this.dropUntouched();
 		}
 
+		lists.set(serial, list);
 		return list;
 	}
 
+	/** The transactions lists built and held now (the ones being walked): what churn changes in accounts. */
+	heldTransactionLists(): Collection[] {
+		return [...this.accountLists.transactions.values()];
+	}
+
+	/**
+	 * Adds a newest transaction to a held list, or removes one of its live
+	 * ones (`serial`); the list is kept from then on.
+	 */
+	changeTransactions(list: Collection, change: {insert: true} | {remove: number}): void {
+		this.changedLists.add(list);
+		if ('insert' in change) {
+			this.insertInto(list.index, nameCode('transactions'), {});
+		} else {
+			list.index.remove(change.remove);
+		}
+	}
+
 	insert(collection: CollectionName, options: InsertOptions = {}): string {
-		const {index} = this.collection(collection);
+		return this.insertInto(this.collection(collection).index, nameCode(collection), options);
+	}
+
+	private insertInto(index: OrderedIndex, listCode: number, options: InsertOptions): string {
 		const number = this.insertCount++;
 		let created: number;
 		if (options.createdAt === undefined) {
@@ -130,7 +182,7 @@ export class Lists implements SandboxStore {
 			}
 		}
 
-		const hidden = options.hidden ?? hash32(this.seed, nameCode(collection), 5, number) % 3 === 0;
+		const hidden = options.hidden ?? hash32(this.seed, listCode, 5, number) % 3 === 0;
 		return index.idOf(index.insert(created, hidden));
 	}
 
@@ -174,6 +226,27 @@ export class Lists implements SandboxStore {
 		return list && liveIds(list.index, {}, true);
 	}
 
+	hiddenTransactionIds(accountId: string): string[] | undefined {
+		const list = this.accountList('transactions', accountId);
+		return list && liveIds(list.index, {}, true);
+	}
+
+	/** Drops the least recently used lists churn has not changed while more than `heldLimit` objects are held. */
+	private dropUntouched(): void {
+		for (const lists of Object.values(this.accountLists)) {
+			for (const [serial, list] of lists) {
+				if (this.heldObjects <= this.heldLimit) {
+					return;
+				}
+
+				if (!this.changedLists.has(list)) {
+					lists.delete(serial);
+					this.heldObjects -= list.index.length;
+				}
+			}
+		}
+	}
+
 	private collection(name: CollectionName): Collection {
 		const list = (this.collections as Partial<Record<string, Collection>>)[name];
 		if (!list) {
@@ -193,9 +266,16 @@ export class Lists implements SandboxStore {
 		const kind = accountListKinds[name];
 		const key = hash32(this.seed, nameCode(name), accountSerial);
 		const currency = (accounts.render(accountSerial).currency as {code: string}).code;
-		const count = kind.count(hash32(key, 1) % 100, key, currency);
+		const count = kind.count(hash32(key, 1) % 100, key, currency, this.transactions);
 		const opened = accounts.index.createdOf(accountSerial);
-		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hiddenClumps(count, hash32(key, 4), false));
+		const hidden = hiddenClumps(count, hash32(key, 4), false);
+		// Now and then the restricted credential may see an account but none of its transactions:
+		// every page of that list is empty, and next_uri leads on to its end.
+		if (name === 'transactions' && hash32(key, 7) % 20 === 0) {
+			hidden.fill(1);
+		}
+
+		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hidden);
 		const salt = hash32(key, 5);
 		return {
 			index,

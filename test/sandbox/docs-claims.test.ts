@@ -1,10 +1,12 @@
 /**
  * What the docs claim about the sandbox, checked against the sandbox itself:
- * the demo's page sizes quoted in the README are the ones it serves.
+ * the demo's page sizes quoted in the README are the ones it serves, and the
+ * figures of the accounts' transactions are the ones it holds.
  */
 import {readFileSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {defaultLongTail, startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {heldObjectLimit} from '../../source/sandbox/store.js';
 import {authHeaders, get} from './helpers.js';
 
 let sandbox: Sandbox;
@@ -32,5 +34,30 @@ describe('docs/sandbox.md on the sandbox', () => {
 		}
 
 		expect(sizes).toEqual(claimed);
+	});
+
+	it('gives the default accounts\' transactions as the sandbox holds them', () => {
+		const text = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8').replaceAll(/\s+/g, ' ');
+		const number = (figure: string) => Number(figure.replaceAll(',', ''));
+		const shape = /to N \(default ([\d,]+)\)/.exec(text);
+		const figures = /With the defaults: (\d+) accounts, ([\d,]+) transactions, (\d+) accounts with none, (\d+) with over 1,000, the longest ([\d,]+)\. The restricted credential sees (\d+) of the accounts and, of their transactions, ([\d,]+),/.exec(text);
+		const held = /held, up to ([\d,]+) objects in all/.exec(text);
+		expect(shape && figures && held, 'docs/sandbox.md no longer gives the transactions\' figures; update this test with it').toBeTruthy();
+		expect(number(shape![1]!)).toBe(defaultLongTail);
+		expect(number(held![1]!)).toBe(heldObjectLimit);
+		const {store} = sandbox;
+		const accounts = store.ids('accounts');
+		const counts = accounts.map(account => store.transactionIds(account)!.length);
+		const visible = store.ids('accounts', {viewer: 'restricted'});
+		const restricted = visible.reduce((sum, account) => sum + store.transactionIds(account)!.length - store.hiddenTransactionIds(account)!.length, 0);
+		expect(figures!.slice(1).map(number)).toEqual([
+			accounts.length,
+			counts.reduce((sum, count) => sum + count, 0),
+			counts.filter(count => count === 0).length,
+			counts.filter(count => count > 1000).length,
+			Math.max(...counts),
+			visible.length,
+			restricted,
+		]);
 	});
 });

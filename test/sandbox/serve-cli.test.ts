@@ -80,7 +80,7 @@ describe('pagewalk serve', () => {
 		const server = start(['--json', '--port', '0', '--records', '40']);
 		const info = JSON.parse(await server.firstLine);
 		expect(Object.keys(info)).toEqual(['accountUrl', 'commerceUrl', 'credentials', 'keys', 'settings']);
-		expect(info.settings).toEqual({scenario: 'restricted', records: 40, seed: 1, churnPerSecond: 0, latency: null, rateLimit: null});
+		expect(info.settings).toEqual({scenario: 'restricted', records: 40, longTail: 5000, transactionsPerAccount: null, seed: 1, churnPerSecond: 0, latency: null, rateLimit: null});
 		expect(Object.keys(info.credentials.account)).toEqual(['full', 'restricted']);
 		const account = await fetch(`${info.accountUrl}/v2/accounts?limit=3`, {headers: {authorization: `Bearer ${info.credentials.account.full}`}});
 		expect(account.status).toBe(200);
@@ -182,26 +182,28 @@ describe('pagewalk serve', () => {
 		expect(await server.exited).toBe(0);
 	});
 
-	it('confirms its scenario, records, latency and rate limit at start, in the text and in --json, as the sandbox applies them', async () => {
-		const flags = ['--port', '0', '--records', '30', '--scenario', 'churn', '--latency', '80±20', '--rate-limit', '100/m', '--no-budget-headers'];
+	it('confirms its scenario, records, long tail, latency and rate limit at start, in the text and in --json, as the sandbox applies them', async () => {
+		const flags = ['--port', '0', '--records', '30', '--long-tail', '20000', '--scenario', 'churn', '--latency', '80±20', '--rate-limit', '100/m', '--no-budget-headers'];
 		const server = start(flags);
 		const text = (await server.waitFor(/^Ctrl-C/)).join('\n');
 		expect(text).toContain('  scenario    churn: clean, with 5 inserts and removals a second while you walk\n');
 		// The churn scenario's own churn, which --churn did not set: what the sandbox does, not what was typed.
 		expect(text).toContain('  records     30 objects per list, seed 1, churn: about 5 inserts and removals a second\n');
+		expect(text).toContain('  long tail   about one account in thirty holds 4000 to 20000 transactions (--long-tail N sets the most)\n');
 		expect(text).toContain('  latency     80 ms ± 20 ms before each answer\'s first byte, + 0.2 ms per object asked for\n');
 		expect(text).toContain('  rate limit  100 requests a minute per credential on the account API, then 429 with Retry-After; only 429 and Retry-After, as the real API (--no-budget-headers)\n');
 		server.child.kill('SIGTERM');
 		expect(await server.exited).toBe(0);
 		const json = start(['--json', ...flags]);
 		const info = JSON.parse(await json.firstLine) as {settings: unknown};
-		expect(info.settings).toEqual({scenario: 'churn', records: 30, seed: 1, churnPerSecond: 5, latency: {ms: 80, jitterMs: 20, perObjectMs: 0.2}, rateLimit: {count: 100, perMs: 60_000, headers: false}});
+		expect(info.settings).toEqual({scenario: 'churn', records: 30, longTail: 20_000, transactionsPerAccount: null, seed: 1, churnPerSecond: 5, latency: {ms: 80, jitterMs: 20, perObjectMs: 0.2}, rateLimit: {count: 100, perMs: 60_000, headers: false}});
 		json.child.kill('SIGTERM');
 		expect(await json.exited).toBe(0);
 		const plain = start(['--port', '0', '--records', '5']);
 		const defaultsText = (await plain.waitFor(/^Ctrl-C/)).join('\n');
 		expect(defaultsText).toContain('  scenario    restricted: clean; the restricted credential sees clumps of the list (the default)\n');
 		expect(defaultsText).toContain('  records     5 objects per list, seed 1, no churn\n');
+		expect(defaultsText).toContain('  long tail   about one account in thirty holds 1000 to 5000 transactions (--long-tail N sets the most)\n');
 		expect(defaultsText).toContain('  latency     none: answers come at once (--latency MS[±J][/P] holds them as a real link would)\n');
 		expect(defaultsText).toContain('  rate limit  off (--rate-limit N/h, N/m or N/s sets one)\n');
 		plain.child.kill('SIGTERM');
@@ -271,11 +273,38 @@ describe('pagewalk serve', () => {
 	it('--help lists every option and exits 0', async () => {
 		const server = start(['--help']);
 		const output = (await server.waitFor(/pagewalk serve --json/)).join('\n');
-		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--seed', '--churn', '--rate-limit', '--no-budget-headers', '--latency', '--json', '--verbose']) {
+		for (const flag of ['--port', '--commerce-port', '--host', '--records', '--long-tail', '--transactions', '--seed', '--churn', '--rate-limit', '--no-budget-headers', '--latency', '--json', '--verbose']) {
 			expect(output).toContain(flag);
 		}
 
 		expect(await server.exited).toBe(0);
+	});
+
+	it('--transactions N gives every account exactly N transactions; a bad count, or --long-tail beside it, is one sentence, exit 2', async () => {
+		const server = start(['--json', '--port', '0', '--records', '6', '--transactions', '3']);
+		const info = JSON.parse(await server.firstLine) as {accountUrl: string; credentials: {account: {full: string}}; settings: {transactionsPerAccount: unknown}};
+		expect(info.settings.transactionsPerAccount).toBe(3);
+		const headers = {authorization: `Bearer ${info.credentials.account.full}`};
+		const accounts = (await (await fetch(`${info.accountUrl}/v2/accounts?limit=100`, {headers})).json()) as {data: Array<{id: string}>};
+		expect(accounts.data).toHaveLength(6);
+		for (const {id} of accounts.data) {
+			// eslint-disable-next-line no-await-in-loop -- one account after another
+			const page = (await (await fetch(`${info.accountUrl}/v2/accounts/${id}/transactions?limit=100`, {headers})).json()) as {data: unknown[]};
+			expect(page.data).toHaveLength(3);
+		}
+
+		server.child.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		for (const [flags, message] of [
+			[['--long-tail', 'many'], /^pagewalk: --long-tail must be a whole number from 0 to 1000000, not 'many'\.\n$/],
+			[['--transactions', '1000001'], /^pagewalk: --transactions must be a whole number from 0 to 1000000, not '1000001'\.\n$/],
+			[['--transactions', '5', '--long-tail', '50'], /^pagewalk: --long-tail shapes the varied transactions that --transactions replaces; give one of them\.\n$/],
+		] as const) {
+			// eslint-disable-next-line no-await-in-loop -- one refusal after another
+			const {code, stderr} = await run(['--port', '0', ...flags]);
+			expect(code).toBe(2);
+			expect(stderr).toMatch(message);
+		}
 	});
 
 	it('a port in use: one clear sentence, exit 1', async () => {
