@@ -6,10 +6,27 @@ import type {BrowserState} from './browser-state.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines} from './keymap.js';
+import {hanging} from './wrap.js';
 import {statusLegend} from './status-model.js';
 import {selectedRow, top} from './page-stack.js';
 import {maxParents, relatedLine, relatedOf} from './related-walks.js';
 import {flag} from '../config/hints.js';
+
+let helpPane: string[] | undefined;
+
+/**
+ * The help pane: the keys, then the status line's legend, one array made
+ * once, so its long lines hang under the descriptions (wrap.ts knows the
+ * array, not a copy made at each draw).
+ */
+function helpPaneLines(): string[] {
+	if (helpPane === undefined) {
+		const keys = helpLines();
+		helpPane = hanging([...keys, '', ...statusLegend()], keys[0]!.search(/ {2}\S/) + 2);
+	}
+
+	return helpPane;
+}
 
 /**
  * The lines of the panes over the table: an object's detail (with its
@@ -102,7 +119,7 @@ export function overlayLines(state: BrowserState): string[] {
 		}
 
 		case 'help': {
-			return [...helpLines(), '', ...statusLegend()];
+			return helpPaneLines();
 		}
 
 		case 'compare': {

@@ -92,7 +92,7 @@ async function limitedServer(extra: string[] = []) {
 
 describe('a long wait on a stderr that is not a terminal', () => {
 	it.each([
-		['the budget headers (paced before the 429)', [], /^pagewalk: waiting \d+\.\d s for the server's request budget \(request budget spent \(0 of 1 left\)\)…$/m],
+		['the budget headers (paced before the 429)', [], /^pagewalk: waiting \d+\.\d s for the server's request budget \(0 of 1 left\)…$/m],
 		['Retry-After only (--no-budget-headers)', ['--no-budget-headers'], /^pagewalk: waiting \d+\.\d s before retry 1 \(429 rate_limit_exceeded\) as the server's Retry-After asks…$/m],
 	])('dump says it on one plain line as it starts: %s', async (_name, serveFlags, line) => {
 		const {server, env} = await limitedServer(serveFlags);
