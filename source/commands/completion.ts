@@ -13,6 +13,7 @@ import {UsageError} from '../text/errors.js';
 import {commands, kebabName as kebab, type FlagDeclarations} from '../config/flags.js';
 import {apiNames, demoAuths, demoCredentials, orders} from '../config/flag-values.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
+import {commandOutput} from '../output/sink.js';
 import {formats} from '../output/writer.js';
 import {loadProfiles} from './profile-config.js';
 
@@ -187,7 +188,8 @@ const scripts = {bash: bashScript, zsh: zshScript, fish: fishScript} as const;
 export type CompletionIo = {stdout: Writable; env: Record<string, string | undefined>};
 
 export async function runCompletion(argv: string[], io: CompletionIo): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.completion, help, io.stdout);
+	const out = commandOutput(io.stdout);
+	const parsed = await parseCommandLine(argv, commands.completion, help, out);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -199,7 +201,7 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 			names = loadProfiles(io.env).config?.profiles.map(profile => profile.name) ?? [];
 		} catch {}
 
-		io.stdout.write(names.map(name => `${name}\n`).join(''));
+		await out.write(names.map(name => `${name}\n`).join(''));
 		return 0;
 	}
 
@@ -208,7 +210,7 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 		throw new UsageError(`pagewalk completion takes one shell: bash, zsh or fish${shell === undefined ? '' : `, not ${quoteValue(parsed.input.join(' '))}`}.`);
 	}
 
-	io.stdout.write(scripts[shell as keyof typeof scripts]());
+	await out.write(scripts[shell as keyof typeof scripts]());
 	return 0;
 }
 

@@ -20,7 +20,7 @@ import {describeEnd} from '../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {progressOn, type Progress} from '../output/progress.js';
-import {Sink, type Mark} from '../output/sink.js';
+import {commandOutput, Sink, writeFailure, type Mark} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {formatCount} from '../text/format-count.js';
 
@@ -412,7 +412,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
  */
 function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: Output): number {
 	sink.closeAfterFailure(objects => output.writer.end(objects));
-	output.say(`could not write the output (${inert(failure.message)}).`);
+	output.say(`${writeFailure(failure)}.`);
 	const {objects, lastId} = sink.kept;
 	// NDJSON continues in the same file; the other formats begin a document of their own (a header, an array).
 	const how = sink.toFile ? (options.format === 'ndjson' ? ', appending (>>) to the same file' : ', writing to another file') : '';
@@ -456,7 +456,7 @@ async function dumpParsed(
 
 /** `pagewalk dump`, with its streams passed in so tests can run it in process. */
 export async function runDump(argv: string[], io: DumpIo, options: {signal?: AbortSignal} = {}): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.dump, help, io.stdout);
+	const parsed = await parseCommandLine(argv, commands.dump, help, commandOutput(io.stdout, io.stderr));
 	return parsed === undefined ? 0 : dumpParsed(parsed, io, options);
 }
 
