@@ -59,8 +59,11 @@ async function runTo(out: string, argv: string[], blocks?: number): Promise<{cod
 	child.stderr.on('data', (chunk: Buffer) => {
 		stderr += chunk.toString();
 	});
+	// A server that went on serving after its settings failed would never end: stopped, and the test fails.
+	const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
 	const code = await new Promise<number>(resolve => {
 		child.on('close', status => {
+			clearTimeout(deadline);
 			resolve(status ?? 1);
 		});
 	});
