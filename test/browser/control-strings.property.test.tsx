@@ -125,14 +125,16 @@ const terminators = ['\u0007', '\u001B\\', '\u009C'];
 const controlString = fc.tuple(fc.constantFrom(...introducers), payload, fc.constantFrom(...terminators)).map(([start, body, end]) => start + body + end);
 const paste = fc.string({unit: fc.oneof({weight: 8, arbitrary: printable}, {weight: 1, arbitrary: fc.constantFrom('\r', '\n', '\t')}), maxLength: 24}).map(text => `\u001B[200~${text}\u001B[201~`);
 const number = fc.nat({max: 9999}).map(String);
-// Kitty keys Ink names but the browser has none for: Caps Lock … Menu, F13 …, keypad, media, modifiers.
-const kittyKey = fc.oneof(fc.integer({min: 57_358, max: 57_363}), fc.integer({min: 57_376, max: 57_454}));
+// Kitty's functional keys (its Private Use Area), none of them text and none bound: Caps Lock … Menu, F13 …, keypad,
+// media, modifiers, which Ink names; and the codes Ink reads as a private-use character (57364–57375 and past 57454).
+const kittyKey = fc.oneof(fc.integer({min: 57_358, max: 57_454}), fc.integer({min: 57_364, max: 57_375}), fc.integer({min: 57_344, max: 63_743}));
 const unknownSequence = fc.oneof(
 	fc.tuple(fc.constantFrom('?', '>'), fc.array(number, {minLength: 1, maxLength: 4})).map(([mark, parameters]) => `\u001B[${mark}${parameters.join(';')}c`),
 	fc.tuple(number, number).map(([row, column]) => `\u001B[${row};${column}R`),
 	fc.constantFrom('\u001B[I', '\u001B[O'),
 	number.map(flags => `\u001B[?${flags}u`),
 	kittyKey.map(code => `\u001B[${code}u`),
+	fc.tuple(kittyKey, fc.integer({min: 1, max: 16})).map(([code, modifiers]) => `\u001B[${code};${modifiers}u`),
 	fc.tuple(number, fc.constantFrom('0', '1', '2', '3', '4')).map(([mode, value]) => `\u001B[?${mode};${value}$y`),
 	fc.array(number, {minLength: 3, maxLength: 3}).map(parameters => `\u001B[${parameters.join(';')}t`),
 	number.map(colour => `\u001B[${colour}m`),
