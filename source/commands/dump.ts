@@ -44,10 +44,12 @@ const help = `
 	                           (by default they get a leading ' so a spreadsheet shows text)
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
 	                           no bound, no cursor, no --fail-on-findings) also walks from the
-	                           list's other end at once, in half the round trips, and writes
-	                           the same objects in the same order (docs/dump.md), unless its
+	                           list's other end at once, in half the round trips, unless its
 	                           first pages come back in under ${quickServerMs} ms (a local server: one
-	                           chain is faster there)
+	                           chain is faster there); from a server whose asc list is its desc
+	                           list reversed it writes what one chain writes, which is checked
+	                           where the two ends meet (and against total on the commerce API),
+	                           not deep inside the other end's half (docs/dump.md)
 	  --both-ends              from both ends even from a server that answers that fast
 
 	Contract findings

@@ -307,6 +307,20 @@ function lacksOne(c: Context): void {
 }
 
 /**
+ * `asc-replaces-one`, `asc-replaces-one-commerce`: the list in order asc has
+ * another object in the place of object `replace` (setting, by its number,
+ * default 195: near its far end, on the first page a walk from both ends
+ * reads in asc, far from where the ends meet): `item-195.5`, created between
+ * its neighbours, so every page is in order. Its count, and so `total`, is
+ * right: a server breaking "asc reverses desc" where nothing but reading
+ * that stretch in desc can tell.
+ */
+function replacesOne(c: Context): void {
+	const replace = numberSetting(c, 'replace', 195);
+	listPage(c, (list, order) => (order === 'asc' ? list.map(n => (n === replace ? n + 0.5 : n)) : list));
+}
+
+/**
  * `cursor-varies`: a page for the same cursor is not always the same page.
  * Every `every`-th request (setting, default 2; a first page included) in
  * order `vary` (setting, default asc) is answered from `skip` (setting,
@@ -708,6 +722,8 @@ const faults = {
 	'list-commerce': {api: 'commerce', handle: c => listPage(c)},
 	'asc-lacks-one': {api: 'account', handle: lacksOne},
 	'asc-lacks-one-commerce': {api: 'commerce', handle: lacksOne},
+	'asc-replaces-one': {api: 'account', handle: replacesOne},
+	'asc-replaces-one-commerce': {api: 'commerce', handle: replacesOne},
 	'cursor-varies': {api: 'account', handle: variesByRequest},
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
