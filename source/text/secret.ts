@@ -218,12 +218,19 @@ export function rememberKeyMaterial(text: string): void {
 const recent: string[] = [];
 export const recentJwtCount = 16;
 
-/** Redacts every run of `jwt` (any of its parts, whole or cut) until {@link recentJwtCount} newer ones push it out. */
+/** Redacts every run of `jwt` (any of its parts, whole or cut, or its base64) until {@link recentJwtCount} newer ones push it out. */
 export function rememberJwt(jwt: string): void {
 	recent.push(jwt);
-	index(jwt, 1);
+	for (const form of [jwt, ...base64Forms(jwt)]) {
+		index(form, 1);
+	}
+
 	if (recent.length > recentJwtCount) {
-		index(recent.shift()!, -1);
+		for (const form of [recent[0]!, ...base64Forms(recent[0]!)]) {
+			index(form, -1);
+		}
+
+		recent.shift();
 	}
 }
 

@@ -117,7 +117,8 @@ function errorBody(api: Api, id: string, message: string): unknown {
 /**
  * Pieces of `secret` a careless server quotes: cut at one end, the other or
  * both, a JWT's parts, and a middle JSON-escaped (`\/`, `\u00xx`, as text
- * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex).
+ * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex),
+ * upper-cased, split by spaces, and base64-encoded after `user:` (a Basic header).
  */
 export function secretCuts(secret: string): string[] {
 	const half = Math.floor(secret.length / 2);
@@ -133,6 +134,9 @@ export function secretCuts(secret: string): string[] {
 		JSON.stringify(middle).slice(1, -1).replaceAll('/', '\\/'),
 		[...middle].map(character => /[a-z]/.test(character) ? character : `\\u00${hex(character)}`).join(''),
 		[...middle].map(character => `%${hex(character)}`).join(''),
+		secret.toUpperCase(),
+		middle.replaceAll(/.{4}(?=.)/g, '$& '),
+		Buffer.from(`user:${secret}`).toString('base64'),
 	);
 	return cuts;
 }
