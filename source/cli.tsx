@@ -115,6 +115,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 enableCompileCache(process.env);
+// A stderr that cannot be written (a full disk, a reader gone) has no one to
+// tell: the command goes on, and its exit status still says how it ended.
+process.stderr.on('error', () => {});
 try {
 	process.exitCode = await main(process.argv.slice(2));
 } catch (error: unknown) {

@@ -86,12 +86,32 @@ export function pastedText(token: string): string | undefined {
  * a note). A kitty key Ink reads as text (`ESC[106u`, j) is a key.
  */
 function unnamedSequence(input: string, key: KeyFlags, token: string): boolean {
+	if (kittyFunctionalKey(token)) {
+		return true;
+	}
+
 	// Ctrl alone names nothing: Ink reads a sequence's parameters as modifiers (`ESC[5239m` has Ctrl).
 	if (namingFlags.some(flag => flag !== 'ctrl' && key[flag] === true)) {
 		return false;
 	}
 
 	return input === '' || (token.length > 2 && token.startsWith('\u001B') && (token[1] === '[' || token[1] === 'O') && input === token.slice(1));
+}
+
+/** kitty's `CSI code … u` with its code in the Private Use Area, where kitty puts its functional keys. */
+// eslint-disable-next-line no-control-regex -- matching the sequence's ESC is the point
+const kittyKey = /^\u001B\[(\d+)[\d:;]*u$/;
+
+/**
+ * A kitty functional key (57344–63743: Caps Lock, F13 and on, the keypad,
+ * media keys, modifiers, and codes kitty keeps for keys to come, such as
+ * 57364–57375): none is text, and the browser binds none. Ink names some and
+ * reads the others as the private-use character of their code, which would
+ * be typed into a prompt; either way, no key.
+ */
+function kittyFunctionalKey(token: string): boolean {
+	const code = Number(kittyKey.exec(token)?.[1] ?? Number.NaN);
+	return code >= 0xE0_00 && code <= 0xF8_FF;
 }
 
 /**

@@ -88,6 +88,10 @@ export function saveErrorSentence(error: unknown, name: string, where?: FolderFa
 			return `Cannot write ${file}: the disk is full; free some space or choose another disk.`;
 		}
 
+		case 'EFBIG': {
+			return `Cannot write ${file}: it would pass the file size limit (ulimit -f); raise the limit or choose another disk.`;
+		}
+
 		case 'ENAMETOOLONG': {
 			return `Cannot write ${file}: the name is too long; type a shorter one.`;
 		}

@@ -21,6 +21,7 @@ import {refuseAuditPairs, refuseCursorInEndpoint} from './flag-pairs.js';
 import {progressOn} from '../output/progress.js';
 import {parseCommandLine} from '../config/parse-flags.js';
 import {flag} from '../config/hints.js';
+import {commandOutput} from '../output/sink.js';
 import {redact} from '../text/secret.js';
 import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from './stop-signals.js';
 
@@ -225,7 +226,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 		: undefined;
 	const report = buildReport({endpoint, api: config.api, walks, comparisons, interrupted});
 	// The report can quote server text (ids, links, messages): no credential a server echoed survives.
-	io.stdout.write(redact(options.json ? renderJson(report) : renderText(report)));
+	await commandOutput(io.stdout, io.stderr).write(redact(options.json ? renderJson(report) : renderText(report)));
 	// Also on stderr, so a CI log that keeps only stderr (or reads --json) still says why.
 	for (const walk of walks) {
 		if (walk.end.kind === 'error') {
@@ -237,7 +238,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 }
 
 export async function runAudit(argv: string[], io: AuditIo, options: {signal?: AbortSignal} = {}): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.audit, help, io.stdout);
+	const parsed = await parseCommandLine(argv, commands.audit, help, commandOutput(io.stdout, io.stderr));
 	if (parsed === undefined) {
 		return 0;
 	}

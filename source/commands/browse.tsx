@@ -1,5 +1,6 @@
 import process from 'node:process';
 import {parseCommandLine, parseFlags, type ParsedArgs} from '../config/parse-flags.js';
+import {commandOutput} from '../output/sink.js';
 import {commands, walkFlagsHelp} from '../config/flags.js';
 
 const help = `
@@ -58,7 +59,7 @@ export function parseWalkArgs(argv: string[]): BrowseArgs | 'help' | 'version' {
 export async function run(argv: string[]): Promise<number> {
 	// One parse for both modes: on a pipe the same flags, the same errors,
 	// and `pagewalk --help | less` gets this help, not dump's.
-	const parsed = await parseCommandLine(argv, commands.browse, help);
+	const parsed = await parseCommandLine(argv, commands.browse, help, commandOutput(process.stdout, process.stderr));
 	if (parsed === undefined) {
 		return 0;
 	}

@@ -14,6 +14,7 @@ import {commands, kebabName as kebab, type FlagDeclarations} from '../config/fla
 import {apiNames, demoAuths, demoCredentials, orders} from '../config/flag-values.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {commandLine} from '../config/hints.js';
+import {commandOutput} from '../output/sink.js';
 import {formats} from '../output/writer.js';
 import {loadProfiles} from './profile-config.js';
 
@@ -193,7 +194,8 @@ const scripts = {bash: bashScript, zsh: zshScript, fish: fishScript} as const;
 export type CompletionIo = {stdout: Writable; env: Record<string, string | undefined>};
 
 export async function runCompletion(argv: string[], io: CompletionIo): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.completion, help, io.stdout);
+	const out = commandOutput(io.stdout);
+	const parsed = await parseCommandLine(argv, commands.completion, help, out);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -205,7 +207,7 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 			names = loadProfiles(io.env).config?.profiles.map(profile => profile.name) ?? [];
 		} catch {}
 
-		io.stdout.write(names.map(name => `${name}\n`).join(''));
+		await out.write(names.map(name => `${name}\n`).join(''));
 		return 0;
 	}
 
@@ -214,7 +216,7 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 		throw new UsageError(`${commands.completion.name} takes one shell: bash, zsh or fish${shell === undefined ? '' : `, not ${quoteValue(parsed.input.join(' '))}`}.`);
 	}
 
-	io.stdout.write(scripts[shell as keyof typeof scripts]());
+	await out.write(scripts[shell as keyof typeof scripts]());
 	return 0;
 }
 

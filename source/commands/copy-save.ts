@@ -22,6 +22,7 @@ import type {UserLine} from '../config/hints.js';
 import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/save-path.js';
 import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
+import {writeAll} from '../output/sink.js';
 import {loadProfiles} from './profile-config.js';
 
 export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | undefined};
@@ -29,7 +30,7 @@ export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | und
 /** The error of a page that could not be had (fetched again), as opposed to one of the file. */
 class PageSourceError extends Error {}
 
-async function writeAll(handle: FileHandle, pages: AsyncIterable<Page>): Promise<{objects: number; pages: number}> {
+async function writePages(handle: FileHandle, pages: AsyncIterable<Page>): Promise<{objects: number; pages: number}> {
 	const writer = ndjsonWriter();
 	let objects = 0;
 	let count = 0;
@@ -48,8 +49,10 @@ async function writeAll(handle: FileHandle, pages: AsyncIterable<Page>): Promise
 		}
 
 		const page = step.value;
-		// eslint-disable-next-line no-await-in-loop -- pages are written in order
-		await handle.write(writer.page(page.objects, page.objectTexts));
+		// The one write loop (output/sink.ts): a short write's rest again, so
+		// a disk that fills during the last page fails the save rather than
+		// leaving a file cut short and reported written.
+		writeAll(handle.fd, Buffer.from(writer.page(page.objects, page.objectTexts)));
 		objects += page.objects.length;
 		count++;
 	}
@@ -109,7 +112,7 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 	try {
 		let counts;
 		try {
-			counts = await writeAll(handle, pages);
+			counts = await writePages(handle, pages);
 			if (options.overwrite && existing) {
 				// The new file takes the old one's place: not its permissions loosened to the umask's.
 				await handle.chmod(existing.mode & 0o7777);

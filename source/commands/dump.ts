@@ -21,7 +21,7 @@ import {chainFlags, dumpSteps} from './dump-steps.js';
 import {refuseCursorInEndpoint, refuseDumpPairs} from './flag-pairs.js';
 import {createWriter, formats, type Format, type Writer} from '../output/index.js';
 import {progressOn, type Progress} from '../output/progress.js';
-import {Sink, type Mark} from '../output/sink.js';
+import {commandOutput, Sink, writeFailure, type Mark} from '../output/sink.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {formatCount} from '../text/format-count.js';
 
@@ -45,10 +45,12 @@ const help = `
 	                           (by default they get a leading ' so a spreadsheet shows text)
 	  --one-chain              walk from the first page only; by default --all (ndjson, json,
 	                           no bound, no cursor, no --fail-on-findings) also walks from the
-	                           list's other end at once, in half the round trips, and writes
-	                           the same objects in the same order (docs/dump.md), unless its
+	                           list's other end at once, in half the round trips, unless its
 	                           first pages come back in under ${quickServerMs} ms (a local server: one
-	                           chain is faster there)
+	                           chain is faster there); from a server whose asc list is its desc
+	                           list reversed it writes what one chain writes, which is checked
+	                           where the two ends meet (and against total on the commerce API),
+	                           not deep inside the other end's half (docs/dump.md)
 	  --both-ends              from both ends even from a server that answers that fast (with
 	                           --all; refused beside csv, table, a bound, a cursor or
 	                           --fail-on-findings, which walk one chain)
@@ -426,7 +428,7 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo)
  */
 function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: Output): number {
 	sink.closeAfterFailure(objects => output.writer.end(objects));
-	output.say(`could not write the output (${inert(failure.message)}).`);
+	output.say(`${writeFailure(failure)}.`);
 	const {objects, lastId} = sink.kept;
 	// NDJSON continues in the same file; the other formats begin a document of their own (a header, an array).
 	const how = sink.toFile ? (options.format === 'ndjson' ? ', appending (>>) to the same file' : ', writing to another file') : '';
@@ -473,7 +475,7 @@ export async function dumpParsed(
 
 /** `pagewalk dump`, with its streams passed in so tests can run it in process. */
 export async function runDump(argv: string[], io: DumpIo, options: {signal?: AbortSignal} = {}): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.dump, help, io.stdout);
+	const parsed = await parseCommandLine(argv, commands.dump, help, commandOutput(io.stdout, io.stderr));
 	return parsed === undefined ? 0 : dumpParsed(parsed, io, options);
 }
 

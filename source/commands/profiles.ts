@@ -11,6 +11,7 @@ import {commands} from '../config/flags.js';
 import {inert} from '../text/inert.js';
 import {parseCommandLine} from '../config/parse-flags.js';
 import {helpLine} from '../config/hints.js';
+import {commandOutput} from '../output/sink.js';
 import {configLocation, describeSource, selectProfile, type Selection} from '../config/profiles.js';
 import {redact} from '../text/secret.js';
 import type {Api} from '../contract/types.js';
@@ -77,7 +78,8 @@ function selectedName(selection: () => Selection | undefined): {name: string; ho
 
 /** Writes the listing; returns the exit status (a malformed file throws its sentence). */
 export async function listProfiles(argv: string[], io: ProfilesIo): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.profiles, help, io.stdout);
+	const out = commandOutput(io.stdout);
+	const parsed = await parseCommandLine(argv, commands.profiles, help, out);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -103,12 +105,12 @@ export async function listProfiles(argv: string[], io: ProfilesIo): Promise<numb
 			inUse: used ?? null,
 			profiles: profiles.map(({credentials, ...rest}) => ({...rest, credentials: Object.fromEntries(Object.entries(credentials).map(([api, source]) => [api, source?.json ?? null]))})),
 		};
-		io.stdout.write(redact(`${JSON.stringify(document, null, '\t')}\n`));
+		await out.write(redact(`${JSON.stringify(document, null, '\t')}\n`));
 		return 0;
 	}
 
 	if (config === undefined) {
-		io.stdout.write(redact(path === undefined
+		await out.write(redact(path === undefined
 			? `No config file: no home directory is known; set PAGEWALK_CONFIG to one (see ${helpLine('profiles-no-home', 'profiles')}).\n`
 			: `No profiles: there is no config file at ${inert(path)} (see ${helpLine('profiles-no-file', 'profiles')} for its format).\n`));
 		return 0;
@@ -129,7 +131,7 @@ export async function listProfiles(argv: string[], io: ProfilesIo): Promise<numb
 		}
 	}
 
-	io.stdout.write(redact(`${lines.join('\n')}\n`));
+	await out.write(redact(`${lines.join('\n')}\n`));
 	return 0;
 }
 

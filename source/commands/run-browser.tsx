@@ -8,6 +8,7 @@ import {colourLevel} from '../text/colour.js';
 import {RenderFailure} from '../components/render-failure.js';
 import type {UserLine} from '../config/hints.js';
 import {setHeapFlags} from './heap-flags.js';
+import {terminalInput} from './terminal-input.js';
 import {discardTypeahead, quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**
@@ -63,7 +64,8 @@ export async function runBrowser({mouse: wantsMouse = true, screen: painted, lin
 	};
 
 	process.once('exit', restore);
-	const options = dumb ? {...inkOptions, debug: true, stdout: framesOnLines(process.stdout)} : inkOptions;
+	const stdin = terminalInput(process.stdin);
+	const options = dumb ? {...inkOptions, stdin, debug: true, stdout: framesOnLines(process.stdout)} : {...inkOptions, stdin};
 	// Ctrl-Z: the app asks, the screen gives the terminal back and stops (TERM=dumb has no screen to give back, and ignores it).
 	const suspend = screen ? () => {
 		screen.suspend();

@@ -3,6 +3,7 @@ import {UsageError} from '../text/errors.js';
 import {commands} from '../config/flags.js';
 import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
 import {commandLine, flag} from '../config/hints.js';
+import {commandOutput} from '../output/sink.js';
 import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from './state-folder.js';
 import {latencyUsage, sandboxFailure} from './demo.js';
@@ -64,7 +65,8 @@ function wholeNumber(flag: string, value: string | undefined, maximum: number): 
 }
 
 export async function run(argv: string[]): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.serve, help);
+	const out = commandOutput(process.stdout, process.stderr);
+	const parsed = await parseCommandLine(argv, commands.serve, help, out);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -152,9 +154,14 @@ export async function run(argv: string[]): Promise<number> {
 		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from ${flag(['serve'], 'seed')}); bind 127.0.0.1 (the default) unless that is what you want.\n`);
 	}
 
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
-	await stopped;
-	await sandbox.close();
+	try {
+		// Settings that could not be written (a full disk) stop the server: a script reading them would wait for nothing.
+		await out.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
+		await stopped;
+	} finally {
+		await sandbox.close();
+	}
+
 	return 0;
 }
 

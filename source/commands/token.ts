@@ -12,6 +12,7 @@ import {commands} from '../config/flags.js';
 import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../config/jwt-sign.js';
 import {firstPageUrl} from '../config/options.js';
 import {parseCommandLine} from '../config/parse-flags.js';
+import {commandOutput} from '../output/sink.js';
 import {redact} from '../text/secret.js';
 import {openConfig} from './demo.js';
 
@@ -37,7 +38,8 @@ const help = `
 export type TokenIo = {stdout: Writable & {isTTY?: boolean}; stderr: Writable; env: Record<string, string | undefined>};
 
 export async function runToken(argv: string[], io: TokenIo): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.token, help, io.stdout);
+	const out = commandOutput(io.stdout, io.stderr);
+	const parsed = await parseCommandLine(argv, commands.token, help, out);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -47,7 +49,7 @@ export async function runToken(argv: string[], io: TokenIo): Promise<number> {
 		const {credential} = config;
 		const url = firstPageUrl(config);
 		const secret = credential.kind === 'cdp-key' ? signRequestJwt(credential.key, {method: 'GET', url}) : credential.secret.reveal();
-		io.stdout.write(`${secret}\n`);
+		await out.write(`${secret}\n`);
 		if (io.stdout.isTTY && credential.kind === 'cdp-key') {
 			io.stderr.write(`pagewalk: ${redact(`a JWT for "${requestUri('GET', url)}" with the CDP key from ${credential.from}, valid ${jwtLifetimeSeconds} s, for one request.`)}\n`);
 		}

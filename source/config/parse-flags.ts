@@ -1,4 +1,3 @@
-import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {commands, kebabName as kebab, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
 import {inert} from '../text/inert.js';
@@ -227,15 +226,18 @@ function scanFlags<D extends FlagDeclarations>(argv: readonly string[], command:
 	return {input, flags: flags as FlagValues<D>};
 }
 
+/** Where a command writes its output: the command's own writer (output/sink.ts's commandOutput), which writes it whole or fails in one sentence. */
+export type TextOutput = {write(text: string): Promise<void>};
+
 /**
  * Writes the help or the version to stdout (exit status 0, on a pipe too).
  * meow renders them, as before the parser was ours; it and its dependencies
  * take measurable time to load (docs/benchmarks.md), so only these two paths load it.
  */
-export async function printHelpOrVersion(what: 'help' | 'version', help: string, stdout: {write(text: string): unknown} = process.stdout): Promise<void> {
+export async function printHelpOrVersion(what: 'help' | 'version', help: string, stdout: TextOutput): Promise<void> {
 	const {default: meow} = await import('meow');
 	const cli = meow(help, {importMeta: import.meta, argv: [], autoHelp: false, autoVersion: false});
-	stdout.write(what === 'help' ? `${cli.help}\n` : `${String(cli.pkg.version)}\n`);
+	await stdout.write(what === 'help' ? `${cli.help}\n` : `${String(cli.pkg.version)}\n`);
 }
 
 /**
@@ -246,7 +248,7 @@ export async function parseCommandLine<D extends FlagDeclarations>(
 	argv: readonly string[],
 	command: CommandFlags<D>,
 	help: string,
-	stdout: {write(text: string): unknown} = process.stdout,
+	stdout: TextOutput,
 ): Promise<ParsedArgs<D> | undefined> {
 	const parsed = parseFlags(argv, command);
 	if (parsed === 'help' || parsed === 'version') {

@@ -1,5 +1,7 @@
 import {fstatSync, ftruncateSync, writeSync} from 'node:fs';
 import type {Writable} from 'node:stream';
+import {PagewalkError} from '../text/errors.js';
+import {inert} from '../text/inert.js';
 
 /** How much of the walk a write completes: the objects written in all, and the last one's id (where a resume starts after). */
 export type Mark = {objects: number; lastId: string | undefined};
@@ -39,7 +41,7 @@ function regularFile(stream: Writable, stderr: Writable | undefined): {fd: numbe
 }
 
 /** Writes all of `bytes`, at `position` (or the descriptor's offset), a short write's rest again; throws with `written` set to what went out. */
-function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
+export function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
 	let done = 0;
 	try {
 		while (done < bytes.length) {
@@ -72,6 +74,8 @@ export class Sink {
 	readonly #file: {fd: number; mayCut: boolean} | undefined;
 	/** The last pages written to the file: their sizes and the mark before each. */
 	readonly #recent: Array<{bytes: number; before: Mark}> = [];
+	/** Settles when the stream has called back for the last write it was given. */
+	#pending: Promise<void> = Promise.resolve();
 
 	constructor(stream: Writable, onGone: () => void, options: {stderr?: Writable} = {}) {
 		this.#stream = stream;
@@ -79,12 +83,17 @@ export class Sink {
 		this.#file = regularFile(stream, options.stderr);
 		this.toFile = this.#file !== undefined;
 		stream.on('error', (error: NodeJS.ErrnoException) => {
-			if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET') {
-				this.#markGone();
-			} else {
-				this.#fail(error);
-			}
+			this.#failed(error);
 		});
+	}
+
+	/** A reader that went away is the quiet end; anything else fails the output. */
+	#failed(error: NodeJS.ErrnoException): void {
+		if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET') {
+			this.#markGone();
+		} else {
+			this.#fail(error);
+		}
 	}
 
 	#markGone(): void {
@@ -121,10 +130,18 @@ export class Sink {
 		}
 
 		// Kept once it went out: a stream says so in the write's callback, in order.
+		let calledBack!: () => void;
+		this.#pending = new Promise<void>(resolve => {
+			calledBack = resolve;
+		});
 		const written = this.#stream.write(text, (error?: Error | null) => {
-			if (!error && mark) {
+			if (error) {
+				this.#failed(error);
+			} else if (mark) {
 				this.kept = mark;
 			}
+
+			calledBack();
 		});
 		if (written) {
 			return;
@@ -142,6 +159,24 @@ export class Sink {
 			this.#stream.on('close', done);
 			this.#stream.on('error', done);
 		});
+	}
+
+	/**
+	 * Resolves once the last write went out or failed (`gone`, `failure`):
+	 * a stream's write that returned may still fail (a device that is full
+	 * says so in the write's callback), or never call back once destroyed.
+	 */
+	async settled(): Promise<void> {
+		if (this.#file || this.gone || this.failure) {
+			return;
+		}
+
+		let closed!: () => void;
+		await Promise.race([this.#pending, new Promise<void>(resolve => {
+			closed = resolve;
+			this.#stream.once('close', closed);
+		})]);
+		this.#stream.off('close', closed);
 	}
 
 	#writeFile(bytes: Uint8Array, mark: Mark | undefined): void {
@@ -213,4 +248,33 @@ export class Sink {
 			// The file could not be read or cut: it stays as the failure left it.
 		}
 	}
+}
+
+/** The one sentence for output that could not be written: its cause, in the system's words (no space left, file too large, an I/O error). */
+export function writeFailure(error: Error): string {
+	return `could not write the output (${inert(error.message)})`;
+}
+
+/** What a command other than dump writes its output through (its help included). */
+export type CommandOutput = {write(text: string): Promise<void>};
+
+/**
+ * A command's stdout (help, a report, a token, a script, the sandbox's
+ * settings) written through a Sink as dump's is: whole (a short write's rest
+ * again), quietly nothing more once the reader went away (`| head`), and a
+ * failed write an error of one sentence naming the cause, exit 1. The part
+ * of a write that failed is taken off a file again: no output cut short in
+ * silence.
+ */
+export function commandOutput(stream: Writable, stderr?: Writable): CommandOutput {
+	const sink = new Sink(stream, () => {}, stderr === undefined ? {} : {stderr});
+	return {
+		async write(text) {
+			await sink.write(text);
+			await sink.settled();
+			if (sink.failure) {
+				throw new PagewalkError(`${writeFailure(sink.failure)}; run the same command again where the output fits.`);
+			}
+		},
+	};
 }

@@ -12,7 +12,7 @@
  * 0600) that goes away when the sandbox closes or the process exits.
  */
 import {createECDH, createHmac, createPrivateKey, createPublicKey, type KeyObject} from 'node:crypto';
-import {chmodSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -192,8 +192,20 @@ function keepKeyFiles(keys: SandboxKey[], directory: string): void {
 				file.path = path.join(directory, fileName(key, file.form));
 				// A new file beside it, renamed over the old one: never written through a link left in its place.
 				const next = `${file.path}.${process.pid}.tmp`;
-				writeFileSync(next, `${JSON.stringify(file.keyFile, null, 2)}\n`, {mode: 0o600, flag: 'wx'});
-				renameSync(next, file.path);
+				const fd = openSync(next, 'wx', 0o600);
+				try {
+					try {
+						writeFileSync(fd, `${JSON.stringify(file.keyFile, null, 2)}\n`);
+					} finally {
+						closeSync(fd);
+					}
+
+					renameSync(next, file.path);
+				} catch (error: unknown) {
+					// What it made goes again (a full disk, a folder where the file goes): never a key left in a stray file.
+					rmSync(next, {force: true});
+					throw error;
+				}
 			}
 
 			key.path = key.files[0]!.path;

@@ -52,6 +52,15 @@ export class Secret extends Redacted {
  * of a credential to matter, and would redact ordinary words.
  */
 export const secretRunLength = 8;
+/** Spaces and line breaks a server may split an echoed value with (one UTF-16 unit each). */
+const gaps = /[\t\n\v\f\r \u00A0\u1680\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
+
+const allGaps = new RegExp(gaps.source, 'g');
+
+function isGap(code: number): boolean {
+	return code === 0x20 || (code >= 0x09 && code <= 0x0D) || (code >= 0xA0 && gaps.test(String.fromCharCode(code)));
+}
+
 /** Each secret window, counted: the JWTs of the ring share their header's windows, and leave it one by one. */
 const windowCounts = new Map<string, number>();
 /**
@@ -81,10 +90,24 @@ const shortForms: string[] = [];
 // Shorter values would redact ordinary words.
 const minLength = 6;
 
+/**
+ * Runs are matched with ASCII letters case-folded: an echo upper-cased (or
+ * lower-cased) gives away nearly all of a token whose letters are of both
+ * cases, and all of a hex one, whose case carries nothing. Redacting text
+ * that matches a run only case-folded hides a little more, never less.
+ */
+function folded(code: number): number {
+	return code >= 0x41 && code <= 0x5A ? code | 0x20 : code;
+}
+
+function foldText(text: string): string {
+	return /[A-Z]/.test(text) ? text.replaceAll(/[A-Z]+/g, letters => letters.toLowerCase()) : text;
+}
+
 function hashAt(text: string, from: number): number {
 	let hash = 0;
 	for (let index = from; index < from + secretRunLength; index++) {
-		hash = (Math.imul(hash, hashBase) + text.charCodeAt(index)) | 0;
+		hash = (Math.imul(hash, hashBase) + folded(text.charCodeAt(index))) | 0;
 	}
 
 	return hash;
@@ -107,16 +130,18 @@ function bucketOf(hash: number): number {
 function index(form: string, delta: 1 | -1): void {
 	buckets ??= new Uint32Array(1 << bucketBits);
 	for (let from = 0; from + secretRunLength <= form.length; from++) {
-		count(windowCounts, form.slice(from, from + secretRunLength), delta);
+		count(windowCounts, foldText(form.slice(from, from + secretRunLength)), delta);
 		buckets[bucketOf(hashAt(form, from))] += delta;
 	}
 }
 
 function rememberForm(form: string): void {
-	if (form.length >= secretRunLength) {
-		if (!indexed.has(form)) {
-			indexed.add(form);
-			index(form, 1);
+	// Indexed as it is read: with its spaces and line breaks taken out (see scanSplit).
+	const tight = form.replaceAll(allGaps, '');
+	if (tight.length >= secretRunLength) {
+		if (!indexed.has(tight)) {
+			indexed.add(tight);
+			index(tight, 1);
 		}
 	} else if (form.length >= minLength) {
 		for (const short of [form, encodeURIComponent(form)]) {
@@ -128,9 +153,31 @@ function rememberForm(form: string): void {
 }
 
 /**
+ * `value` as base64 (and base64url) wherever it starts in what was encoded:
+ * base64 turns 3 bytes into 4 characters, so a value after 0, 1 or 2 other
+ * bytes (`user:` and a token in a Basic header, `Bearer ` before it) is
+ * spelled three ways. Each is the characters that only the value's bytes
+ * make: those shared with a byte before or after it are left off.
+ */
+function base64Forms(value: string): string[] {
+	const bytes = Buffer.from(value, 'utf8');
+	const forms: string[] = [];
+	for (let before = 0; before < 3; before++) {
+		const encoded = Buffer.concat([Buffer.alloc(before), bytes]).toString('base64');
+		const form = encoded.slice(Math.ceil((before * 8) / 6), Math.floor(((before + bytes.length) * 8) / 6));
+		forms.push(form, form.replaceAll('+', '-').replaceAll('/', '_'));
+	}
+
+	return forms;
+}
+
+/**
  * The forms a value is held in. Escaped forms (JSON, URL) need no entry:
  * redact() decodes the text's escapes before it looks, so an echo inside a
- * JSON string or a query is found however the server escaped it.
+ * JSON string or a query is found however the server escaped it; nor does a
+ * form split by spaces or line breaks, which it reads with them taken out.
+ * Its base64 does: nothing decodes base64 text (it is indistinguishable from
+ * any other), so the runs of the encoded value are indexed themselves.
  */
 function remember(value: string): void {
 	const bare = value.replace(/^bearer\s+/i, '');
@@ -139,6 +186,10 @@ function remember(value: string): void {
 		// A form-encoded space is a plus, which no percent-decoding gives back.
 		if (form.includes(' ')) {
 			rememberForm(form.replaceAll(' ', '+'));
+		}
+
+		for (const encoded of base64Forms(form)) {
+			rememberForm(encoded);
 		}
 	}
 }
@@ -167,12 +218,19 @@ export function rememberKeyMaterial(text: string): void {
 const recent: string[] = [];
 export const recentJwtCount = 16;
 
-/** Redacts every run of `jwt` (any of its parts, whole or cut) until {@link recentJwtCount} newer ones push it out. */
+/** Redacts every run of `jwt` (any of its parts, whole or cut, or its base64) until {@link recentJwtCount} newer ones push it out. */
 export function rememberJwt(jwt: string): void {
 	recent.push(jwt);
-	index(jwt, 1);
+	for (const form of [jwt, ...base64Forms(jwt)]) {
+		index(form, 1);
+	}
+
 	if (recent.length > recentJwtCount) {
-		index(recent.shift()!, -1);
+		for (const form of [recent[0]!, ...base64Forms(recent[0]!)]) {
+			index(form, -1);
+		}
+
+		recent.shift();
 	}
 }
 
@@ -281,6 +339,9 @@ class Scratch {
 	}
 }
 
+/** The longest text whose squeezed view is built in kept arrays; longer ones (a whole audit report) get their own. */
+const keptScratch = 1 << 16;
+const squeezeScratch = new Scratch();
 const jsonScratch = new Scratch();
 const twiceScratch = new Scratch();
 const percentScratch = new Scratch();
@@ -313,6 +374,35 @@ function decode(source: View, marker: number, step: (text: string, at: number) =
 }
 
 /**
+ * `source` with its spaces and line breaks taken out, each character
+ * mapped back to the text: a value split by them (`tok0A1b2 C3d4…`, a line
+ * wrapped) reads whole, and the span found covers the gaps inside it, not
+ * those around it. Built in `scratch` for a short text; a long one gets
+ * arrays of its own, let go after the scan.
+ */
+function squeeze(source: View, scratch: Scratch): View {
+	const {text} = source;
+	const {codes, start, end} = text.length <= keptScratch ? scratch.fit(text.length) : new Scratch().fit(text.length);
+	let length = 0;
+	for (let at = 0; at < text.length; at++) {
+		const code = text.charCodeAt(at);
+		if (!isGap(code)) {
+			codes[length] = code;
+			start[length] = source.start === undefined ? at : source.start[at]!;
+			end[length] = source.end === undefined ? at + 1 : source.end[at]!;
+			length++;
+		}
+	}
+
+	let squeezed = '';
+	for (let from = 0; from < length; from += 8192) {
+		squeezed += String.fromCharCode.apply(undefined, codes.subarray(from, Math.min(length, from + 8192)) as unknown as number[]);
+	}
+
+	return {text: squeezed, start, end, offset: source.offset};
+}
+
+/**
  * Adds to `spans` (start, end pairs in the original text, in order, merged)
  * where a secret window lies in `view`: a rolling hash over the text, so
  * each position costs a few integer operations and a window's text is
@@ -328,7 +418,7 @@ function scan(view: View, spans: number[], table: Uint32Array): void {
 	let runStart = -1;
 	let runEnd = -1;
 	for (let at = 0; ; at++) {
-		if (table[bucketOf(hash)] !== 0 && windowCounts.has(text.slice(at, at + secretRunLength))) {
+		if (table[bucketOf(hash)] !== 0 && windowCounts.has(foldText(text.slice(at, at + secretRunLength)))) {
 			const start = view.offset + (view.start === undefined ? at : view.start[at]!);
 			const end = view.offset + (view.end === undefined ? at + secretRunLength : view.end[at + secretRunLength - 1]!);
 			if (runStart >= 0 && start <= runEnd) {
@@ -347,12 +437,21 @@ function scan(view: View, spans: number[], table: Uint32Array): void {
 			break;
 		}
 
-		hash = (Math.imul((hash - Math.imul(text.charCodeAt(at), hashBaseToLast)) | 0, hashBase) + text.charCodeAt(at + secretRunLength)) | 0;
+		hash = (Math.imul((hash - Math.imul(folded(text.charCodeAt(at)), hashBaseToLast)) | 0, hashBase) + folded(text.charCodeAt(at + secretRunLength))) | 0;
 	}
 
 	if (runStart >= 0) {
 		spans.push(runStart, runEnd);
 	}
+}
+
+/**
+ * Scans `view` with its spaces and line breaks taken out (an escaped `\n`
+ * too, once decoded), where it has any: the secrets' runs are indexed so
+ * (rememberForm), so one scan finds a run split by them and one that is not.
+ */
+function scanSplit(view: View, spans: number[], table: Uint32Array): void {
+	scan(gaps.test(view.text) ? squeeze(view, squeezeScratch) : view, spans, table);
 }
 
 /** The most characters of the text one escape takes (`\u00e9`, `%C3%A9`). */
@@ -406,7 +505,8 @@ const scheme = /bearer(?:\s|%20|\+|\\u0020)$/i;
 /** Where secret runs lie in `text`, read as it is, JSON-unescaped (once or twice), URL-decoded, and both: start, end pairs, merged. */
 function secretSpans(text: string, table: Uint32Array): number[] {
 	const found: number[] = [];
-	scan({text, start: undefined, end: undefined, offset: 0}, found, table);
+	scanSplit({text, start: undefined, end: undefined, offset: 0}, found, table);
+
 	for (let pair = 0, regions = escapedStretches(text); pair < regions.length; pair += 2) {
 		const stretch: View = {text: text.slice(regions[pair], regions[pair + 1]), start: undefined, end: undefined, offset: regions[pair]!};
 		// JSON-unescaped twice: a string holding escapes, JSON-encoded again (as the debug view's raw pagination is), holds them doubled.
@@ -414,11 +514,11 @@ function secretSpans(text: string, table: Uint32Array): number[] {
 		const twice = json?.text.includes('\\') ? decode(json, 0x5C, jsonEscape, twiceScratch) : undefined;
 		for (const view of [stretch, json, twice]) {
 			if (view !== undefined && view !== stretch) {
-				scan(view, found, table);
+				scanSplit(view, found, table);
 			}
 
 			if (view?.text.includes('%')) {
-				scan(decode(view, 0x25, percentEscape, percentScratch), found, table);
+				scanSplit(decode(view, 0x25, percentEscape, percentScratch), found, table);
 			}
 		}
 	}
@@ -467,9 +567,11 @@ export function redact(text: string): string {
 		}
 	}
 
+	const lower = shortForms.length === 0 ? '' : foldText(result);
 	for (const form of shortForms) {
-		if (result.includes(form)) {
-			result = result.replaceAll(form, Secret.mark);
+		const wanted = foldText(form);
+		if (lower.includes(wanted)) {
+			result = result.replaceAll(new RegExp(wanted.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), Secret.mark);
 		}
 	}
 

@@ -4,7 +4,8 @@
  * BEL or either ST; a bracketed paste on the table or a pane; a CSI or SS3
  * sequence the browser has no key for (device attributes, a cursor position
  * report, focus in and out, kitty's flags and keys, window reports, colours,
- * 8-bit CSI). Each, with any printable payload (keys such as ] j J W Y q g
+ * 8-bit CSI), also as raw 8-bit bytes that are no UTF-8 (a lone 0x9D,
+ * read through commands/terminal-input.ts's decoder). Each, with any printable payload (keys such as ] j J W Y q g
  * included), cut across reads at any point, does nothing at all: the frame
  * is the same and is not even drawn again (the note a key would clear stays),
  * no page is requested, nothing is copied or written.
@@ -19,6 +20,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
+import {InputDecoder} from '../../source/browser/input-bytes.js';
 import {savePages} from '../../source/commands/copy-save.js';
 import type {Page} from '../../source/contract/types.js';
 import {keys} from './support/render-app.js';
@@ -123,20 +125,46 @@ const terminators = ['\u0007', '\u001B\\', '\u009C'];
 const controlString = fc.tuple(fc.constantFrom(...introducers), payload, fc.constantFrom(...terminators)).map(([start, body, end]) => start + body + end);
 const paste = fc.string({unit: fc.oneof({weight: 8, arbitrary: printable}, {weight: 1, arbitrary: fc.constantFrom('\r', '\n', '\t')}), maxLength: 24}).map(text => `\u001B[200~${text}\u001B[201~`);
 const number = fc.nat({max: 9999}).map(String);
-// Kitty keys Ink names but the browser has none for: Caps Lock … Menu, F13 …, keypad, media, modifiers.
-const kittyKey = fc.oneof(fc.integer({min: 57_358, max: 57_363}), fc.integer({min: 57_376, max: 57_454}));
+// Kitty's functional keys (its Private Use Area), none of them text and none bound: Caps Lock … Menu, F13 …, keypad,
+// media, modifiers, which Ink names; and the codes Ink reads as a private-use character (57364–57375 and past 57454).
+const kittyKey = fc.oneof(fc.integer({min: 57_358, max: 57_454}), fc.integer({min: 57_364, max: 57_375}), fc.integer({min: 57_344, max: 63_743}));
 const unknownSequence = fc.oneof(
 	fc.tuple(fc.constantFrom('?', '>'), fc.array(number, {minLength: 1, maxLength: 4})).map(([mark, parameters]) => `\u001B[${mark}${parameters.join(';')}c`),
 	fc.tuple(number, number).map(([row, column]) => `\u001B[${row};${column}R`),
 	fc.constantFrom('\u001B[I', '\u001B[O'),
 	number.map(flags => `\u001B[?${flags}u`),
 	kittyKey.map(code => `\u001B[${code}u`),
+	fc.tuple(kittyKey, fc.integer({min: 1, max: 16})).map(([code, modifiers]) => `\u001B[${code};${modifiers}u`),
 	fc.tuple(number, fc.constantFrom('0', '1', '2', '3', '4')).map(([mode, value]) => `\u001B[?${mode};${value}$y`),
 	fc.array(number, {minLength: 3, maxLength: 3}).map(parameters => `\u001B[${parameters.join(';')}t`),
 	number.map(colour => `\u001B[${colour}m`),
 	fc.constantFrom(...'ghijklmnopqrstuvwxyz').map(final => `\u001BO${final}`),
 	fc.tuple(number, number).map(([row, column]) => `\u009B${row};${column}R`),
 );
+
+// The same strings as raw 8-bit bytes (not UTF-8): the C1 introducer a byte of its own, ended by BEL, a raw ST, ESC \\ or ST as UTF-8; and 8-bit CSI and SS3.
+const utf8 = (text: string) => [...Buffer.from(text, 'utf8')];
+const rawControlString = fc.tuple(fc.constantFrom(0x90, 0x98, 0x9D, 0x9E, 0x9F), payload, fc.constantFrom([0x07], [0x9C], [0x1B, 0x5C], [0xC2, 0x9C])).map(([start, body, end]) => [start, ...utf8(body), ...end]);
+const rawSequence = fc.oneof(
+	fc.tuple(number, number).map(([row, column]) => [0x9B, ...utf8(`${row};${column}R`)]),
+	fc.array(number, {minLength: 1, maxLength: 3}).map(parameters => [0x9B, ...utf8(`?${parameters.join(';')}c`)]),
+	fc.constantFrom(...'PQRS').map(final => [0x8F, final.codePointAt(0)!]),
+);
+
+/** The pieces' bytes joined, then cut into reads at random bytes (inside a UTF-8 character too). */
+function cutBytesIntoReads(piece: fc.Arbitrary<number[]>) {
+	return fc.tuple(fc.array(piece, {minLength: 1, maxLength: 4}), fc.array(fc.nat(), {maxLength: 8})).map(([pieces, cuts]) => {
+		const bytes = pieces.flat();
+		const points = [...new Set([0, ...cuts.map(cut => cut % (bytes.length + 1)), bytes.length])].sort((a, b) => a - b);
+		return points.slice(1).map((point, index) => Uint8Array.from(bytes.slice(points[index], point)));
+	});
+}
+
+/** Raw reads as the browser's stdin hands them to Ink (commands/terminal-input.ts): through one decoder. */
+function decoded(reads: readonly Uint8Array[]): string[] {
+	const decoder = new InputDecoder();
+	return reads.map(read => decoder.decode(read));
+}
 
 /** The pieces joined, then cut into reads at random code points. */
 function cutIntoReads(piece: fc.Arbitrary<string>) {
@@ -170,6 +198,30 @@ describe('control strings, pastes and unknown sequences are no keys (ink-testing
 		await app.waitFor(f => f.includes('row 2/') && !f.includes('copied id'));
 	}, 60_000);
 
+	it('raw 8-bit forms (a lone C1 byte, not UTF-8), on the table and in the save prompt: no action at all', async () => {
+		const app = await browse();
+		await app.press('y');
+		await app.waitFor(f => f.includes('copied id'));
+		await turn();
+		const property = (seed: number) => fc.assert(
+			fc.asyncProperty(cutBytesIntoReads(fc.oneof(rawControlString, rawControlString, rawSequence)), async reads => {
+				const before = observed(app);
+				await deliver(app, decoded(reads));
+				expect(observed(app)).toEqual(before);
+			}),
+			{numRuns: 100, seed},
+		);
+		const start = observed(app);
+		await property(20_261_129);
+		expect(observed(app)).toEqual(start);
+		await app.press('w', 'a', 'b');
+		await app.waitFor(f => f.includes('as NDJSON to file: ab'));
+		await turn();
+		const prompt = observed(app);
+		await property(20_261_130);
+		expect(observed(app)).toEqual(prompt);
+	}, 60_000);
+
 	it('in the save prompt: nothing typed, nothing written', async () => {
 		const app = await browse();
 		await app.press('w', 'a', 'b');
@@ -198,6 +250,30 @@ describe('control strings, pastes and unknown sequences are no keys (ink-testing
 		expect(writes).toEqual([]);
 		expect(readdirSync(folder)).toEqual([]);
 		expect(requests).toBe(before.requests);
+	});
+});
+
+describe('raw C1 bytes: the issue\'s strings in their 8-bit form', () => {
+	it('0x9D 52;c;YWJj BEL and 0x9D 11;rgb:… 0x9C: the page stays, no save prompt, no file; Enter after them is Enter', async () => {
+		const app = await browse();
+		const before = observed(app);
+		await deliver(app, decoded([Uint8Array.from([0x9D, ...utf8('52;c;YWJj'), 0x07]), Uint8Array.from([0x9D, ...utf8('11;rgb:0000/ffff/0000'), 0x9C])]));
+		expect(observed(app)).toEqual(before);
+		await app.press(keys.enter);
+		await app.waitFor(f => f.startsWith('object 1 of'));
+		expect(writes).toEqual([]);
+		expect(requests).toBe(before.requests);
+	});
+
+	it('behind a lead byte it could continue (0xE2 0x9D 5…, a character broken off): the lead is one U+FFFD, the string is still swallowed whole', async () => {
+		const app = await browse();
+		const before = observed(app);
+		await deliver(app, decoded([Uint8Array.from([0xE2, 0x9D, ...utf8('52;c;YWJj'), 0x07, 0xF0, 0x9D, ...utf8(']]W'), 0x9C])]));
+		// U+FFFD names no key: the page, the row and the files stay as they were.
+		expect(observed(app)).toMatchObject({requests: before.requests, writes: []});
+		expect(app.frame()).not.toContain('as NDJSON to file');
+		expect(app.frame()).toContain('row 1/');
+		expect(readdirSync(folder)).toEqual([]);
 	});
 });
 

@@ -33,6 +33,10 @@ describe('events that are no key', () => {
 		expect(splitKeys('[12;40R', {meta: true}, '\u001B[12;40R')).toEqual([]);
 		expect(splitKeys('', {ctrl: true, meta: true, shift: true}, '\u001B[5239m')).toEqual([]);
 		expect(names('j', {}, '\u001B[106u')).toEqual(['j']);
+		// kitty's functional keys (its Private Use Area), as Ink hands over one it does not name (F1–F12's codes), or one with Ctrl: none.
+		expect(splitKeys('\uE014', {}, '\u001B[57364u')).toEqual([]);
+		expect(splitKeys('\uE01F', {ctrl: true}, '\u001B[57375;5u')).toEqual([]);
+		expect(splitKeys('', {}, '\u001B[57376u')).toEqual([]);
 		expect(names('', {upArrow: true, ctrl: true}, '\u001B[1;5A')).toEqual(['up']);
 		// Typed text that looks like the rest of a sequence is still typed.
 		expect(names('[12;40R')).toEqual(['[', '1', '2', ';', '4', '0', 'R']);

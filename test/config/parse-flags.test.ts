@@ -90,7 +90,7 @@ describe('parseFlags', () => {
 
 describe('parseCommandLine', () => {
 	const capture = () => {
-		const out = {text: '', write(chunk: string) {
+		const out = {text: '', async write(chunk: string) {
 			out.text += chunk;
 		}};
 		return out;

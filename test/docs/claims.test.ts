@@ -26,7 +26,8 @@ import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';
 import {JsonReader, jsonEnd} from '../../source/json/json-tokenizer.js';
 import {exitCodes} from '../../source/text/errors.js';
-import {faultNames} from '../support/faulty-server.js';
+import {faultNames, type FaultName} from '../support/faulty-server.js';
+import {useFaultyServer} from '../support/use-faulty-server.js';
 import {runCli, usePrivateCli, type Result} from '../support/run-dump.js';
 import {sandboxBrowser} from '../browser/support/sandbox-browser.js';
 import {countedFigure, docFiles, docText, figure, helpFiles, rawDoc, root} from './claims.js';
@@ -79,6 +80,18 @@ const inkParts: Record<string, string> = {
 	'`useInput`': 'node_modules/ink/build/hooks/use-input.js',
 	'`App`': 'node_modules/ink/build/components/App.js',
 };
+
+const faulty = useFaultyServer();
+
+/** `dump --all` of one of the faulty server's lists of 200, ten a page, from both ends and as one chain. */
+async function bothAndOne(fault: FaultName, settings: Record<string, number> = {}): Promise<{both: Result; one: Result}> {
+	const target = fault.endsWith('-commerce') ? ['checkouts', '--commerce-url', faulty().base(fault, {size: 200, ...settings})] : ['accounts', '--base-url', faulty().base(fault, {size: 200, ...settings})];
+	const argv = ['dump', ...target, '--all', '--limit', '10'];
+	const [both, one] = await Promise.all([cli([...argv, '--both-ends'], {...quiet, COINBASE_ACCESS_TOKEN: 'token', COINBASE_COMMERCE_API_KEY: 'key'}), cli([...argv, '--one-chain'], {...quiet, COINBASE_ACCESS_TOKEN: 'token', COINBASE_COMMERCE_API_KEY: 'key'})]);
+	expect(one.code, one.stderr).toBe(0);
+	expect(one.stdout.trimEnd().split('\n')).toHaveLength(200);
+	return {both, one};
+}
 
 const claims: Claim[] = [
 	{
@@ -249,6 +262,48 @@ const claims: Claim[] = [
 			expect(header).not.toContain('…');
 			expect(header.split(/ +/)).toContain(name);
 			expect(frame).toContain(status);
+		},
+	},
+	{
+		file: 'docs/dump.md',
+		says: /From a server that keeps the contract \(its `asc` list is its `desc` list reversed\), stdout holds the same bytes as one chain would write/,
+		async check() {
+			for (const fault of ['list', 'list-commerce'] as const) {
+				// eslint-disable-next-line no-await-in-loop -- one list at a time
+				const {both, one} = await bothAndOne(fault);
+				expect({code: both.code, stdout: both.stdout, stderr: both.stderr}).toEqual({code: 0, stdout: one.stdout, stderr: ''});
+			}
+
+			// dump --help promises it on the same condition, and names what is checked.
+			const help = (await cli(['dump', '--help'])).stdout.replaceAll(/\s+/g, ' ');
+			expect(help).toContain('from a server whose asc list is its desc list reversed it writes what one chain writes, which is checked where the two ends meet (and against total on the commerce API), not deep inside the other end\'s half');
+		},
+	},
+	{
+		file: 'docs/dump.md',
+		says: /on the commerce API the objects taken must be the `total` every page reported\)/,
+		async check() {
+			// An object the other order lacks at its far end, far from where the ends meet: the count tells.
+			const {both, one} = await bothAndOne('asc-lacks-one-commerce', {missing: 199});
+			expect(both.code).toBe(0);
+			expect(both.stdout).toBe(one.stdout);
+			expect(both.stderr).toMatch(/the two ends took 199 objects, where every page reports a total of 200/);
+		},
+	},
+	{
+		file: 'docs/dump.md',
+		says: /An object that order lacks there on the account API \(no `total` to count it\) and one it has in another's place on either API are written so, exit (\d+), with nothing said/,
+		async check([status]) {
+			// At the far end of the other order's list (its first page), far from where the ends meet.
+			const cases = [['asc-lacks-one', {missing: 199}, 199], ['asc-replaces-one', {replace: 195}, 200], ['asc-replaces-one-commerce', {replace: 195}, 200]] as const;
+			for (const [fault, settings, written] of cases) {
+				// eslint-disable-next-line no-await-in-loop -- one list at a time
+				const {both, one} = await bothAndOne(fault, settings);
+				expect({code: both.code, stderr: both.stderr}).toEqual({code: figure(status!), stderr: ''});
+				const lines = both.stdout.trimEnd().split('\n');
+				expect(lines).toHaveLength(written);
+				expect(both.stdout).not.toBe(one.stdout);
+			}
 		},
 	},
 	{

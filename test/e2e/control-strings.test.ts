@@ -9,7 +9,8 @@ import {builtCli, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './
  * (see support/tmux.ts) as raw bytes: an OSC 52 string (`]` next page, `Y` a
  * copy, `W` the save prompt and `Jj` typed, had its bytes been keys) and a
  * colour reply ended by ST. Neither moves the page, opens a prompt, copies or
- * writes a file; the keys after them are keys. The browser's own tests of
+ * writes a file; the keys after them are keys; nor do they as raw 8-bit bytes,
+ * a lone 0x9D and 0x9C that are no UTF-8. The browser's own tests of
  * every kind of string are in test/browser/control-strings.property.test.tsx.
  */
 
@@ -69,6 +70,24 @@ describe('control strings on the input of pagewalk --demo (tmux)', () => {
 		await server.keys('Q');
 		const after = await server.waitForScreen(t => t.includes('AFTER rc='));
 		expect(after).toContain('AFTER rc=0');
+		expect(readdirSync(folder)).toEqual([]);
+	});
+
+	it('the same strings as raw 8-bit bytes (0x9D … BEL, 0x9D … 0x9C: no UTF-8) do nothing; j after them is j', async () => {
+		server.start('raw', {cwd: folder});
+		await server.waitForScreen(t => t.includes('page 1 ·') && t.includes('more pages follow') && !t.includes('loading'));
+		await server.waitForFlag('mouse_standard_flag', '1');
+		const raw = (text: string) => text.replace('\u001B]', '\u009D').replace('\u001B\\', '\u009C');
+		const latin1 = (text: string) => [...Buffer.from(raw(text), 'latin1')].map(byte => byte.toString(16));
+		await server.keys('-H', ...latin1(clipboardString));
+		await server.keys('-H', ...latin1(colourReply));
+		await server.keys('j');
+		const text = await server.waitForScreen(t => /row 2\/\d+/.test(t));
+		expect(text).toContain('page 1 ·');
+		expect(text).not.toContain('as NDJSON to file');
+		expect(text).not.toContain('copied');
+		await server.keys('Q');
+		expect(await server.waitForScreen(t => t.includes('AFTER rc='))).toContain('AFTER rc=0');
 		expect(readdirSync(folder)).toEqual([]);
 	});
 

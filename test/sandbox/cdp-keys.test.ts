@@ -4,13 +4,14 @@
  * that failed; key files are private and go away; the rate limit answers 429.
  */
 import {createPublicKey, generateKeyPairSync, sign} from 'node:crypto';
-import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {CdpKey, parseKeyFile, readKeyFile} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
 import {startSandbox, type Sandbox, type SandboxKey} from '../../source/sandbox/index.js';
+import {issueKeys, SandboxKeyFileError, writeKeyFiles} from '../../source/sandbox/cdp-keys.js';
 import {authHeaders, get, walk, type Reply} from './helpers.js';
 
 let sandbox: Sandbox;
@@ -348,5 +349,25 @@ describe('rate limit', () => {
 		const url = `${sandbox.accountUrl}/v2/accounts?limit=1`;
 		const statuses = await Promise.all(Array.from({length: 30}, async () => (await signedGet(key, url)).status));
 		expect(new Set(statuses)).toEqual(new Set([200]));
+	});
+});
+
+describe('key files that cannot be written where they go', () => {
+	it('a folder in the place of a key file: one sentence, and no temporary file left beside it', () => {
+		const folder = mkdtempSync(path.join(tmpdir(), 'pagewalk-key-files-'));
+		try {
+			const {keys} = issueKeys(7);
+			const first = keys[0]!;
+			// Where the first key's file goes, a folder (with something in it, so rename cannot replace it).
+			writeKeyFiles(keys, folder);
+			const target = first.files[0]!.path!;
+			rmSync(target);
+			mkdirSync(path.join(target, 'inside'), {recursive: true});
+			expect(() => writeKeyFiles(keys, folder)).toThrow(SandboxKeyFileError);
+			expect(() => writeKeyFiles(keys, folder)).toThrow(/^The key files cannot be written in '.*' \((EISDIR|ENOTEMPTY|EEXIST)\); remove what is in their way or pick another state folder\.$/);
+			expect(readdirSync(folder).filter(name => name.endsWith('.tmp'))).toEqual([]);
+		} finally {
+			rmSync(folder, {recursive: true, force: true});
+		}
 	});
 });

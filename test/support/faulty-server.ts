@@ -117,7 +117,8 @@ function errorBody(api: Api, id: string, message: string): unknown {
 /**
  * Pieces of `secret` a careless server quotes: cut at one end, the other or
  * both, a JWT's parts, and a middle JSON-escaped (`\/`, `\u00xx`, as text
- * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex).
+ * the client's JSON.parse leaves escaped) and percent-encoded (lower-case hex),
+ * upper-cased, split by spaces, and base64-encoded after `user:` (a Basic header).
  */
 export function secretCuts(secret: string): string[] {
 	const half = Math.floor(secret.length / 2);
@@ -133,6 +134,9 @@ export function secretCuts(secret: string): string[] {
 		JSON.stringify(middle).slice(1, -1).replaceAll('/', '\\/'),
 		[...middle].map(character => /[a-z]/.test(character) ? character : `\\u00${hex(character)}`).join(''),
 		[...middle].map(character => `%${hex(character)}`).join(''),
+		secret.toUpperCase(),
+		middle.replaceAll(/.{4}(?=.)/g, '$& '),
+		Buffer.from(`user:${secret}`).toString('base64'),
 	);
 	return cuts;
 }
@@ -304,6 +308,20 @@ function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cu
 function lacksOne(c: Context): void {
 	const missing = numberSetting(c, 'missing', 150);
 	listPage(c, (list, order) => (order === 'asc' ? list.filter(n => n !== missing) : list));
+}
+
+/**
+ * `asc-replaces-one`, `asc-replaces-one-commerce`: the list in order asc has
+ * another object in the place of object `replace` (setting, by its number,
+ * default 195: near its far end, on the first page a walk from both ends
+ * reads in asc, far from where the ends meet): `item-195.5`, created between
+ * its neighbours, so every page is in order. Its count, and so `total`, is
+ * right: a server breaking "asc reverses desc" where nothing but reading
+ * that stretch in desc can tell.
+ */
+function replacesOne(c: Context): void {
+	const replace = numberSetting(c, 'replace', 195);
+	listPage(c, (list, order) => (order === 'asc' ? list.map(n => (n === replace ? n + 0.5 : n)) : list));
 }
 
 /**
@@ -715,6 +733,8 @@ const faults = {
 	'list-commerce': {api: 'commerce', handle: c => listPage(c)},
 	'asc-lacks-one': {api: 'account', handle: lacksOne},
 	'asc-lacks-one-commerce': {api: 'commerce', handle: lacksOne},
+	'asc-replaces-one': {api: 'account', handle: replacesOne},
+	'asc-replaces-one-commerce': {api: 'commerce', handle: replacesOne},
 	'cursor-varies': {api: 'account', handle: variesByRequest},
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.

@@ -53,6 +53,48 @@ describe('runs of a credential', () => {
 	it('a credential shorter than 8 characters is redacted whole', () => {
 		new Secret('k7Short');
 		expect(redact('key k7Short, k7Shor')).toBe(`key ${mark}, k7Shor`);
+		expect(redact('key K7SHORT')).toBe(`key ${mark}`);
+	});
+
+	it('upper-cased or lower-cased, whole or any run of 8 (the letters of a hex token carry nothing in their case, a mixed one\'s little)', () => {
+		expect(redact(`bad token ${token.toUpperCase()}.`)).toBe(`bad token ${mark}.`);
+		expect(redact(`bad token ${token.slice(5, 20).toLowerCase()}.`)).toBe(`bad token ${mark}.`);
+		expect(redact(`got BEARER ${token.slice(2).toUpperCase()}`)).toBe(`got ${mark}`);
+		const hex = '9f86d081884c7d659a2feaa0c55ad015';
+		new Secret(hex);
+		expect(redact(`{"error":"token ${hex.toUpperCase().slice(0, 24)} expired"}`)).toBe(`{"error":"token ${mark} expired"}`);
+	});
+
+	it('split by spaces or line breaks (a line wrapped, groups of four, every character apart): the gaps inside go with it, those around it stay', () => {
+		const groups = token.match(/.{1,4}/g)!;
+		expect(redact(`token: ${groups.join(' ')} (expired)`)).toBe(`token: ${mark} (expired)`);
+		expect(redact(`token:\n  ${token.slice(0, 15)}\n  ${token.slice(15)}\n`)).toBe(`token:\n  ${mark}\n`);
+		expect(redact(`[${[...token.slice(3, 14)].join(' ')}]`)).toBe(`[${mark}]`);
+		expect(redact(`t=${token.slice(0, 9)}\t${token.slice(9, 16).toUpperCase()}\u00A0${token.slice(16, 20)}.`)).toBe(`t=${mark}.`);
+		// JSON-escaped line breaks inside it, as a server's message in a JSON body wraps it.
+		expect(redact(`{"m":"${token.slice(0, 10)}\\n${token.slice(10, 17)}"}`)).toBe(`{"m":"${mark}"}`);
+		// Words apart stay words.
+		expect(redact('the token was rejected; see the docs')).toBe('the token was rejected; see the docs');
+	});
+
+	it('base64 and base64url, whatever came before it in what was encoded (a Basic header, Bearer): no run of 8 of it is left', () => {
+		const slashy = 'tok/9+Ab?c>d~~e/f+g_h-i.j';
+		new Secret(slashy);
+		for (const secret of [token, slashy]) {
+			for (const before of ['', 'u:', 'user:', 'Bearer ']) {
+				const encoded = Buffer.from(`${before}${secret}`).toString('base64');
+				for (const form of [encoded, encoded.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')]) {
+					const result = redact(`Authorization: Basic ${form}`);
+					// What is left: at most the characters shared with the bytes before it, and the last few.
+					expect(result).toMatch(/^Authorization: Basic [\w+/-]{0,12}\[redacted\][\w+/=-]{0,3}$/);
+					expect(leakedRun(result, [form.slice(Math.ceil((before.length * 8) / 6))])).toBeUndefined();
+				}
+			}
+		}
+
+		// Cut: any 8 characters of it.
+		const encoded = Buffer.from(token).toString('base64');
+		expect(redact(`x ${encoded.slice(4, 12)} y`)).toBe(`x ${mark} y`);
 	});
 });
 
@@ -121,6 +163,11 @@ describe('property: any cut of a random secret, in any form a server echoes, ins
 		urlInJson: cut => encodeURIComponent(cut).replaceAll('%2F', '\\/'),
 		// Escapes JSON-encoded again, as a debug view shows a server string that held them.
 		jsonUnicodeTwice: cut => [...cut].map(character => /[a-z]/.test(character) ? character : `\\\\u00${hex(character)}`).join(''),
+		upper: cut => cut.toUpperCase(),
+		lower: cut => cut.toLowerCase(),
+		spaced: cut => cut.replaceAll(/.{3}(?=.)/g, '$& '),
+		wrapped: cut => cut.replaceAll(/.{5}(?=.)/g, '$&\n  '),
+		spacedInJson: cut => JSON.stringify(cut.replaceAll(/.{4}(?=.)/g, '$&\n')).slice(1, -1),
 	};
 
 	it('leaves the text around it exactly and no run of 8 of it, in the form it was echoed in', () => {

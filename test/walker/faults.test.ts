@@ -170,6 +170,8 @@ describe('faulty server', () => {
 		'list-commerce': {code: 0, objects: 200},
 		'asc-lacks-one': {code: 0, objects: 200},
 		'asc-lacks-one-commerce': {code: 0, objects: 200},
+		'asc-replaces-one': {code: 0, objects: 200},
+		'asc-replaces-one-commerce': {code: 0, objects: 200},
 		'cursor-varies': {code: 0, objects: 200},
 		'cursor-varies-commerce': {code: 0, objects: 200},
 		'ignores-order': {code: 0, objects: 200},
