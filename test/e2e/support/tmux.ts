@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -48,6 +48,34 @@ export function removeBuiltCli(): void {
 	if (cliDirectory) {
 		rmSync(cliDirectory, {recursive: true, force: true});
 		cliDirectory = undefined;
+	}
+}
+
+/** The `node --import` module that holds the chunk back. */
+export const holdBrowser = path.resolve('test/e2e/support/hold-browser.mjs');
+
+/**
+ * pagewalk with its browser's chunk (Ink, React, the app) held back by a
+ * module hook (support/hold-browser.mjs) until `release()`, so a test acts in
+ * the time between the first paint and Ink's first frame.
+ */
+export class HeldBrowser {
+	/** The file whose existence releases the chunk (PAGEWALK_TEST_RELEASE). */
+	readonly file: string;
+
+	/** `name`'s release file goes in `directory` (the test's own). */
+	constructor(directory: string, name: string) {
+		this.file = path.join(directory, `${name}-release`);
+	}
+
+	/** The command line that runs the built CLI held; `under`, a command line's start (a supervisor), runs node under it. */
+	program(under = ''): string {
+		return `PAGEWALK_TEST_RELEASE='${this.file}' ${under}${process.execPath} --import '${holdBrowser}' ${builtCli()}`;
+	}
+
+	/** Lets the chunk load; `fail` makes it fail to load, as a broken install's would. */
+	release(content: '' | 'fail' = ''): void {
+		writeFileSync(this.file, content);
 	}
 }
 
