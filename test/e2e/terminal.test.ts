@@ -6,7 +6,7 @@ import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox} from '../../source/sandbox/index.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
-import {builtCli, hasTmux, noTmux, pause, pollUntil, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {builtCli, hasTmux, noTmux, pollUntil, removeBuiltCli, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 /**
  * The built CLI in a real terminal (see support/tmux.ts). Checks what no
@@ -184,12 +184,8 @@ describe('pagewalk --demo in a real terminal (tmux)', () => {
 		await server.keys('q');
 		await server.waitForScreen(t => t.includes('AFTER rc=0'));
 		// The pipe to the log lags the screen a little: wait for the last line there too.
-		let bytes = readFileSync(log, 'utf8');
-		for (let tries = 0; !bytes.includes('AFTER rc=') && tries < 100; tries++) {
-			// eslint-disable-next-line no-await-in-loop -- a poll of the log file
-			await pause(50);
-			bytes = readFileSync(log, 'utf8');
-		}
+		let bytes = '';
+		await pollUntil(() => (bytes = readFileSync(log, 'utf8')).includes('AFTER rc='), () => `the log never had the last line:\n${bytes}`);
 
 		expect(bytes).toContain('page 2 ·');
 		for (const code of ['\u001B[?1049h', '\u001B[?1000h', '\u001B[?1006h', '\u001B[?2026h']) {

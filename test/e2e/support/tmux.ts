@@ -3,7 +3,7 @@ import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import {patience} from '../../support/patience.js';
+import {patience, pollUntil} from '../../support/patience.js';
 
 /**
  * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
@@ -95,18 +95,7 @@ export async function pause(ms: number): Promise<void> {
 	});
 }
 
-/** Polls `check` until it holds; throws `failure()`'s words once `patience` has run out. */
-export async function pollUntil(check: () => boolean, failure: () => string): Promise<void> {
-	const deadline = Date.now() + patience;
-	while (!check()) {
-		if (Date.now() > deadline) {
-			throw new Error(failure());
-		}
-
-		// eslint-disable-next-line no-await-in-loop -- a poll, one look after another
-		await pause(25);
-	}
-}
+export {pollUntil} from '../../support/patience.js';
 
 export type SessionOptions = {
 	/** Variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
