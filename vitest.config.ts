@@ -1,8 +1,25 @@
 import {defineConfig} from 'vitest/config';
 
+/**
+ * Four projects, one per kind of test, so a maintainer runs the kind a change
+ * touches (`npm run test:fast` is `unit`; `npx vitest run --project app`) and
+ * `npm test` runs them all. A test file belongs to one project by where it
+ * lives: a new folder of tests needs a line here (test/architecture/test-projects.test.ts).
+ */
+export const projects = {
+	// Plain TypeScript in process: the pure core (contract, links, cells, JSON,
+	// text, config, the browser's reducers and keys) and the layer rules.
+	unit: ['test/{architecture,cells,config,contract,http,json,text}/**/*.test.ts', 'test/browser/**/*.test.ts'],
+	// The browser's Ink app rendered in process (ink-testing-library), over a real sandbox.
+	app: ['test/browser/**/*.test.tsx'],
+	// The commands and the walker over real HTTP: in process or as dist/cli.js, the sandbox, the wire, the docs' claims.
+	cli: ['test/{audit,cli,docs,dump,sandbox,walker,wire}/**/*.test.ts'],
+	// pagewalk in a real terminal (tmux) and the packed install.
+	terminal: ['test/e2e/**/*.test.ts'],
+};
+
 export default defineConfig({
 	test: {
-		include: ['test/**/*.test.{ts,tsx}'],
 		exclude: ['test/bench/**', 'node_modules/**'],
 		// A process warning (a listener leak, a deprecation) fails the test it came in.
 		setupFiles: ['test/support/no-warnings.ts', 'test/support/text-width.ts'],
@@ -17,5 +34,10 @@ export default defineConfig({
 		hookTimeout: 300_000,
 		// Two cores here and in CI: more workers only contend.
 		maxWorkers: 2,
+		// The unit tests share their workers' modules (isolate: false): loading
+		// the module graph once per worker, not once per file, halves the unit
+		// project's CPU time; they are plain functions over values, so no file
+		// leaves state another reads (checked in shuffled file orders).
+		projects: Object.entries(projects).map(([name, include]) => ({extends: true, test: {name, include, isolate: name !== 'unit'}})),
 	},
 });

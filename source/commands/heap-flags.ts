@@ -21,7 +21,7 @@ import process from 'node:process';
  * and with these flags V8 collects many times over on the way to the first
  * page (bench:startup).
  */
-const heapFlags: Record<'dump' | 'browser' | 'browser-load', readonly string[]> = {
+export const heapFlags: Record<'dump' | 'browser' | 'browser-load', readonly string[]> = {
 	dump: ['--semi-space-growth-factor=1', '--heap-growing-percent=20'],
 	browser: ['--optimize-for-size', '--semi-space-growth-factor=1'],
 	// Set before the browser's modules load (load-browser.ts). yoga, Ink's

@@ -1,6 +1,7 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {hash32} from '../../source/sandbox/random.js';
+import {testIo} from '../support/test-io.js';
 import {validate} from './json-schema.js';
 import {auditInProcess, auditJson, sandboxTarget, schema} from './run-audit.js';
 
@@ -165,24 +166,12 @@ describe('audit while the list changes', () => {
 
 describe('progress', () => {
 	test('drawn on stderr only when stderr is a terminal', async () => {
-		const {Writable} = await import('node:stream');
 		const {runAudit} = await import('../../source/commands/audit.js');
-		let stderr = '';
-		const tty = Object.assign(new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				stderr += chunk.toString();
-				callback();
-			},
-		}), {isTTY: true});
-		let stdout = '';
-		const out = new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				stdout += chunk.toString();
-				callback();
-			},
-		});
 		const target = sandboxTarget(sandbox);
-		const code = await runAudit(['accounts', ...target.flags, '--limit', '10'], {stdout: out, stderr: tty, env: target.env});
+		const io = testIo({env: target.env, stderr: {tty: true}});
+		const code = await runAudit(['accounts', ...target.flags, '--limit', '10'], io);
+		const {text: stdout} = io.stdout;
+		const {text: stderr} = io.stderr;
 		expect(code).toBe(0);
 		expect(stderr).toMatch(/page \d+ · [\d,]+ objects/);
 		expect(stdout).not.toMatch(/page \d+ · [\d,]+ objects/);

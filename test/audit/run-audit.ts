@@ -3,23 +3,14 @@ import {execFileSync, spawn} from 'node:child_process';
 import {cpSync, existsSync, mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {runAudit} from '../../source/commands/audit.js';
-import {describeError} from '../../source/text/report-error.js';
 import type {AuditReport} from '../../source/audit/report.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
+import {runWithIo, testIo, type Result} from '../support/test-io.js';
 import type {Schema} from './json-schema.js';
 
-export type Result = {code: number; stdout: string; stderr: string};
-
-class Capture extends Writable {
-	text = '';
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		callback();
-	}
-}
+export type {Result} from '../support/test-io.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const builtCli = path.join(root, 'dist/cli.js');
@@ -39,18 +30,7 @@ export function sandboxTarget(sandbox: Sandbox, viewer: 'full' | 'restricted' = 
 }
 
 export async function auditInProcess(argv: string[], env: Record<string, string | undefined>): Promise<Result> {
-	const stdout = new Capture();
-	const stderr = new Capture();
-	let code: number;
-	try {
-		code = await runAudit(argv, {stdout, stderr, env});
-	} catch (error: unknown) {
-		const {message, exitCode} = describeError(error);
-		stderr.write(`pagewalk: ${message}\n`);
-		code = exitCode;
-	}
-
-	return {code, stdout: stdout.text, stderr: stderr.text};
+	return runWithIo(async io => runAudit(argv, io), testIo({env}));
 }
 
 export async function auditJson(argv: string[], env: Record<string, string | undefined>): Promise<{code: number; report: AuditReport; stdout: string}> {

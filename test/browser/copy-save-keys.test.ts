@@ -16,7 +16,7 @@ const toneOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.
  */
 
 const url = 'http://127.0.0.1:9/v2/accounts';
-const page = {...makePage({url, ids: ['a', 'b', 'c', 'd', 'e'], next: `${url}?starting_after=e`}), objectTexts: ['{"id":"a","n":1.0}', '{"id":"b"}', '{"id":"c"}', '{"id":"d"}', '{"id":"e"}']};
+const page = makePage({url, texts: ['{"id":"a","n":1.0}', '{"id":"b"}', '{"id":"c"}', '{"id":"d"}', '{"id":"e"}'], next: `${url}?starting_after=e`});
 
 function start(): BrowserState {
 	return initialBrowserState({startUrl: url, settings: {order: 'desc', limit: 5}, firstPage: page});

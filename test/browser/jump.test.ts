@@ -4,7 +4,7 @@ import {initialState, pageStackReducer as reduce, top, wantedRequests, type Page
 import {routeKey} from '../../source/browser/screen.js';
 import {noticeText, statusModel, walkStart} from '../../source/browser/status-model.js';
 import {Secret} from '../../source/text/secret.js';
-import {makePage, url} from './pages.js';
+import {answer, url} from './pages.js';
 
 /**
  * Jump to a cursor (`:`): the syntax, the URL it builds (percent-encoded,
@@ -51,12 +51,6 @@ describe('the jump URL', () => {
 const settings = {order: 'desc' as const, limit: 3};
 const p1 = {url: url(undefined, '?limit=3'), ids: ['a', 'b', 'c'], next: url('c', '&limit=3')};
 const p2 = {url: url('c', '&limit=3'), ids: ['d', 'e', 'f'], next: url('f', '&limit=3')};
-
-function answer(state: PageStackState, page: Parameters<typeof makePage>[0]): PageStackState {
-	const [wanted] = wantedRequests(state);
-	expect(wanted?.url).toBe(page.url);
-	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage(page)});
-}
 
 function onPage2(): PageStackState {
 	let state = initialState({startUrl: p1.url, settings});

@@ -5,34 +5,16 @@ import {
 	top,
 	wantedRequests,
 	firstPageUrl,
-	type PageStackState,
-	type StackAction,
 } from '../../source/browser/page-stack.js';
-import {makePage, url} from './pages.js';
+import {answer, apply, makePage, notice, url} from './pages.js';
 import {contractDefaults} from '../../source/contract/contract.js';
 import {Secret} from '../../source/text/secret.js';
-import {noticeText, retryText} from '../../source/browser/status-model.js';
-
-/** The notice as the status line words it (the reducer records it as data). */
-function notice(state: PageStackState): string | null {
-	return state.notice === null ? null : noticeText(state.notice);
-}
+import {retryText} from '../../source/browser/status-model.js';
 
 const settings = {order: 'desc' as const, limit: 3};
 
 function start(startUrl = url(), maxCachedPages?: number) {
 	return initialState({startUrl, settings, maxCachedPages});
-}
-
-function apply(state: PageStackState, ...actions: StackAction[]) {
-	return actions.reduce(reduce, state);
-}
-
-/** Answers the request the state wants right now with the given page. */
-function answer(state: PageStackState, page: Parameters<typeof makePage>[0]) {
-	const [wanted] = wantedRequests(state);
-	expect(wanted?.url).toBe(page.url);
-	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage(page)});
 }
 
 const p1 = {url: url(), ids: ['a', 'b', 'c'], next: url('c')};

@@ -1,26 +1,12 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
-import {noticeText} from '../../source/browser/status-model.js';
-import {makePage, url} from './pages.js';
+import {initialState, pageStackReducer as reduce, top, wantedRequests} from '../../source/browser/page-stack.js';
+import {answer, apply, makePage, notice, url} from './pages.js';
 
 /**
  * The page stack at a loop (→ and F judge the next page by the walk rules
  * dump stops with), and what following counts as new: an id this walk has
  * not seen, once.
  */
-
-const notice = (state: PageStackState) => (state.notice === null ? null : noticeText(state.notice));
-
-function apply(state: PageStackState, ...actions: StackAction[]) {
-	return actions.reduce(reduce, state);
-}
-
-/** Answers the request the state wants right now (the page or the prefetch) with `page`. */
-function answer(state: PageStackState, page: Parameters<typeof makePage>[0]) {
-	const [wanted] = wantedRequests(state);
-	expect(wanted?.url).toBe(page.url);
-	return reduce(state, {type: 'loaded', requestId: wanted!.requestId, page: makePage(page)});
-}
 
 const asc = {order: 'asc' as const, limit: 3};
 const p1 = {url: url(), ids: ['a', 'b', 'c'], next: url('c'), order: 'asc' as const};

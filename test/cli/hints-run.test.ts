@@ -18,13 +18,14 @@ import {execFile} from 'node:child_process';
 import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {PassThrough, Writable} from 'node:stream';
+import {PassThrough} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
 import {render} from 'ink-testing-library';
 import {createElement} from 'react';
 import ts from 'typescript';
 import {afterAll, beforeAll, describe, expect, test, vi} from 'vitest';
+import {Capture} from '../support/test-io.js';
 import {again, builtHints, type BuiltHint} from '../../source/config/hints.js';
 import {commands, type CommandFlags} from '../../source/config/flags.js';
 import {parseFlags} from '../../source/config/parse-flags.js';
@@ -48,15 +49,6 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pagewalk-hints-'));
 const bareEnv: Record<string, string> = {HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent', NO_COLOR: '1'};
 
 type Ran = {code: number; out: string};
-
-class Capture extends Writable {
-	text = '';
-	isTTY = false;
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		callback();
-	}
-}
 
 /** A command's run in this process, as the CLI reports it: stdout and stderr as one text, a thrown error as its sentence and status. */
 async function inProcess(run: (io: {stdout: Capture; stderr: Capture; env: Record<string, string | undefined>}) => Promise<number>, env: Record<string, string | undefined> = bareEnv): Promise<Ran> {

@@ -3,7 +3,6 @@ import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {openConfig} from '../../source/commands/demo.js';
 import {loadProfiles, readProfileCredential} from '../../source/commands/profile-config.js';
@@ -15,6 +14,7 @@ import {validate} from '../audit/json-schema.js';
 import {auditInProcess, auditJson, prepareCli, runCli, schema} from '../audit/run-audit.js';
 import {compareProfileCredential} from '../../source/commands/profile-config.js';
 import type {Credential} from '../../source/config/credentials.js';
+import {testIo} from '../support/test-io.js';
 
 /** The credential as its header carries it: `Bearer <token>` for the account API, the key for the commerce API. */
 function headerValue(credential: Credential): string {
@@ -23,14 +23,6 @@ function headerValue(credential: Credential): string {
 	}
 
 	return credential.kind === 'bearer' ? `Bearer ${credential.secret.reveal()}` : credential.secret.reveal();
-}
-
-class Capture extends Writable {
-	text = '';
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		callback();
-	}
 }
 
 /** A credential command: a node one-liner, run without a shell. */
@@ -217,9 +209,9 @@ describe('pagewalk profiles', () => {
 	};
 
 	async function list(argv: string[], env: Record<string, string | undefined>): Promise<string> {
-		const stdout = new Capture();
-		expect(await listProfiles(argv, {stdout, env})).toBe(0);
-		return stdout.text;
+		const io = testIo({env});
+		expect(await listProfiles(argv, io)).toBe(0);
+		return io.stdout.text;
 	}
 
 	test('lists every profile with its sources, never a value, and runs nothing', async () => {
@@ -255,7 +247,7 @@ describe('pagewalk profiles', () => {
 
 	test('a malformed file is its one sentence', async () => {
 		const env = configFile('{"profiles": {\n"a": {"account": {"env": "X"}},\n}}');
-		await expect(listProfiles([], {stdout: new Capture(), env})).rejects.toThrow(/line 3 is not valid JSON \(a comma before '}'/);
+		await expect(listProfiles([], testIo({env}))).rejects.toThrow(/line 3 is not valid JSON \(a comma before '}'/);
 	});
 });
 

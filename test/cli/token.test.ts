@@ -3,13 +3,13 @@
  * is accepted for the request it names and no other; a token credential is
  * printed as it is; the secret goes to stdout only.
  */
-import {PassThrough} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeJwtClaims} from '../../source/config/jwt-sign.js';
 import {runToken} from '../../source/commands/token.js';
 import {PagewalkError} from '../../source/text/errors.js';
 import {describeError} from '../../source/text/report-error.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {testIo} from '../support/test-io.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -20,18 +20,9 @@ afterAll(async () => {
 });
 
 async function token(argv: string[], env: Record<string, string | undefined> = {}) {
-	const stdout = new PassThrough();
-	const stderr = new PassThrough();
-	let out = '';
-	let err = '';
-	stdout.on('data', (chunk: Buffer) => {
-		out += chunk.toString();
-	});
-	stderr.on('data', (chunk: Buffer) => {
-		err += chunk.toString();
-	});
-	const code = await runToken(argv, {stdout, stderr, env: {HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent', ...env}});
-	return {code, stdout: out, stderr: err};
+	const io = testIo({env: {HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent', ...env}});
+	const code = await runToken(argv, io);
+	return {code, stdout: io.stdout.text, stderr: io.stderr.text};
 }
 
 async function status(url: string, bearer: string): Promise<number> {

@@ -11,13 +11,13 @@ import {mkdtempSync, readdirSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {runDump} from '../../source/commands/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import type {FaultName} from '../support/faulty-server.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
 import {canaryEnv, dumpInProcess, usePrivateCli, type Result} from '../support/run-dump.js';
+import {testIo} from '../support/test-io.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 
 let sandbox: Sandbox;
@@ -64,40 +64,20 @@ describe('the same bytes as one chain', () => {
 	}
 });
 
-/** Collects stdout, and aborts the run once `after` objects have been written. */
-class Interrupting extends Writable {
-	text = '';
-	constructor(readonly controller: AbortController, readonly after: number) {
-		super();
-	}
-
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		if (this.text.split('\n').length > this.after) {
-			this.controller.abort();
-		}
-
-		callback();
-	}
-}
-
-class Capture extends Writable {
-	text = '';
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		callback();
-	}
-}
-
 describe('interrupted', () => {
 	// 50 objects: within the forward chain's first pages; 180: while the back chain's objects are written.
 	for (const after of [25, 180]) {
 		it(`after ${after} objects: a whole document, and the resume flag finishes the list`, async () => {
 			const full = await dumpInProcess(args('accounts', '--one-chain'), env('full'));
 			const controller = new AbortController();
-			const stdout = new Interrupting(controller, after);
-			const stderr = new Capture();
-			const code = await runDump(args('accounts', '--format', 'json'), {stdout, stderr, env: env('full')}, {signal: controller.signal});
+			// stdout aborts the run once `after` objects have been written.
+			const io = testIo({env: env('full'), stdout: {onWrite(_text, stdout) {
+				if (stdout.text.split('\n').length > after) {
+					controller.abort();
+				}
+			}}});
+			const {stdout, stderr} = io;
+			const code = await runDump(args('accounts', '--format', 'json'), io, {signal: controller.signal});
 			expect(code).toBe(130);
 			const written = JSON.parse(stdout.text) as Array<{id: string}>;
 			const resume = /run the same command with (--starting-after=\S+) in place of --both-ends\.\n/.exec(stderr.text)?.[1];

@@ -11,11 +11,11 @@ import {execFileSync, spawn} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {runDump} from '../../source/commands/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {cliPath, sandboxEnv, usePrivateCli} from '../support/run-dump.js';
+import {testIo} from '../support/test-io.js';
 
 let sandbox: Sandbox;
 let cli: string;
@@ -169,37 +169,17 @@ describe('stdout a file that fills up', () => {
 	});
 });
 
-/** A stdout that takes `room` bytes, then fails every write with `code`, as a broken device or a closed descriptor does. */
-class Failing extends Writable {
-	received = '';
-	constructor(private room: number, private readonly code: string) {
-		super();
-	}
-
-	override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error) => void): void {
-		if (chunk.length > this.room) {
-			callback(Object.assign(new Error(`${this.code}: write failed`), {code: this.code}));
-			return;
-		}
-
-		this.room -= chunk.length;
-		this.received += chunk.toString();
-		callback();
-	}
-}
-
 describe('stdout a stream that fails', () => {
 	for (const code of ['EIO', 'EBADF', 'ENOSPC']) {
 		test(`${code}: exit 1, the cause, and the hint after the last page the stream took`, async () => {
-			const stdout = new Failing(30_000, code);
-			let stderr = '';
-			const status = await runDump(walk, {stdout, stderr: new Writable({write(chunk: Buffer, _encoding, callback) {
-				stderr += chunk.toString();
-				callback();
-			}}), env});
+			// A stdout that takes 30,000 bytes, then fails every write with `code`, as a broken device or a closed descriptor does.
+			const io = testIo({env, stdout: {failAfter: {room: 30_000, code}}});
+			const status = await runDump(walk, io);
+			const received = io.stdout.text;
+			const stderr = io.stderr.text;
 			expect(status).toBe(1);
-			const lines = stdout.received.trimEnd().split('\n');
-			expect(stdout.received.endsWith('\n')).toBe(true);
+			const lines = received.trimEnd().split('\n');
+			expect(received.endsWith('\n')).toBe(true);
 			const lastId = (JSON.parse(lines.at(-1)!) as {id: string}).id;
 			expect(stderr).toBe(`pagewalk: could not write the output (${code}: write failed).\npagewalk: ${lines.length} objects were written before the failure; to resume, run the same command with --starting-after=${lastId}.\n`);
 		});

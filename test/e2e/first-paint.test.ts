@@ -6,20 +6,15 @@
  * and a signal gives the terminal back at once.
  */
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pause, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {HeldBrowser, pause, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('first-paint', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-first-paint-'));
-const hold = path.resolve('test/e2e/support/hold-browser.mjs');
-// Node 24 runs module hooks with the main thread waiting on them, so there a
-// signal sent during the hold is handled once the hold ends (in a real start
-// the load takes a moment); Node 20 and 22 handle it at once.
-const holdBlocksMainThread = Number(process.versions.node.split('.')[0]) >= 24;
 
 beforeAll(requireTmux);
 afterAll(() => {
@@ -29,10 +24,10 @@ afterAll(() => {
 
 /** Starts pagewalk --demo with its browser held until `release()`. */
 function startHeld(name: string) {
-	const release = path.join(directory, `${name}-release`);
-	server.start(name, {program: `PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} --import '${hold}' ${builtCli()}`});
-	return (content = '') => {
-		writeFileSync(release, content);
+	const held = new HeldBrowser(directory, name);
+	server.start(name, {program: held.program()});
+	return (content: '' | 'fail' = '') => {
+		held.release(content);
 	};
 }
 
@@ -95,11 +90,7 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		const shell = server.flag('pane_pid');
 		const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], {encoding: 'utf8'}).trim().split(/\s+/)[0]!;
 		process.kill(Number(child), 'SIGTERM');
-		if (holdBlocksMainThread) {
-			release();
-		}
-
-		// Back to the shell's screen (while the browser's modules are still held, where the hold lets the main thread run).
+		// Back to the shell's screen while the browser's modules are still held (the hold leaves the main thread free).
 		await server.waitForScreen(text => text.includes('BEFORE') && !text.includes('page 1 ·'));
 		expect(server.flag('alternate_on')).toBe('0');
 		expect(server.flag('cursor_flag')).toBe('1');

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pause, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, removeBuiltCli, requireTmux, TmuxServer} from './support/tmux.js';
 
 /**
  * What Ink leaves on a real terminal after a frame replaces another: an
@@ -17,21 +17,17 @@ afterAll(() => {
 	removeBuiltCli();
 });
 
-/** The screen once it has stopped changing (the prefetch of page 2 may still redraw the status line). */
-async function settled(predicate: (text: string) => boolean): Promise<string> {
-	let text = await server.waitForScreen(predicate);
-	for (let look = 0; look < 30; look++) {
-		// eslint-disable-next-line no-await-in-loop -- one look after another until two agree
-		await pause(300);
-		const again = server.screen();
-		if (again === text && predicate(again)) {
-			return again;
-		}
+/** The screen with its colours and attributes, as escape sequences (capture-pane -e). */
+function styledScreen(): string {
+	return server.tmux('capture-pane', '-p', '-e', '-t', server.session);
+}
 
-		text = again;
-	}
+type Screen = {text: string; styled: string};
 
-	throw new Error(`the screen kept changing:\n${text}`);
+/** Waits until the screen shows `before`'s characters again; then its styles must be `before`'s too, which the wait did not look at. */
+async function backTo(before: Screen): Promise<void> {
+	await server.waitForScreen(text => text === before.text);
+	expect(styledScreen()).toBe(before.styled);
 }
 
 const tableShown = (text: string) => text.startsWith('  id ') && text.includes('page 1 ·') && text.includes('more pages follow');
@@ -44,8 +40,11 @@ describe('frames on a real terminal (tmux)', () => {
 
 	it('draws every row with its text, and leaves nothing behind when overlays close, columns scroll and the terminal resizes', async () => {
 		server.start('frames');
-		const before = await settled(tableShown);
-		const lines = before.split('\n');
+		await server.waitForScreen(tableShown);
+		// Ink's own frame, not only the first paint: the browser reads keys (and the mouse) once it has drawn.
+		await server.waitForFlag('mouse_standard_flag', '1');
+		const before: Screen = {text: server.screen(), styled: styledScreen()};
+		const lines = before.text.split('\n');
 		const rows = lines.filter(line => /^[› ] [\da-f]{8}-[\da-f]{4}-/.test(line));
 		// The demo's first page is short (17 of 25 rows).
 		expect(rows.length).toBeGreaterThanOrEqual(10);
@@ -53,7 +52,7 @@ describe('frames on a real terminal (tmux)', () => {
 		expect(rows.some(line => line.includes('…'))).toBe(true);
 		expect(rows[0]).toMatch(/^› /);
 		// The selected row in reverse video, its text included.
-		const styled = server.tmux('capture-pane', '-p', '-e', '-t', server.session).split('\n');
+		const styled = before.styled.split('\n');
 		const selected = styled.find(line => line.includes(rows[0]!.slice(2, 38)))!;
 		// eslint-disable-next-line no-control-regex -- the escape sequence of reverse video is what is looked for
 		expect(selected).toMatch(/\u001B\[(?:\d+;)*7m/);
@@ -61,23 +60,23 @@ describe('frames on a real terminal (tmux)', () => {
 		await server.keys('?');
 		await server.waitForScreen(text => !text.startsWith('  id '));
 		await server.keys('q');
-		expect(await settled(tableShown)).toBe(before);
+		await backTo(before);
 
 		await server.keys('C');
 		await server.waitForScreen(text => text.startsWith('columns:'));
 		await server.keys('Escape');
-		expect(await settled(tableShown)).toBe(before);
+		await backTo(before);
 
 		await server.keys('>');
 		await server.waitForScreen(text => text.includes('cols 3–'));
 		await server.keys('<');
-		expect(await settled(text => tableShown(text) && text.includes('cols 1–'))).toBe(before);
+		await backTo(before);
 
 		// Narrower, then as before: the table is laid out for 130 columns in between (fewer columns shown).
 		const columnsShown = (text: string) => /cols 1–(\d+)/.exec(text)?.[1];
 		server.tmux('resize-window', '-t', server.session, '-x', '130', '-y', '30');
-		await settled(text => tableShown(text) && columnsShown(text) !== columnsShown(before));
+		await server.waitForScreen(text => tableShown(text) && columnsShown(text) !== columnsShown(before.text));
 		server.tmux('resize-window', '-t', server.session, '-x', '160', '-y', '30');
-		expect(await settled(text => tableShown(text) && columnsShown(text) === columnsShown(before))).toBe(before);
+		await backTo(before);
 	});
 });

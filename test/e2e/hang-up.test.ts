@@ -6,18 +6,18 @@
  * any Node 20 program that outlives its terminal does, fixed in Node 22), so
  * there the status is not checked, only that nothing of ours went wrong.
  */
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {patience} from '../support/patience.js';
-import {builtCli, pause, pollUntil, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, HeldBrowser, pollUntil, requireTmux, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('hang-up', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-hang-up-'));
 const supervise = path.resolve('test/e2e/support/supervise.mjs');
-const hold = path.resolve('test/e2e/support/hold-browser.mjs');
 const node20 = process.version.startsWith('v20.');
 
 beforeAll(requireTmux);
@@ -41,15 +41,29 @@ function expectQuietHangUp(end: Ended) {
 	}
 }
 
+/** The first child of `pid`. */
+function childOf(pid: number): number {
+	return Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], {encoding: 'utf8'}).trim().split(/\s+/)[0]);
+}
+
+/** Whether `pid` has a handler for SIGHUP (signal 1: the mask's lowest bit). */
+function catchesHangUp(pid: number): boolean {
+	const caught = execFileSync('ps', ['-o', 'caught=', '-p', String(pid)], {encoding: 'utf8'}).trim();
+	return (BigInt(`0x${caught}`) & 1n) === 1n;
+}
+
 describe('the terminal closed under the browser (tmux)', () => {
 	it('after the first paint, before the browser is up: 129, no stack trace', async () => {
 		const result = path.join(directory, 'painted.json');
-		const release = path.join(directory, 'release');
-		server.start('painted', {program: `PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} ${supervise} '${result}' -- ${process.execPath} --import '${hold}' ${builtCli()}`});
+		const held = new HeldBrowser(directory, 'painted');
+		server.start('painted', {program: held.program(`${process.execPath} ${supervise} '${result}' -- `)});
 		await server.waitForScreen(text => text.includes('page 1 ·'));
+		const pagewalk = childOf(childOf(Number(server.flag('pane_pid'))));
+		expect(catchesHangUp(pagewalk)).toBe(true);
 		server.tmux('kill-session', '-t', 'painted');
-		await pause(300);
-		writeFileSync(release, '');
+		// The paint's handler has run (it listens once) while the browser is still held; then the browser may load.
+		await pollUntil(() => !catchesHangUp(pagewalk), () => `pagewalk (${pagewalk}) still catches SIGHUP within ${patience / 1000} s of the hang-up`);
+		held.release();
 		expectQuietHangUp(await ended(result));
 	});
 

@@ -11,14 +11,11 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pollUntil, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {HeldBrowser, pollUntil, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 import {giveBackSequence, takeSequence} from '../../source/commands/terminal-screen.js';
 
 const server = new TmuxServer('suspend', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-suspend-'));
-const hold = path.resolve('test/e2e/support/hold-browser.mjs');
-// As in first-paint.test.ts: Node 24 handles a signal sent during the hold only once the hold ends.
-const holdBlocksMainThread = Number(process.versions.node.split('.')[0]) >= 24;
 
 beforeAll(requireTmux);
 afterAll(() => {
@@ -110,32 +107,25 @@ describe('Ctrl-Z and fg (tmux, pagewalk a job of an interactive shell)', () => {
 	});
 
 	it('stopped after the first paint, before the browser is up: the shell gets the terminal; fg paints again, then the browser takes over', async () => {
-		const release = path.join(directory, 'paint-release');
+		const held = new HeldBrowser(directory, 'paint');
 		server.startShell('paint', 'dash');
 		await server.waitForScreen(text => text.startsWith('$'));
-		server.type(`PAGEWALK_TEST_RELEASE='${release}' ${process.execPath} --import '${hold}' ${builtCli()} --demo`);
+		server.type(`${held.program()} --demo`);
 		const painted = await server.waitForScreen(isUp);
 		const selected = selectedRow(painted);
 		process.kill(pagewalkPid(), 'SIGTSTP');
-		if (holdBlocksMainThread) {
-			writeFileSync(release, '');
-		}
-
 		await expectGivenBack();
-		if (!holdBlocksMainThread) {
-			expect(server.rawMode()).toBe(false);
-			// Continued before the browser is up: the paint comes back as it was, in raw mode.
-			server.type('fg');
-			expect(selectedRow(await server.waitForScreen(isUp))).toBe(selected);
-			expect(server.flag('alternate_on')).toBe('1');
-			await pollUntil(() => server.rawMode(), () => 'raw mode not back after fg');
-			writeFileSync(release, '');
-			await server.waitForFlag('mouse_standard_flag', '1');
-			// The browser's first frame, then a stop and fg again, now with the browser up.
-			await server.keys('C-z');
-			await expectGivenBack();
-		}
-
+		expect(server.rawMode()).toBe(false);
+		// Continued before the browser is up: the paint comes back as it was, in raw mode.
+		server.type('fg');
+		expect(selectedRow(await server.waitForScreen(isUp))).toBe(selected);
+		expect(server.flag('alternate_on')).toBe('1');
+		await pollUntil(() => server.rawMode(), () => 'raw mode not back after fg');
+		held.release();
+		await server.waitForFlag('mouse_standard_flag', '1');
+		// The browser's first frame, then a stop and fg again, now with the browser up.
+		await server.keys('C-z');
+		await expectGivenBack();
 		await expectBackWithFg(selected);
 	});
 });

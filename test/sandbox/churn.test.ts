@@ -1,13 +1,9 @@
 /** `churn`: background inserts and removals while clients walk, and the walk stays consistent (docs/contract.md#consistent-under-change). */
-import {expect, it} from 'vitest';
+import {expect, it, vi} from 'vitest';
 import {startSandbox} from '../../source/sandbox/index.js';
 import {redactTarget} from '../../source/sandbox/server.js';
+import {patience, pollUntil} from '../support/patience.js';
 import {authHeaders, get, type Api} from './helpers.js';
-
-const pause = async (ms: number) =>
-	new Promise((resolve) => {
-		setTimeout(resolve, ms);
-	});
 
 it.each([
 	['account', 'desc', 'full'],
@@ -26,15 +22,8 @@ it.each([
 		const times: number[] = [];
 		let before: string | undefined;
 		while (url !== null) {
-			const deadline = Date.now() + 10_000;
-			while (before !== undefined && sandbox.store.ids(name, {viewer}).join() === before) {
-				if (Date.now() > deadline) {
-					throw new Error('churn changed nothing within 10 s');
-				}
-
-				// eslint-disable-next-line no-await-in-loop -- polling until churn changes the list
-				await pause(2);
-			}
+			// eslint-disable-next-line no-await-in-loop -- polling until churn changes the list, one page after another
+			await pollUntil(() => before === undefined || sandbox.store.ids(name, {viewer}).join() !== before, () => `churn changed nothing within ${patience / 1000} s`, 2);
 
 			before = sandbox.store.ids(name, {viewer}).join();
 			// eslint-disable-next-line no-await-in-loop -- one page after another; each needs the one before
@@ -78,16 +67,26 @@ it.each([
 });
 
 it('churn 0 changes nothing; close stops churn', async () => {
-	const sandbox = await startSandbox({records: 20, churn: 0});
-	const ids = sandbox.store.ids('charges');
-	await pause(50);
-	expect(sandbox.store.ids('charges')).toEqual(ids);
-	await sandbox.close();
-	const churning = await startSandbox({records: 20, churn: 1000});
-	await churning.close();
-	const after = churning.store.ids('charges');
-	await pause(50);
-	expect(churning.store.ids('charges')).toEqual(after);
+	// Churn's clock (its interval and performance.now) is the test's: seconds pass at once, none by chance.
+	vi.useFakeTimers({toFake: ['setInterval', 'clearInterval', 'performance']});
+	try {
+		const sandbox = await startSandbox({records: 20, churn: 0});
+		const ids = sandbox.store.ids('charges');
+		vi.advanceTimersByTime(5000);
+		expect(sandbox.store.ids('charges')).toEqual(ids);
+		await sandbox.close();
+		const churning = await startSandbox({records: 20, churn: 1000});
+		// That clock drives churn: a second of it changes the lists.
+		const started = churning.store.ids('charges');
+		vi.advanceTimersByTime(1000);
+		expect(churning.store.ids('charges')).not.toEqual(started);
+		await churning.close();
+		const after = churning.store.ids('charges');
+		vi.advanceTimersByTime(5000);
+		expect(churning.store.ids('charges')).toEqual(after);
+	} finally {
+		vi.useRealTimers();
+	}
 });
 
 it('logs redact credentials, encoded or not', () => {

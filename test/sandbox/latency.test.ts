@@ -69,11 +69,17 @@ describe('a sandbox with latency', () => {
 	});
 
 	it('closes at once with answers still held', async () => {
-		const sandbox = await startSandbox({records: 5, latency: {ms: 60_000, jitterMs: 0, perObjectMs: 0}});
-		const pending = fetch(listUrl(sandbox, 'account'), {headers: authHeaders(sandbox, 'account')}).then(async (response) => response.text(), () => 'closed');
-		await new Promise((resolve) => {
-			setTimeout(resolve, 50);
+		// The rate limit reads the sandbox's clock as a request arrives, just before its answer is held.
+		let arrived!: () => void;
+		const held = new Promise<void>((resolve) => {
+			arrived = resolve;
 		});
+		const sandbox = await startSandbox({records: 5, latency: {ms: 60_000, jitterMs: 0, perObjectMs: 0}, rateLimit: {count: 1000, perMs: 60_000}, now() {
+			arrived();
+			return Date.now();
+		}});
+		const pending = fetch(listUrl(sandbox, 'account'), {headers: authHeaders(sandbox, 'account')}).then(async (response) => response.text(), () => 'closed');
+		await held;
 		await sandbox.close();
 		expect(await pending).toBe('closed');
 	});

@@ -7,10 +7,15 @@
 import process from 'node:process';
 import {afterAll, afterEach} from 'vitest';
 
-const seen: string[] = [];
-process.on('warning', (warning) => {
-	seen.push(`${warning.name}: ${warning.message}`);
-});
+// One listener per worker, however many test files it runs.
+const shared = globalThis as {pagewalkWarnings?: string[]};
+const seen = shared.pagewalkWarnings ?? [];
+if (shared.pagewalkWarnings === undefined) {
+	shared.pagewalkWarnings = seen;
+	process.on('warning', (warning) => {
+		seen.push(`${warning.name}: ${warning.message}`);
+	});
+}
 
 function check(): void {
 	if (seen.length > 0) {

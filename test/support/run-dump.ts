@@ -8,11 +8,10 @@ import {generateKeyPairSync} from 'node:crypto';
 import {cpSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {runDump} from '../../source/commands/dump.js';
-import {describeError} from '../../source/text/report-error.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
+import {runWithIo, testIo, type Result} from './test-io.js';
 
 export const canary = 'CANARY-5f1d2c9e-do-not-leak';
 
@@ -37,38 +36,11 @@ export function writeCanaryKeyFile(): {path: string; name: string; pem: string; 
 	return {path: file, name, pem, keyLines};
 }
 
-export type Result = {code: number; stdout: string; stderr: string};
-
-class Capture extends Writable {
-	text = '';
-	isTTY: boolean;
-	columns: number | undefined;
-	constructor(tty = false) {
-		super();
-		this.isTTY = tty;
-		this.columns = tty ? 120 : undefined;
-	}
-
-	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-		this.text += chunk.toString();
-		callback();
-	}
-}
+export type {Result} from './test-io.js';
 
 /** `pagewalk dump <argv>` in process; usage errors are reported as the CLI would (exit 2). */
 export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean} = {}): Promise<Result> {
-	const stdout = new Capture(options.stdoutTty ?? false);
-	const stderr = new Capture(options.stderrTty ?? false);
-	let code: number;
-	try {
-		code = await runDump(argv, {stdout, stderr, env});
-	} catch (error: unknown) {
-		const {message, exitCode} = describeError(error);
-		stderr.write(`pagewalk: ${message}\n`);
-		code = exitCode;
-	}
-
-	return {code, stdout: stdout.text, stderr: stderr.text};
+	return runWithIo(async io => runDump(argv, io), testIo({env, stdout: {tty: options.stdoutTty}, stderr: {tty: options.stderrTty}}));
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

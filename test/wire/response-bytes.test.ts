@@ -10,7 +10,7 @@ import type {AddressInfo, Socket} from 'node:net';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import {afterAll, beforeAll, expect, test} from 'vitest';
 import {getResponse} from '../../source/http/response-bytes.js';
-import {patience} from '../support/patience.js';
+import {pollUntil} from '../support/patience.js';
 
 let server: http.Server;
 let origin = '';
@@ -23,17 +23,7 @@ const seen: string[] = [];
  * `what` if it never does, rather than hang or go on (after `patience`).
  */
 async function until(what: string, ready: () => boolean): Promise<void> {
-	const deadline = Date.now() + patience;
-	while (!ready()) {
-		if (Date.now() > deadline) {
-			throw new Error(`gave up waiting for ${what}`);
-		}
-
-		// eslint-disable-next-line no-await-in-loop -- polls an event the test cannot await directly
-		await new Promise(resolve => {
-			setTimeout(resolve, 5);
-		});
-	}
+	await pollUntil(ready, () => `gave up waiting for ${what}`, 5);
 }
 
 beforeAll(async () => {

@@ -5,11 +5,11 @@
  * when stdout and stderr are the same terminal.
  */
 import {execFileSync} from 'node:child_process';
-import {Writable} from 'node:stream';
 import {describe, expect, test} from 'vitest';
 import {runDump} from '../../source/commands/dump.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canary, canaryEnv, dumpInProcess} from '../support/run-dump.js';
+import {testIo, type CaptureOptions} from '../support/test-io.js';
 
 const faultyServer = useFaultyServer();
 
@@ -64,25 +64,18 @@ test('the resume hint, run through sh as printed, resumes after the last id', as
 /** stdout and stderr as one terminal: a log of who wrote what, in order. */
 class Terminal {
 	log: Array<{stream: 'out' | 'err'; text: string}> = [];
-	stream(name: 'out' | 'err'): Writable & {isTTY: boolean; columns: number} {
-		const log = this.log;
-		const stream = new Writable({
-			write(chunk: Buffer | string, _encoding, callback) {
-				log.push({stream: name, text: chunk.toString()});
-				callback();
-			},
-		});
-		return Object.assign(stream, {isTTY: true, columns: 200});
+	stream(name: 'out' | 'err'): CaptureOptions {
+		return {tty: true, columns: 200, onWrite: text => this.log.push({stream: name, text})};
 	}
 }
 
 test('one terminal for data and progress: data is never written while the progress line is up', async () => {
 	const terminal = new Terminal();
-	const code = await runDump(['accounts', `--base-url=${faultyServer().base('good-account')}`, '--all', '--format', 'ndjson'], {
+	const code = await runDump(['accounts', `--base-url=${faultyServer().base('good-account')}`, '--all', '--format', 'ndjson'], testIo({
 		stdout: terminal.stream('out'),
 		stderr: terminal.stream('err'),
 		env: canaryEnv,
-	});
+	}));
 	expect(code).toBe(0);
 	expect(terminal.log.some(entry => entry.stream === 'err' && entry.text.includes('page 1 ·'))).toBe(true);
 	let progressUp = false;

@@ -4,7 +4,7 @@ import {colourLevel} from '../../../source/text/colour.js';
 import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
 import {createClient} from '../../../source/http/http-client.js';
 import {createCompareClient} from '../../../source/audit/second-credential.js';
-import {patience} from '../../support/patience.js';
+import {patience, pollUntil} from '../../support/patience.js';
 
 /** Key sequences as a terminal sends them. */
 export const keys = {
@@ -91,22 +91,9 @@ export async function renderApp(options: {
 
 	/** Waits until the visible frame satisfies `predicate`; fails with the last frame seen. */
 	async function waitFor(predicate: (frame: string) => boolean): Promise<string> {
-		const deadline = Date.now() + patience;
-		for (;;) {
-			const frame = visible(instance.lastFrame());
-			if (predicate(frame)) {
-				return frame;
-			}
-
-			if (Date.now() > deadline) {
-				throw new Error(`no matching frame within ${patience} ms; last frame:\n${frame}`);
-			}
-
-			// eslint-disable-next-line no-await-in-loop -- a poll, one frame after another
-			await new Promise(resolve => {
-				setTimeout(resolve, 5);
-			});
-		}
+		let frame = '';
+		await pollUntil(() => predicate(frame = visible(instance.lastFrame())), () => `no matching frame within ${patience} ms; last frame:\n${frame}`, 5);
+		return frame;
 	}
 
 	/**

@@ -1,9 +1,9 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import {patience} from '../../support/patience.js';
+import {patience, pollUntil} from '../../support/patience.js';
 
 /**
  * The built CLI in a real terminal: tmux runs `node dist/cli.js --demo` in a
@@ -51,6 +51,34 @@ export function removeBuiltCli(): void {
 	}
 }
 
+/** The `node --import` module that holds the chunk back. */
+export const holdBrowser = path.resolve('test/e2e/support/hold-browser.mjs');
+
+/**
+ * pagewalk with its browser's chunk (Ink, React, the app) held back by a
+ * module hook (support/hold-browser.mjs) until `release()`, so a test acts in
+ * the time between the first paint and Ink's first frame.
+ */
+export class HeldBrowser {
+	/** The file whose existence releases the chunk (PAGEWALK_TEST_RELEASE). */
+	readonly file: string;
+
+	/** `name`'s release file goes in `directory` (the test's own). */
+	constructor(directory: string, name: string) {
+		this.file = path.join(directory, `${name}-release`);
+	}
+
+	/** The command line that runs the built CLI held; `under`, a command line's start (a supervisor), runs node under it. */
+	program(under = ''): string {
+		return `PAGEWALK_TEST_RELEASE='${this.file}' ${under}${process.execPath} --import '${holdBrowser}' ${builtCli()}`;
+	}
+
+	/** Lets the chunk load; `fail` makes it fail to load, as a broken install's would. */
+	release(content: '' | 'fail' = ''): void {
+		writeFileSync(this.file, content);
+	}
+}
+
 /** The id of the selected row (the line starting with ›); throws with the screen when there is none. */
 export function selectedRow(text: string): string {
 	const id = /^› (\S+)/m.exec(text)?.[1];
@@ -67,18 +95,7 @@ export async function pause(ms: number): Promise<void> {
 	});
 }
 
-/** Polls `check` until it holds; throws `failure()`'s words once `patience` has run out. */
-export async function pollUntil(check: () => boolean, failure: () => string): Promise<void> {
-	const deadline = Date.now() + patience;
-	while (!check()) {
-		if (Date.now() > deadline) {
-			throw new Error(failure());
-		}
-
-		// eslint-disable-next-line no-await-in-loop -- a poll, one look after another
-		await pause(25);
-	}
-}
+export {pollUntil} from '../../support/patience.js';
 
 export type SessionOptions = {
 	/** Variables set for pagewalk alone, e.g. `NO_COLOR=1 ` (the tmux server's environment is shared). */
