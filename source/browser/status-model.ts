@@ -12,7 +12,7 @@ import {maxJumpId} from './jump.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 import type {OffScreenMatches} from './cells.js';
-import {firstKey as key, hintLine, paneHint, tableHintItems} from './keymap.js';
+import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from './keymap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -284,19 +284,19 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 		}
 
 		case 'jump-empty': {
-			return 'no id typed: type an id to start after it, or <id to start before it';
+			return `no id typed: ${typeAgain('jump', 'an id to start after it, or <id to start before it')}`;
 		}
 
 		case 'jump-malformed': {
-			return 'not an id: type one id, without spaces, to start after it, or <id to start before it';
+			return `not an id: ${typeAgain('jump', 'one id, without spaces, to start after it, or <id to start before it')}`;
 		}
 
 		case 'jump-too-long': {
-			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; type one id to start after it, or <id to start before it`;
+			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; ${typeAgain('jump', 'one id to start after it, or <id to start before it')}`;
 		}
 
 		case 'search-no-filter': {
-			return 'nothing to search for: type / first, then n and N find the next and previous page with a match';
+			return `nothing to search for: ${typeAgain('filter', 'a filter first')}, then ${key('search-next')} and ${key('search-previous')} find the next and previous page with a match`;
 		}
 
 		case 'search-busy': {

@@ -376,6 +376,8 @@ describe('every doc, whole', () => {
 			2: 'a cell value in the sort section',
 			6: 'a byte of a mouse report',
 			'·': 'the fill chart\'s mark of an empty page',
+			'…': 'the mark of a number too wide for its column',
+			'›': 'the gutter\'s mark of a pane row holding a match',
 			'\'': 'a character the curl command\'s quoting deals with',
 			$: 'a character the curl command\'s quoting deals with',
 		};
