@@ -13,6 +13,7 @@ import {top, type LoadError, type Notice, type PageStackState} from './page-stac
 import type {SearchProgress} from './search-pages.js';
 import type {OffScreenMatches} from './cells.js';
 import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from './keymap.js';
+import {hanging} from './wrap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -495,7 +496,8 @@ export function offScreenText(matches: OffScreenMatches | undefined): string {
 /** The status line's words, for the help pane: what each figure counts (docs/browser.md says the same). */
 export function statusLegend(): string[] {
 	const newWalk = (['toggle-order', 'limit-up', 'limit-down', 'limit-type', 'jump'] as const).map(command => key(command)).join(' ');
-	return [
+	// A long explanation goes on under the explanations, as the help's descriptions do.
+	return hanging([
 		'status line',
 		`  page N         pages of this walk from its first page to the one on screen (${key('first')} goes to page 1)`,
 		`  seen N         distinct objects this walk has shown, each id counted once however often it is shown; a new walk (${newWalk}) starts again from 0`,
@@ -504,7 +506,7 @@ export function statusLegend(): string[] {
 		'  filter "x": 5 shown (2 matched only in hidden column c)',
 		'                 the filter reads every column; 2 of the rows match only in columns off screen or hidden',
 		'  budget 97/100  requests left of the limit the server states, where it states one',
-	];
+	], '  budget 97/100  '.length);
 }
 
 /** `searching page 37… (Esc cancels)`: the page a running search is looking at, and a wait it is in, with its time left. */
