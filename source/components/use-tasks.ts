@@ -164,8 +164,8 @@ function startTask(task: Task, ports: TaskPorts, context: Context): void {
 
 function startLoad(id: number, url: string, loadPage: LoadPage, {signal, answer}: Context): void {
 	const onRetry = (notice: RetryNotice) => {
-		// Stamped here, as it arrives: the status line counts the wait down.
-		answer({type: 'stack', action: {type: 'retrying', requestId: id, retry: {...notice, since: Date.now()}}});
+		// Stamped as it arrives (unless stamped when it began, before the app took the request): the status line counts the wait down.
+		answer({type: 'stack', action: {type: 'retrying', requestId: id, retry: {...notice, since: notice.since ?? Date.now()}}});
 	};
 
 	loadPage(url, {signal, onRetry}).then(
