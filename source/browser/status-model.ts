@@ -22,7 +22,8 @@ import {hanging} from './wrap.js';
  */
 
 export type Tone = 'plain' | 'dim' | 'good' | 'warn' | 'bad' | 'accent';
-export type Segment = {id: string; text: string; tone: Tone};
+/** `short`: the same said in fewer cells, taken on a line too narrow before the place's name is cut. */
+export type Segment = {id: string; text: string; tone: Tone; short?: string};
 export type StatusModel = {
 	/** Where we are: API, endpoint, page, order, limit, objects seen, latency. */
 	location: Segment[];
@@ -386,7 +387,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		loading = `${input.spinner} ${what}`;
 		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
 		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
-		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
+		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn', short: `${input.spinner} loading…${retry}`});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
@@ -472,7 +473,7 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	if (message?.id === 'waiting') {
 		// Said in full on the message line: the location line does not say it again.
-		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading} : segment));
+		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading, short: `${input.spinner} loading…`} : segment));
 	}
 
 	return {location, page: pageSegments, message};
@@ -682,8 +683,9 @@ const cuttable = new Set(['api', 'title']);
 
 /**
  * A line of segments that fits `width` cells (joined with ` · `): segments
- * are left out by {@link dropRank}, then the name of the place (`api`,
- * `title`) is cut; what still does not fit is cut at the end by the view.
+ * are left out by {@link dropRank}, then those with a short form take it,
+ * then the name of the place (`api`, `title`) is cut; what still does not
+ * fit is cut at the end by the view.
  */
 export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
 	let kept = [...segments];
@@ -702,6 +704,13 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
 		}
 
 		kept = kept.filter((_, index) => index !== drop);
+	}
+
+	// Said shorter rather than the place's name cut to nothing (`… · page – · ⠧ → loading desc from the sta…`).
+	for (const [index, segment] of kept.entries()) {
+		if (widthOf(kept) > width && segment.short !== undefined) {
+			kept[index] = {...segment, text: segment.short};
+		}
 	}
 
 	const over = widthOf(kept) - width;

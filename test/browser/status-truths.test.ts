@@ -89,6 +89,20 @@ describe('a line too narrow for its segments', () => {
 		expect(joinSegments(fitSegments(line, 44))).toBe('api t… · page text · order text · limit text');
 	});
 
+	it('what is loading is said shorter before the place\'s name is cut (the first page at 60 columns)', () => {
+		const state = initialState({startUrl: url(), settings: {order: 'desc', limit: 5}});
+		const wide = statusModel({...input, state}).location;
+		expect(joinSegments(fitSegments(wide, 200))).toBe('account /v2/accounts · page – · desc · limit 5 · seen 0 · ⠋ → loading desc from the start…');
+		const narrow = joinSegments(fitSegments(wide, 60));
+		expect(narrow).toBe('account /v2/accounts · page – · desc · limit 5 · ⠋ loading…');
+		expect(narrow.length).toBeLessThanOrEqual(60);
+		// Waiting: the wait is on the message line, the location line says it is loading.
+		const waiting = reduce(state, {type: 'retrying', requestId: 1, retry: {attempt: 0, waitMs: 57_000, reason: '0 of 3 left', pacing: true, since: 0}});
+		const model = statusModel({...input, state: waiting, now: 3000});
+		expect(model.message?.text).toBe('request budget spent (0 of 3 left): next request in 54 s');
+		expect(joinSegments(fitSegments(model.location, 60))).toBe('account /v2/accounts · page – · desc · limit 5 · ⠋ loading…');
+	});
+
 	it('the keys\' hint keeps Q quit, and ? help after it', () => {
 		expect(joinSegments(hintSegments())).toBe('? help · ← → pages · Enter detail · d debug · Esc back · Q quit');
 		expect(joinSegments(hintSegments(60))).toBe('? help · ← → pages · Enter detail · Esc back · Q quit');
