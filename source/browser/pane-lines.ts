@@ -88,8 +88,8 @@ function detailWithRelated(state: BrowserState, object: Record<string, unknown>,
 	return lines;
 }
 
-/** The lines of the open overlay (empty for the table). */
-export function overlayLines(state: BrowserState): string[] {
+/** The lines of the open overlay (empty for the table); `now` counts a wait down in the debug pane, as drawn. */
+export function overlayLines(state: BrowserState, now?: number): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
@@ -98,7 +98,7 @@ export function overlayLines(state: BrowserState): string[] {
 
 		case 'debug': {
 			// Long lines (a next_uri, the cursor evidence) wrap in the pane, never cut.
-			return debugLines(state.stack);
+			return debugLines(state.stack, now);
 		}
 
 		case 'help': {

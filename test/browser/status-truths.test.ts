@@ -5,6 +5,7 @@
  * differs visibly from what was sent.
  */
 import {describe, expect, it} from 'vitest';
+import {debugLines} from '../../source/browser/debug-lines.js';
 import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
 import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
 import {messageLine} from '../../source/browser/table-screen.js';
@@ -25,6 +26,16 @@ describe('a wait for the request budget', () => {
 		expect(waitingText(budget, 1_010_000, true)).toBe('request budget spent (0 of 10 left): next request in 44 s (← stops)');
 		// The debug view's words are the same words.
 		expect(retryText(budget)).toBe('request budget spent (0 of 10 left): next request in 54 s');
+	});
+
+	it('the debug pane counts the same wait down as the message line', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = reduce(state, {type: 'retrying', requestId: 1, retry: budget});
+		const inFlight = (now?: number) => debugLines(state, now).find(line => line.startsWith('in flight: '));
+		expect(inFlight(1_009_000)).toBe(`in flight: ${url()} (request budget spent (0 of 10 left): next request in 45 s)`);
+		expect(statusModel({...input, state, now: 1_009_000}).message?.text).toBe('request budget spent (0 of 10 left): next request in 45 s');
+		// Without a time (the reducer counting the pane's rows): the whole wait.
+		expect(inFlight()).toContain('next request in 54 s');
 	});
 
 	it('that the prefetch is in is said, with its time, once → adopts it (not a bare spinner)', () => {
