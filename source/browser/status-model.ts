@@ -464,7 +464,9 @@ export function statusModel(input: StatusInput): StatusModel {
 	} else if (state.pending?.retrying) {
 		// A wait (a 429's Retry-After, a backoff, a spent budget) is said where
 		// it is read, counted down, not left to a spinner at the end of a cut line.
-		message = {id: 'waiting', text: waitingText(state.pending.retrying, input.now, state.pending.kind === 'push'), tone: 'warn'};
+		// What the last key did is said before it, not hidden by it (← taking back a waiting →).
+		const wait = waitingText(state.pending.retrying, input.now, state.pending.kind === 'push');
+		message = {id: 'waiting', text: state.notice ? `${inert(noticeText(state.notice))} · ${wait}` : wait, tone: 'warn'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {

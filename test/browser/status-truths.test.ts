@@ -28,6 +28,21 @@ describe('a wait for the request budget', () => {
 		expect(retryText(budget)).toBe('request budget spent (0 of 10 left): next request in 54 s');
 	});
 
+	it('what a key did during the wait is said before it, not hidden by it', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = landed(state, {url: url(), ids: ['a', 'b', 'c'], next: url('c')});
+		// → → ← while page 2 waits for the budget: the second → is taken back.
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'retrying', requestId: state.pending!.requestId, retry: budget});
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'previous'});
+		expect(state.notice).toEqual({kind: 'took-back', stopsAt: 2});
+		expect(statusModel({...input, state, now: 1_004_000}).message).toEqual({
+			id: 'waiting', tone: 'warn',
+			text: '← took back a waiting →: stopping at page 2, not 3 · request budget spent (0 of 10 left): next request in 50 s (← stops)',
+		});
+	});
+
 	it('the debug pane counts the same wait down as the message line', () => {
 		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
 		state = reduce(state, {type: 'retrying', requestId: 1, retry: budget});
