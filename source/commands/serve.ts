@@ -81,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
 	const longTail = wholeNumber('long-tail', flags.longTail, maximumTransactions);
 	const transactions = wholeNumber('transactions', flags.transactions, maximumTransactions);
 	if (longTail !== undefined && transactions !== undefined) {
-		throw new UsageError('--long-tail shapes the varied transactions that --transactions replaces; give one of them.');
+		throw new UsageError(`${flag(['serve'], 'longTail')} shapes the varied transactions that ${flag(['serve'], 'transactions')} replaces; give one of them.`);
 	}
 
 	const seed = wholeNumber('seed', flags.seed, 4_294_967_295);
@@ -222,7 +222,7 @@ function settingLines({scenario, records, longTail, transactionsPerAccount, seed
 	return [
 		`  scenario    ${scenario}: ${scenarioSummaries[scenario]}`,
 		`  records     ${records} objects per list, seed ${seed}, ${churnPerSecond === 0 ? 'no churn' : `churn: about ${churnPerSecond} inserts and removals a second`}`,
-		`  long tail   ${transactionsPerAccount === null ? `about one account in thirty holds ${Math.floor(longTail / 5)} to ${longTail} transactions (--long-tail N sets the most)` : `none: every account holds ${transactionsPerAccount} transactions (--transactions)`}`,
+		`  long tail   ${transactionsPerAccount === null ? `about one account in thirty holds ${Math.floor(longTail / 5)} to ${longTail} transactions (${flag(['serve'], 'longTail', 'N')} sets the most)` : `none: every account holds ${transactionsPerAccount} transactions (${flag(['serve'], 'transactions')})`}`,
 		`  latency     ${latencyLine(latency)}`,
 		`  rate limit  ${rateLimitLine(rateLimit)}`,
 	].join('\n');

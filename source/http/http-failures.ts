@@ -46,7 +46,7 @@ export function oversizedHeaders(headers: Readonly<Record<string, string>>, cred
 	const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
 	const start = `The request's headers come to ${kib(total)}, more than servers read (${kib(maxRequestHeaderBytes)}; many proxies 8 KiB)`;
 	if (largest.name.toLowerCase() !== credentialHeader.toLowerCase()) {
-		return new PagewalkError(`${start}: the ${largest.name} header is ${kib(largest.bytes)}; shorten that --header.`, {retryable: false});
+		return new PagewalkError(`${start}: the ${largest.name} header is ${kib(largest.bytes)}; shorten that ${walkFlag('header')}.`, {retryable: false});
 	}
 
 	if (credential.kind === 'cdp-key') {
@@ -227,7 +227,7 @@ function statusError({origin, apiName, credential}: FailureContext, raw: Raw, at
 	}
 
 	if (status === 431) {
-		return new PagewalkError(`The ${apiName} refused the request's headers as too large (${said}); check --header values and the credential's size.`, {retryable: false});
+		return new PagewalkError(`The ${apiName} refused the request's headers as too large (${said}); check ${walkFlag('header')} values and the credential's size.`, {retryable: false});
 	}
 
 	const problem = `The ${apiName} rejected the request (${said})`;
