@@ -139,7 +139,7 @@ function overlayBody(state: BrowserState, {height, width, shown, compareLabels, 
 	return (
 		<TextPane
 			title={titles[pane.kind]}
-			lines={overlayLines(pane === screen ? state : {...state, screen: pane})}
+			lines={overlayLines(pane === screen ? state : {...state, screen: pane}, Date.now())}
 			scroll={pane.scroll}
 			height={height}
 			width={width}

@@ -213,7 +213,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 
 		case 'save': {
 			if (request.name.trim() === '') {
-				return {...state, note: {kind: 'no-file-name'}};
+				return {...state, note: {kind: 'no-file-name', what: request.what}};
 			}
 
 			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));

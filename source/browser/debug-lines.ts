@@ -13,7 +13,8 @@ import {retryText} from './status-model.js';
  * the response (status, timing, retries, size, warnings) and the pagination
  * object exactly as the server sent it. Every server string goes through inert.
  */
-export function debugLines(state: PageStackState): string[] {
+/** `now`: the time a wait is counted down to, as the message line counts it (without it, the whole wait). */
+export function debugLines(state: PageStackState, now?: number): string[] {
 	const lines: string[] = [];
 	if (state.error) {
 		lines.push(`last error: ${inert(state.error.message)}`, `  while loading ${inert(state.error.url)}`, '');
@@ -26,7 +27,7 @@ export function debugLines(state: PageStackState): string[] {
 	}
 
 	if (state.pending) {
-		lines.push(`in flight: ${inert(state.pending.url)}${state.pending.retrying ? ` (${inert(retryText(state.pending.retrying))})` : ''}`, '');
+		lines.push(`in flight: ${inert(state.pending.url)}${state.pending.retrying ? ` (${inert(retryText(state.pending.retrying, now))})` : ''}`, '');
 	}
 
 	const page = top(state)?.page;

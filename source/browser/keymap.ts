@@ -409,6 +409,17 @@ export function promptCommands(): Command[] {
 /** The commands that open a line to type in (the filter, a limit, a cursor, a file name). */
 export const promptOpeners = ['filter', 'limit-type', 'jump', 'save-page', 'save-walk'] as const satisfies readonly Command[];
 
+export type PromptOpener = (typeof promptOpeners)[number];
+
+/**
+ * Advice to type something, said on the message line once the prompt it
+ * belongs to has closed: it names the key that opens that prompt again, so
+ * the advice never sends the typing to the table's keys.
+ */
+export function typeAgain(opener: PromptOpener, what: string): string {
+	return `press ${firstKey(opener)} and type ${what}`;
+}
+
 /** The sentence on typing, shared by the help and the README: "in /, L, :, w and W: Enter applies, ...". */
 export function typingLine(): string {
 	const keys = promptCommands().map(command => `${shownKeys(command).join(' ')} ${keymap[command].description}`);

@@ -3,6 +3,7 @@ import {noFileName, shownName, wroteNote} from './save-path.js';
 import {cutToWidth} from '../text/text-width.js';
 import {inert} from '../text/inert.js';
 import {firstKey} from './keymap.js';
+import type {SaveWhat} from './effects.js';
 
 /**
  * The status line's notes, as the reducers state them: what was copied or
@@ -13,7 +14,7 @@ export type Note =
 	| {kind: 'copied'; words: string; label: string; write: ClipboardWrite; caveat: boolean}
 	| {kind: 'nothing-to-copy'}
 	| {kind: 'cannot'; what: 'curl' | 'write'}
-	| {kind: 'no-file-name'}
+	| {kind: 'no-file-name'; what: SaveWhat}
 	| {kind: 'nothing-to-write'}
 	| {kind: 'wrote'; name: string; counts: {objects: number; pages: number; refetched: number}; walk: boolean}
 	| {kind: 'kept'; name: string}
@@ -41,7 +42,7 @@ export function noteText(note: Note): {text: string; tone: NoteTone} {
 		}
 
 		case 'no-file-name': {
-			return {text: noFileName, tone: 'warn'};
+			return {text: noFileName(note.what), tone: 'warn'};
 		}
 
 		case 'nothing-to-write': {

@@ -6,27 +6,10 @@ import type {BrowserState} from './browser-state.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines} from './keymap.js';
-import {hanging} from './wrap.js';
 import {statusLegend} from './status-model.js';
 import {selectedRow, top} from './page-stack.js';
 import {maxParents, relatedLine, relatedOf} from './related-walks.js';
 import {flag} from '../config/hints.js';
-
-let helpPane: string[] | undefined;
-
-/**
- * The help pane: the keys, then the status line's legend, one array made
- * once, so its long lines hang under the descriptions (wrap.ts knows the
- * array, not a copy made at each draw).
- */
-function helpPaneLines(): string[] {
-	if (helpPane === undefined) {
-		const keys = helpLines();
-		helpPane = hanging([...keys, '', ...statusLegend()], keys[0]!.search(/ {2}\S/) + 2);
-	}
-
-	return helpPane;
-}
 
 /**
  * The lines of the panes over the table: an object's detail (with its
@@ -105,8 +88,8 @@ function detailWithRelated(state: BrowserState, object: Record<string, unknown>,
 	return lines;
 }
 
-/** The lines of the open overlay (empty for the table). */
-export function overlayLines(state: BrowserState): string[] {
+/** The lines of the open overlay (empty for the table); `now` counts a wait down in the debug pane, as drawn. */
+export function overlayLines(state: BrowserState, now?: number): string[] {
 	switch (state.screen.kind) {
 		case 'detail': {
 			const row = selectedRow(state.stack);
@@ -115,11 +98,11 @@ export function overlayLines(state: BrowserState): string[] {
 
 		case 'debug': {
 			// Long lines (a next_uri, the cursor evidence) wrap in the pane, never cut.
-			return debugLines(state.stack);
+			return debugLines(state.stack, now);
 		}
 
 		case 'help': {
-			return helpPaneLines();
+			return [...helpLines(), '', ...statusLegend()];
 		}
 
 		case 'compare': {

@@ -6,24 +6,33 @@
 import path from 'node:path';
 import {inert} from '../text/inert.js';
 import {cutToWidth} from '../text/text-width.js';
+import type {SaveWhat} from './effects.js';
+import {typeAgain} from './keymap.js';
 
-export const noFileName = 'No file name typed, so nothing was written; press w again and type one.';
+/** Advice to type a name, naming the key of the prompt the name goes in (w or W): that prompt has closed. */
+function retype(what: SaveWhat, words: string): string {
+	return typeAgain(what === 'page' ? 'save-page' : 'save-walk', words);
+}
+
+export function noFileName(what: SaveWhat): string {
+	return `No file name typed, so nothing was written; ${retype(what, 'one')}.`;
+}
 
 /** The file a typed name means: `~` and `~/…` expand to `home`, a relative name is taken from `cwd`. */
-export function savePath(name: string, cwd: string, home: string | undefined): {path: string} | {error: string} {
+export function savePath(name: string, cwd: string, home: string | undefined, what: SaveWhat = 'page'): {path: string} | {error: string} {
 	const typed = name.trim();
 	if (typed === '') {
-		return {error: noFileName};
+		return {error: noFileName(what)};
 	}
 
 	// A name ending in / names a folder: resolving it would drop the slash and write a file of that name.
 	if (typed.endsWith('/') || typed.endsWith(`${path.sep}`)) {
-		return {error: `Cannot write ${shownName(typed)}: a name ending in / is a folder; type a file name after it.`};
+		return {error: `Cannot write ${shownName(typed)}: a name ending in / is a folder; ${retype(what, 'a file name after it')}.`};
 	}
 
 	if (typed === '~' || typed.startsWith('~/')) {
 		if (home === undefined || home === '') {
-			return {error: `Cannot expand ~ in ${shownName(typed)}: HOME is not set; type the full path.`};
+			return {error: `Cannot expand ~ in ${shownName(typed)}: HOME is not set; ${retype(what, 'the full path')}.`};
 		}
 
 		return {path: path.resolve(home, typed.slice(2))};
@@ -52,26 +61,26 @@ export function overwriteQuestion(name: string, yes = 'y'): string {
 export type FolderFact = {folder: string; exists: boolean};
 
 /** What a failed write says, in one sentence naming the file; nothing on screen is lost. */
-export function saveErrorSentence(error: unknown, name: string, where?: FolderFact): string {
+export function saveErrorSentence(error: unknown, name: string, where?: FolderFact, what: SaveWhat = 'page'): string {
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const file = shownName(name);
 	switch (code) {
 		case 'ENOENT': {
 			return where?.exists
 				? `Cannot write ${file}: its folder ${shownName(where.folder)} is there but takes no new files (the system answers "no such file"); choose another folder.`
-				: `Cannot write ${file}: its folder does not exist; create it or type another name.`;
+				: `Cannot write ${file}: its folder does not exist; create it, or ${retype(what, 'another name')}.`;
 		}
 
 		case 'ELOOP': {
-			return `Cannot write ${file}: its path goes round in a loop of symbolic links; type another name.`;
+			return `Cannot write ${file}: its path goes round in a loop of symbolic links; ${retype(what, 'another name')}.`;
 		}
 
 		case 'ENOTDIR': {
-			return `Cannot write ${file}: part of its path is a file, not a folder; type another name.`;
+			return `Cannot write ${file}: part of its path is a file, not a folder; ${retype(what, 'another name')}.`;
 		}
 
 		case 'EISDIR': {
-			return `Cannot write ${file}: it is a folder; type a file name.`;
+			return `Cannot write ${file}: it is a folder; ${retype(what, 'a file name')}.`;
 		}
 
 		case 'EACCES':
@@ -93,7 +102,7 @@ export function saveErrorSentence(error: unknown, name: string, where?: FolderFa
 		}
 
 		case 'ENAMETOOLONG': {
-			return `Cannot write ${file}: the name is too long; type a shorter one.`;
+			return `Cannot write ${file}: the name is too long; ${retype(what, 'a shorter one')}.`;
 		}
 
 		default: {
@@ -104,9 +113,9 @@ export function saveErrorSentence(error: unknown, name: string, where?: FolderFa
 }
 
 /** What a name that is there but is no regular file (a device, a pipe, a socket) says: it is never written over. */
-export function notAFileSentence(name: string, kind: 'device' | 'pipe' | 'socket' | 'other'): string {
-	const what = kind === 'device' ? 'a device' : kind === 'pipe' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'not a regular file';
-	return `Cannot write ${shownName(name)}: it is ${what}, not a file to write over; type a file name.`;
+export function notAFileSentence(name: string, kind: 'device' | 'pipe' | 'socket' | 'other', what: SaveWhat = 'page'): string {
+	const thing = kind === 'device' ? 'a device' : kind === 'pipe' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'not a regular file';
+	return `Cannot write ${shownName(name)}: it is ${thing}, not a file to write over; ${retype(what, 'a file name')}.`;
 }
 
 /** The note after a write: `wrote 25 objects to out.ndjson`, for a walk with its pages and those fetched again. */

@@ -12,7 +12,8 @@ import {maxJumpId} from './jump.js';
 import {top, type LoadError, type Notice, type PageStackState} from './page-stack.js';
 import type {SearchProgress} from './search-pages.js';
 import type {OffScreenMatches} from './cells.js';
-import {firstKey as key, hintLine, paneHint, tableHintItems} from './keymap.js';
+import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from './keymap.js';
+import {hanging} from './wrap.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -21,7 +22,8 @@ import {firstKey as key, hintLine, paneHint, tableHintItems} from './keymap.js';
  */
 
 export type Tone = 'plain' | 'dim' | 'good' | 'warn' | 'bad' | 'accent';
-export type Segment = {id: string; text: string; tone: Tone};
+/** `short`: the same said in fewer cells, taken on a line too narrow before the place's name is cut. */
+export type Segment = {id: string; text: string; tone: Tone; short?: string};
 export type StatusModel = {
 	/** Where we are: API, endpoint, page, order, limit, objects seen, latency. */
 	location: Segment[];
@@ -284,19 +286,19 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 		}
 
 		case 'jump-empty': {
-			return 'no id typed: type an id to start after it, or <id to start before it';
+			return `no id typed: ${typeAgain('jump', 'an id to start after it, or <id to start before it')}`;
 		}
 
 		case 'jump-malformed': {
-			return 'not an id: type one id, without spaces, to start after it, or <id to start before it';
+			return `not an id: ${typeAgain('jump', 'one id, without spaces, to start after it, or <id to start before it')}`;
 		}
 
 		case 'jump-too-long': {
-			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; type one id to start after it, or <id to start before it`;
+			return `not an id: ${notice.length} characters, over the most, ${maxJumpId}; ${typeAgain('jump', 'one id to start after it, or <id to start before it')}`;
 		}
 
 		case 'search-no-filter': {
-			return 'nothing to search for: type / first, then n and N find the next and previous page with a match';
+			return `nothing to search for: ${typeAgain('filter', 'a filter first')}, then ${key('search-next')} and ${key('search-previous')} find the next and previous page with a match`;
 		}
 
 		case 'search-busy': {
@@ -385,7 +387,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		loading = `${input.spinner} ${what}`;
 		// The wait's when, counted down as on the message line (which says why, when nothing else is on it).
 		const retry = state.pending.retrying ? ` (${waitParts(state.pending.retrying, input.now).when})` : '';
-		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn'});
+		location.push({id: 'loading', text: `${input.spinner} ${what}${retry}`, tone: 'warn', short: `${input.spinner} loading…${retry}`});
 	} else if (page) {
 		location.push({id: 'latency', text: formatMs(page.ms), tone: 'dim'});
 	}
@@ -462,7 +464,9 @@ export function statusModel(input: StatusInput): StatusModel {
 	} else if (state.pending?.retrying) {
 		// A wait (a 429's Retry-After, a backoff, a spent budget) is said where
 		// it is read, counted down, not left to a spinner at the end of a cut line.
-		message = {id: 'waiting', text: waitingText(state.pending.retrying, input.now, state.pending.kind === 'push'), tone: 'warn'};
+		// What the last key did is said before it, not hidden by it (← taking back a waiting →).
+		const wait = waitingText(state.pending.retrying, input.now, state.pending.kind === 'push');
+		message = {id: 'waiting', text: state.notice ? `${inert(noticeText(state.notice))} · ${wait}` : wait, tone: 'warn'};
 	} else if (state.notice) {
 		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
 	} else if (entry?.findings && entry.findings.length > 0) {
@@ -471,7 +475,7 @@ export function statusModel(input: StatusInput): StatusModel {
 
 	if (message?.id === 'waiting') {
 		// Said in full on the message line: the location line does not say it again.
-		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading} : segment));
+		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading, short: `${input.spinner} loading…`} : segment));
 	}
 
 	return {location, page: pageSegments, message};
@@ -495,7 +499,8 @@ export function offScreenText(matches: OffScreenMatches | undefined): string {
 /** The status line's words, for the help pane: what each figure counts (docs/browser.md says the same). */
 export function statusLegend(): string[] {
 	const newWalk = (['toggle-order', 'limit-up', 'limit-down', 'limit-type', 'jump'] as const).map(command => key(command)).join(' ');
-	return [
+	// A long explanation goes on under the explanations, as the help's descriptions do.
+	return hanging([
 		'status line',
 		`  page N         pages of this walk from its first page to the one on screen (${key('first')} goes to page 1)`,
 		`  seen N         distinct objects this walk has shown, each id counted once however often it is shown; a new walk (${newWalk}) starts again from 0`,
@@ -504,7 +509,7 @@ export function statusLegend(): string[] {
 		'  filter "x": 5 shown (2 matched only in hidden column c)',
 		'                 the filter reads every column; 2 of the rows match only in columns off screen or hidden',
 		'  budget 97/100  requests left of the limit the server states, where it states one',
-	];
+	], '  budget 97/100  '.length);
 }
 
 /** `searching page 37… (Esc cancels)`: the page a running search is looking at, and a wait it is in, with its time left. */
@@ -680,8 +685,9 @@ const cuttable = new Set(['api', 'title']);
 
 /**
  * A line of segments that fits `width` cells (joined with ` · `): segments
- * are left out by {@link dropRank}, then the name of the place (`api`,
- * `title`) is cut; what still does not fit is cut at the end by the view.
+ * are left out by {@link dropRank}, then those with a short form take it,
+ * then the name of the place (`api`, `title`) is cut; what still does not
+ * fit is cut at the end by the view.
  */
 export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
 	let kept = [...segments];
@@ -700,6 +706,13 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
 		}
 
 		kept = kept.filter((_, index) => index !== drop);
+	}
+
+	// Said shorter rather than the place's name cut to nothing (`… · page – · ⠧ → loading desc from the sta…`).
+	for (const [index, segment] of kept.entries()) {
+		if (widthOf(kept) > width && segment.short !== undefined) {
+			kept[index] = {...segment, text: segment.short};
+		}
 	}
 
 	const over = widthOf(kept) - width;

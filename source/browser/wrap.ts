@@ -40,20 +40,27 @@ function chunk(text: string, width: number): string {
 
 /**
  * Lines whose rows after the first hang under a column (the help: under the
- * descriptions, not at column 0), registered once per lines array, so every
- * count and every window of them wraps the same way.
+ * descriptions, not at column 0), known by their text: lines copied into
+ * another array (help and its legend in one pane, a slice, a spread) hang
+ * the same, so no caller can lose the indent by building its own array.
+ * Only the program's own fixed lines are marked (made once), so this stays small.
  */
-const hangs = new WeakMap<readonly string[], number>();
+const hangs = new Map<string, number>();
 
-/** Marks `lines` as wrapping with their continuation rows `indent` cells in. */
+/** Marks each of `lines` as wrapping with its continuation rows `indent` cells in. */
 export function hanging<Lines extends readonly string[]>(lines: Lines, indent: number): Lines {
-	hangs.set(lines, indent);
+	for (const line of lines) {
+		if (line !== '') {
+			hangs.set(line, indent);
+		}
+	}
+
 	return lines;
 }
 
-/** The indent of continuation rows at `width`: none where it would leave a row too narrow to read. */
-function hangAt(lines: readonly string[], width: number): number {
-	const indent = hangs.get(lines) ?? 0;
+/** The indent of a line's continuation rows at `width`: none where it would leave a row too narrow to read. */
+function hangOf(line: string, width: number): number {
+	const indent = hangs.get(line) ?? 0;
 	return width - indent >= 16 ? indent : 0;
 }
 
@@ -99,9 +106,8 @@ function rowsUpTo(lines: readonly string[], width: number, count: number): numbe
 		counted.set(lines, cache);
 	}
 
-	const hang = hangAt(lines, width);
 	for (let i = cache.rows.length; i < Math.min(count, lines.length); i++) {
-		cache.rows.push(lineRows(lines[i]!, width, hang));
+		cache.rows.push(lineRows(lines[i]!, width, hangOf(lines[i]!, width)));
 	}
 
 	return cache.rows;
@@ -164,7 +170,6 @@ export type PaneWindow = {rows: string[]; firstLine: number; lastLine: number; p
 export function wrappedWindow(lines: readonly string[], width: number, scroll: number, height: number): PaneWindow {
 	const rows: string[] = [];
 	const pieces: PaneWindow['pieces'] = [];
-	const hang = hangAt(lines, width);
 	let row = 0;
 	let firstLine = 0;
 	let lastLine = 0;
@@ -183,7 +188,7 @@ export function wrappedWindow(lines: readonly string[], width: number, scroll: n
 
 		firstLine ||= i + 1;
 		lastLine = i + 1;
-		for (const piece of rowsOfLine(lines[i]!, width, skip, height - rows.length, hang)) {
+		for (const piece of rowsOfLine(lines[i]!, width, skip, height - rows.length, hangOf(lines[i]!, width))) {
 			rows.push(' '.repeat(piece.indent) + piece.text);
 			pieces.push({line: i, start: piece.start, indent: piece.indent});
 		}

@@ -32,9 +32,14 @@ type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice
 export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPage: LoadPage; arrived(): Page | undefined; settled(ms: number): Promise<void>; arrival: Promise<Page | undefined>} {
 	const controller = new AbortController();
 	let onRetry: ((notice: RetryNotice) => void) | undefined;
+	// The wait the request is in, stamped when it began: a wait that began before the app took the
+	// request (a spent budget, a 429, before Ink loads) is handed over with it, or the app shows a
+	// bare spinner for the whole wait.
+	let waiting: RetryNotice | undefined;
 	const first = fetchPage(firstUrl, {
 		signal: controller.signal,
 		onRetry(notice) {
+			waiting = {...notice, since: notice.since ?? Date.now()};
 			onRetry?.(notice);
 		},
 	});
@@ -43,10 +48,14 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 	const answered = first.then(
 		value => {
 			page = value;
+			waiting = undefined;
 			return value;
 		},
 		// Nobody may be listening yet; the app sees the failure when it asks.
-		() => undefined,
+		() => {
+			waiting = undefined;
+			return undefined;
+		},
 	);
 	const loadPage: LoadPage = async (url, options) => {
 		if (pending && url === firstUrl) {
@@ -56,6 +65,10 @@ export function earlyFirstPage(firstUrl: string, fetchPage: FetchPage): {loadPag
 			options.signal.addEventListener('abort', () => {
 				controller.abort(options.signal.reason);
 			});
+			if (waiting) {
+				onRetry?.(waiting);
+			}
+
 			return request;
 		}
 

@@ -20,12 +20,14 @@ import {curlAuthOf, curlCommand} from './curl-command.js';
 import type {WalkConfig} from '../config/options.js';
 import type {UserLine} from '../config/hints.js';
 import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/save-path.js';
+import type {SaveWhat} from '../browser/effects.js';
 import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
 import {writeAll} from '../output/sink.js';
 import {loadProfiles} from './profile-config.js';
 
-export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | undefined};
+/** `what`: which prompt (w or W) a failure's advice sends the user back to. */
+export type SaveOptions = {overwrite: boolean; what?: SaveWhat; cwd?: string; home?: string | undefined};
 
 /** The error of a page that could not be had (fetched again), as opposed to one of the file. */
 class PageSourceError extends Error {}
@@ -60,12 +62,12 @@ async function writePages(handle: FileHandle, pages: AsyncIterable<Page>): Promi
 	return {objects, pages: count};
 }
 
-function failure(error: unknown, name: string, where?: FolderFact): SaveResult {
+function failure(error: unknown, name: string, what: SaveWhat, where?: FolderFact): SaveResult {
 	if (error instanceof PageSourceError) {
 		return {kind: 'failed', message: `Stopped writing ${shownName(name)}, nothing kept: ${error.message.replace(/\.$/, '')}.`};
 	}
 
-	return {kind: 'failed', message: saveErrorSentence(error, name, where)};
+	return {kind: 'failed', message: saveErrorSentence(error, name, where, what)};
 }
 
 /** After an open's ENOENT: whether the folder is there (then it takes no new files), asked of the file system. */
@@ -80,7 +82,8 @@ async function folderFact(error: unknown, folder: string): Promise<FolderFact | 
 
 /** Writes `pages` to the file `name` names (see savePath); never throws. */
 export async function savePages(name: string, pages: AsyncIterable<Page>, options: SaveOptions): Promise<SaveResult> {
-	const target = savePath(name, options.cwd ?? process.cwd(), 'home' in options ? options.home : process.env.HOME);
+	const what = options.what ?? 'page';
+	const target = savePath(name, options.cwd ?? process.cwd(), 'home' in options ? options.home : process.env.HOME, what);
 	if ('error' in target) {
 		return {kind: 'failed', message: target.error};
 	}
@@ -88,13 +91,13 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 	// What is there now: a folder is said at once (never "overwrite?"), and a file replaced keeps its mode and owner.
 	const existing = await stat(target.path).catch(() => undefined);
 	if (existing?.isDirectory()) {
-		return {kind: 'failed', message: saveErrorSentence(Object.assign(new Error('is a folder'), {code: 'EISDIR'}), name)};
+		return {kind: 'failed', message: saveErrorSentence(Object.assign(new Error('is a folder'), {code: 'EISDIR'}), name, undefined, what)};
 	}
 
 	// A device, a pipe or a socket is never asked about as a file: overwriting renames a new file over it (/dev/null).
 	if (existing && !existing.isFile()) {
 		const kind = existing.isCharacterDevice() || existing.isBlockDevice() ? 'device' : existing.isFIFO() ? 'pipe' : existing.isSocket() ? 'socket' : 'other';
-		return {kind: 'failed', message: notAFileSentence(name, kind)};
+		return {kind: 'failed', message: notAFileSentence(name, kind, what)};
 	}
 
 	const file = options.overwrite ? path.join(path.dirname(target.path), `.${path.basename(target.path)}.pagewalk-${randomBytes(4).toString('hex')}.tmp`) : target.path;
@@ -106,7 +109,7 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 			return {kind: 'exists'};
 		}
 
-		return failure(error, name, await folderFact(error, path.dirname(file)));
+		return failure(error, name, what, await folderFact(error, path.dirname(file)));
 	}
 
 	try {
@@ -129,7 +132,7 @@ export async function savePages(name: string, pages: AsyncIterable<Page>, option
 		return {kind: 'written', ...counts};
 	} catch (error: unknown) {
 		await unlink(file).catch(() => undefined);
-		return failure(error, name);
+		return failure(error, name, what);
 	}
 }
 

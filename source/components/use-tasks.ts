@@ -1,7 +1,7 @@
 import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
 import {copyOutcome, type BrowserAction, type BrowserState} from '../browser/browser-state.js';
-import type {SaveJob} from '../browser/effects.js';
+import type {SaveJob, SaveWhat} from '../browser/effects.js';
 import {loadFailure} from '../browser/page-stack.js';
 import {searchPages, throttled, type LoadPage, type SearchProgress} from '../browser/search-pages.js';
 import {taskKey, wantedTasks, type Task} from '../browser/tasks.js';
@@ -16,7 +16,7 @@ export type {LoadPage} from '../browser/search-pages.js';
 export type CurlFor = (url: string) => string;
 
 /** Writes pages as NDJSON to the file a typed name means (commands/copy-save.ts): the command owns the file system. */
-export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean}) => Promise<SaveResult>;
+export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean; what: SaveWhat}) => Promise<SaveResult>;
 
 /** The pause between polls while following (F), unless the app is given another. */
 export const followEveryMs = 3000;
@@ -164,8 +164,8 @@ function startTask(task: Task, ports: TaskPorts, context: Context): void {
 
 function startLoad(id: number, url: string, loadPage: LoadPage, {signal, answer}: Context): void {
 	const onRetry = (notice: RetryNotice) => {
-		// Stamped here, as it arrives: the status line counts the wait down.
-		answer({type: 'stack', action: {type: 'retrying', requestId: id, retry: {...notice, since: Date.now()}}});
+		// Stamped as it arrives (unless stamped when it began, before the app took the request): the status line counts the wait down.
+		answer({type: 'stack', action: {type: 'retrying', requestId: id, retry: {...notice, since: notice.since ?? Date.now()}}});
 	};
 
 	loadPage(url, {signal, onRetry}).then(
@@ -268,7 +268,7 @@ function startSave(id: number, job: SaveJob, ports: TaskPorts, {signal, answer}:
 	const pages = walkPages(job, ports.loadPage, signal, () => {
 		refetched++;
 	});
-	void ports.save(job.name, pages, {overwrite: job.overwrite}).then(result => {
+	void ports.save(job.name, pages, {overwrite: job.overwrite, what: job.what}).then(result => {
 		answer({type: 'saved', id, job, result, refetched});
 	});
 }

@@ -54,11 +54,18 @@ type RuleBase = {
 	excluded?: Partial<Record<Consumer, string>>;
 };
 
-export type PageRule = RuleBase & {scope: 'page'; check: (page: Page, context: PageContext) => Finding[]};
+/**
+ * A page check: what one pass over a page finds. Rules of one clause checked in one pass share one
+ * check (the same function), which may find for each of them; `checkRules` runs each check once per
+ * page and hands each rule the findings of its id.
+ */
+export type PageCheck = (page: Page, context: PageContext) => Finding[];
+export type PageRule = RuleBase & {scope: 'page'; check: PageCheck};
 export type WalkRule = RuleBase & {scope: 'walk'; decidedBy: string};
 export type Rule = PageRule | WalkRule;
 
-const only = (check: Finding['check'], findings: Finding[]) => findings.filter(finding => finding.check === check);
+const echo: PageCheck = (page, context) => checkEcho(page, context.sent);
+const commerceCounts: PageCheck = page => checkCommerceCounts(page);
 
 const oneChain = 'the browser walks one chain, page by page, and never sees a whole walk';
 
@@ -85,19 +92,19 @@ export const contractRules: readonly Rule[] = [
 		id: 'echo-limit', clause: 'pagination-echo', scope: 'page', kind: 'finding',
 		rule: 'pagination reports what was sent',
 		title: 'pagination.limit reports the limit sent',
-		check: (page, context) => only('echo-limit', checkEcho(page, context.sent)),
+		check: echo,
 	},
 	{
 		id: 'echo-order', clause: 'pagination-echo', scope: 'page', kind: 'finding',
 		rule: 'pagination reports what was sent',
 		title: 'pagination.order reports the order sent',
-		check: (page, context) => only('echo-order', checkEcho(page, context.sent)),
+		check: echo,
 	},
 	{
 		id: 'echo-cursors', clause: 'pagination-echo', scope: 'page', kind: 'finding',
 		rule: 'pagination reports what was sent',
 		title: 'pagination.starting_after and ending_before report the cursors sent',
-		check: (page, context) => only('echo-cursors', checkEcho(page, context.sent)),
+		check: echo,
 	},
 	{
 		id: 'next-uri-params', clause: 'next-uri-carries-parameters', scope: 'page', kind: 'finding',
@@ -109,13 +116,13 @@ export const contractRules: readonly Rule[] = [
 		id: 'yielded', clause: 'commerce-counts', scope: 'page', kind: 'finding', commerceOnly: true,
 		rule: 'commerce counts describe the page and the list',
 		title: 'commerce yielded equals the number of objects in data',
-		check: page => only('yielded', checkCommerceCounts(page)),
+		check: commerceCounts,
 	},
 	{
 		id: 'cursor-range', clause: 'commerce-counts', scope: 'page', kind: 'finding', commerceOnly: true,
 		rule: 'commerce counts describe the page and the list',
 		title: 'commerce cursor_range is the first and last id of the page',
-		check: page => only('cursor-range', checkCommerceCounts(page)),
+		check: commerceCounts,
 	},
 	{
 		id: 'total', clause: 'commerce-counts', scope: 'walk', kind: 'note', commerceOnly: true,
@@ -169,7 +176,11 @@ export function pageContext(page: Page, carried: Partial<Omit<PageContext, 'sent
 	return {sent, order: askedOrder(sent), carry: null, taken: page.objects, earlier: () => undefined, ...carried};
 }
 
-/** Runs `rules` on a page, in the table's order. */
+/**
+ * Runs `rules` on a page: each check they share once, its findings split by rule, in the order of
+ * `rules` (each rule's findings in the order its check found them).
+ */
 export function checkRules(rules: readonly PageRule[], page: Page, context: PageContext): Finding[] {
-	return rules.flatMap(rule => rule.check(page, context));
+	const found = [...new Set(rules.map(rule => rule.check))].flatMap(check => check(page, context));
+	return rules.flatMap(rule => found.filter(finding => finding.check === rule.id));
 }

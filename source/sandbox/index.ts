@@ -20,7 +20,7 @@ export type {Credentials} from './credentials.js';
 export type {IssuedKeyFile, KeyFile, KeyForm, SandboxKey} from './cdp-keys.js';
 export {parseRateLimit, type RateLimit} from './rate-limit.js';
 export {parseLatency, type Latency} from './latency.js';
-export {scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
+export {scenarioBreaks, scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
 
 export type SandboxOptions = {
 	/** Interface to bind; default 127.0.0.1. */

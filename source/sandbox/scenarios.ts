@@ -7,6 +7,7 @@
  * clean and the check that catches it names that page.
  */
 import type {ScenarioName} from './scenario-names.js';
+import type {Finding} from '../contract/contract.js';
 import type {ListObject} from '../contract/types.js';
 import type {Viewer} from './ordered-index.js';
 import type {Collection} from './store.js';
@@ -19,16 +20,35 @@ export {isScenario, scenarioNames, type ScenarioName} from './scenario-names.js'
 /** Changes a second made by the `churn` preset. */
 export const churnPerSecond = 5;
 
-/** One line each, for `--help` and the README. */
-export const scenarioSummaries: Record<ScenarioName, string> = {
+/**
+ * The contract's rules each scenario breaks: the checks `audit` fails on it, and nothing else
+ * (test/audit/scenarios.test.ts audits each scenario against this table).
+ */
+export const scenarioBreaks: Readonly<Record<ScenarioName, ReadonlyArray<Finding['check']>>> = {
+	restricted: [],
+	churn: [],
+	duplicate: ['unique-ids', 'over-limit'],
+	'wrong-limit': ['echo-limit'],
+	unordered: ['order'],
+	'yielded-mismatch': ['yielded'],
+	'missing-param': ['next-uri-params'],
+};
+
+const scenarioWords: Record<ScenarioName, string> = {
 	restricted: 'clean; the restricted credential sees clumps of the list (the default)',
 	churn: `clean, with ${churnPerSecond} inserts and removals a second while you walk`,
-	duplicate: 'page 2 repeats the last object of page 1 (audit: unique-ids, over-limit)',
-	'wrong-limit': 'page 2 reports a limit other than the one sent (audit: echo-limit)',
-	unordered: 'page 2 has two objects out of order (audit: order)',
-	'yielded-mismatch': 'commerce page 2 reports yielded one more than data holds (audit: yielded)',
-	'missing-param': 'next_uri of page 2 drops the limit in use (audit: next-uri-params)',
+	duplicate: 'page 2 repeats the last object of page 1',
+	'wrong-limit': 'page 2 reports a limit other than the one sent',
+	unordered: 'page 2 has two objects out of order',
+	'yielded-mismatch': 'commerce page 2 reports yielded one more than data holds',
+	'missing-param': 'next_uri of page 2 drops the limit in use',
 };
+
+/** One line each, for `--help` and the README: what the scenario does, and the checks audit fails on it. */
+export const scenarioSummaries = Object.fromEntries(Object.entries(scenarioWords).map(([name, words]) => {
+	const breaks = scenarioBreaks[name as ScenarioName];
+	return [name, breaks.length === 0 ? words : `${words} (audit: ${breaks.join(', ')})`];
+})) as Record<ScenarioName, string>;
 
 export type Envelope = {pagination: Record<string, unknown>; data: ListObject[]} & Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {startSandbox, type Sandbox, type ScenarioName} from '../../source/sandbox/index.js';
+import {scenarioBreaks, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type ScenarioName} from '../../source/sandbox/index.js';
 import {auditJson, sandboxTarget} from './run-audit.js';
 
 /**
@@ -40,6 +40,15 @@ function exactEvidence(scenario: ScenarioName, ids: string[]): string {
 	}
 }
 
+it('the checks each scenario is said to break (serve prints them) are the ones this file audits it for', () => {
+	for (const name of scenarioNames) {
+		const entry = faulty.find(({scenario}) => scenario === name);
+		expect(scenarioBreaks[name], name).toEqual(entry === undefined ? [] : entry.over ? [entry.check, 'over-limit'] : [entry.check]);
+		const said = /\(audit: ([^)]+)\)$/.exec(scenarioSummaries[name])?.[1]?.split(', ') ?? [];
+		expect(said, name).toEqual(scenarioBreaks[name]);
+	}
+});
+
 describe('scenario presets make exactly their audit checks fail, on page 2', () => {
 	const sandboxes = new Map<ScenarioName, Sandbox>();
 
@@ -63,6 +72,7 @@ describe('scenario presets make exactly their audit checks fail, on page 2', () 
 					const [walk] = report.walks;
 					const failed = walk!.checks.filter(result => result.status === 'failed');
 					expect(failed.map(result => result.id)).toEqual(over ? [check, 'over-limit'] : [check]);
+					expect(failed.map(result => result.id)).toEqual(scenarioBreaks[scenario]);
 					if (over) {
 						expect(failed[1]).toMatchObject({failures: 1, evidence: [{page: 2, message: 'data holds 26 objects, more than the limit of 25'}]});
 					}

@@ -58,6 +58,31 @@ describe('the first page fetched before Ink loads', () => {
 		expect(calls).toHaveLength(2);
 	});
 
+	it('a wait that began before the app took the request is handed over with it, stamped when it began', async () => {
+		const {calls, fetchPage} = fakeFetch();
+		const early = earlyFirstPage(url(), fetchPage);
+		const before = Date.now();
+		calls[0]!.onRetry!({attempt: 0, waitMs: 57_000, reason: '0 of 3 left', pacing: true});
+		const notices: RetryNotice[] = [];
+		const loading = early.loadPage(url(), {signal: new AbortController().signal, onRetry: notice => notices.push(notice)});
+		expect(notices).toEqual([{attempt: 0, waitMs: 57_000, reason: '0 of 3 left', pacing: true, since: expect.any(Number) as number}]);
+		expect(notices[0]!.since).toBeGreaterThanOrEqual(before);
+		expect(notices[0]!.since).toBeLessThanOrEqual(Date.now());
+		const page = makePage({url: url(), ids: ['a']});
+		calls[0]!.resolve(page);
+		await expect(loading).resolves.toBe(page);
+
+		// Once answered, nothing is handed over: the wait is over.
+		const answered = fakeFetch();
+		const late = earlyFirstPage(url(), answered.fetchPage);
+		answered.calls[0]!.onRetry!({attempt: 1, waitMs: 10, reason: '503'});
+		answered.calls[0]!.resolve(page);
+		await late.arrival;
+		const none: RetryNotice[] = [];
+		await late.loadPage(url(), {signal: new AbortController().signal, onRetry: notice => none.push(notice)});
+		expect(none).toEqual([]);
+	});
+
 	it('settled(ms): waits for the first answer, a page or a failure, and no longer than ms', async () => {
 		vi.useFakeTimers();
 		try {

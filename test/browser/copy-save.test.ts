@@ -70,7 +70,7 @@ describe('savePages', () => {
 	it('a missing folder, a folder as the name, no permission: one sentence each, nothing created', async () => {
 		expect(await savePages('nope/out.ndjson', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
 			kind: 'failed',
-			message: 'Cannot write nope/out.ndjson: its folder does not exist; create it or type another name.',
+			message: 'Cannot write nope/out.ndjson: its folder does not exist; create it, or press w and type another name.',
 		});
 		const result = await savePages('.', pages(page(['a'])), {overwrite: true, cwd: folder});
 		expect(result.kind).toBe('failed');
@@ -101,12 +101,12 @@ describe('savePages', () => {
 		// Asked "overwrite?" before, and yes renamed a new file over the device.
 		expect(await savePages('/dev/null', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
 			kind: 'failed',
-			message: 'Cannot write /dev/null: it is a device, not a file to write over; type a file name.',
+			message: 'Cannot write /dev/null: it is a device, not a file to write over; press w and type a file name.',
 		});
 		// A name ending in / is a folder, never a file of its name without the slash.
 		expect(await savePages('pages/', pages(page(['a'])), {overwrite: false, cwd: folder})).toEqual({
 			kind: 'failed',
-			message: 'Cannot write pages/: a name ending in / is a folder; type a file name after it.',
+			message: 'Cannot write pages/: a name ending in / is a folder; press w and type a file name after it.',
 		});
 		expect(readdirSync(folder)).toEqual([]);
 	});
@@ -115,7 +115,7 @@ describe('savePages', () => {
 		mkdirSync(path.join(folder, 'afolder'), {recursive: true});
 		const result = await savePages('afolder', pages(page(['a'])), {overwrite: false, cwd: folder});
 		expect(result).toMatchObject({kind: 'failed'});
-		expect((result as {message: string}).message).toMatch(/it is a folder; type a file name\./);
+		expect((result as {message: string}).message).toMatch(/it is a folder; press w and type a file name\./);
 	});
 
 	it('a file replaced keeps its mode (0600 stays 0600); a new file follows the umask', async () => {

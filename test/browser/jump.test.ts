@@ -107,10 +107,10 @@ describe('the : prompt', () => {
 		expect(routeKey({kind: 'jump', draft: ''}, 'return', '\r', context)).toEqual({screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: 'jump-empty'}}]});
 		expect(routeKey({kind: 'jump', draft: 'a b'}, 'return', '\r', context)).toEqual({screen: {kind: 'table'}, stack: [{type: 'notice', notice: {kind: 'jump-malformed'}}]});
 		expect(routeKey({kind: 'jump', draft: 'abc'}, 'escape', '', context)).toEqual({screen: {kind: 'table'}});
-		expect(noticeText({kind: 'jump-empty'})).toBe('no id typed: type an id to start after it, or <id to start before it');
-		expect(noticeText({kind: 'jump-malformed'})).toBe('not an id: type one id, without spaces, to start after it, or <id to start before it');
+		expect(noticeText({kind: 'jump-empty'})).toBe('no id typed: press : and type an id to start after it, or <id to start before it');
+		expect(noticeText({kind: 'jump-malformed'})).toBe('not an id: press : and type one id, without spaces, to start after it, or <id to start before it');
 		expect(routeKey({kind: 'jump', draft: 'x'.repeat(250)}, 'return', '\r', context).stack).toEqual([{type: 'notice', notice: {kind: 'jump-too-long', length: 250}}]);
-		expect(noticeText({kind: 'jump-too-long', length: 250})).toBe('not an id: 250 characters, over the most, 200; type one id to start after it, or <id to start before it');
+		expect(noticeText({kind: 'jump-too-long', length: 250})).toBe('not an id: 250 characters, over the most, 200; press : and type one id to start after it, or <id to start before it');
 	});
 
 	it('n and N in the table start a search; in detail they stay next and previous object', () => {

@@ -18,8 +18,9 @@ describe('savePath', () => {
 	});
 
 	it('an empty name or ~ without HOME is one sentence', () => {
-		expect(savePath('  ', '/work', '/home/u')).toEqual({error: noFileName});
-		expect(savePath('~/x', '/work', undefined)).toEqual({error: 'Cannot expand ~ in ~/x: HOME is not set; type the full path.'});
+		expect(savePath('  ', '/work', '/home/u')).toEqual({error: noFileName('page')});
+		expect(noFileName('walk')).toBe('No file name typed, so nothing was written; press W and type one.');
+		expect(savePath('~/x', '/work', undefined)).toEqual({error: 'Cannot expand ~ in ~/x: HOME is not set; press w and type the full path.'});
 	});
 });
 
@@ -31,13 +32,13 @@ describe('messages', () => {
 			expect(sentence.split('. ')).toHaveLength(1);
 		}
 
-		expect(sentences[0]).toBe('Cannot write out.ndjson: its folder does not exist; create it or type another name.');
+		expect(sentences[0]).toBe('Cannot write out.ndjson: its folder does not exist; create it, or press w and type another name.');
 		expect(sentences[3]).toBe('Cannot write out.ndjson: permission denied; choose a folder you can write to.');
 		expect(sentences[6]).toBe('Cannot write out.ndjson: the disk is full; free some space or choose another disk.');
 		// "No such file" from a folder that is there (/proc) is not a missing folder.
 		expect(saveErrorSentence(errno('ENOENT'), 'out.ndjson', {folder: '/proc', exists: true})).toBe('Cannot write out.ndjson: its folder /proc is there but takes no new files (the system answers "no such file"); choose another folder.');
 		expect(saveErrorSentence(errno('ENOENT'), 'out.ndjson', {folder: '/nope', exists: false})).toBe(sentences[0]);
-		expect(saveErrorSentence(errno('ELOOP'), 'out.ndjson')).toBe('Cannot write out.ndjson: its path goes round in a loop of symbolic links; type another name.');
+		expect(saveErrorSentence(errno('ELOOP'), 'out.ndjson')).toBe('Cannot write out.ndjson: its path goes round in a loop of symbolic links; press w and type another name.');
 	});
 
 	it('a typed name is drawn inert, quoted when it has a space, cut in the middle when long', () => {

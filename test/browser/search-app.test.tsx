@@ -89,7 +89,7 @@ describe(': jumps to a cursor', () => {
 		expect(frame).toContain('page 1 · from the start');
 		expect(selectedId(frame)).toBe(pageIds[0]![0]);
 		await app.press(':', 'two ids', keys.enter);
-		frame = await app.waitFor(f => f.includes('not an id: type one id, without spaces'));
+		frame = await app.waitFor(f => f.includes('not an id: press : and type one id, without spaces'));
 		expect(selectedId(frame)).toBe(pageIds[0]![0]);
 	});
 
@@ -120,7 +120,7 @@ describe('n and N search across pages', () => {
 		const app = await browse();
 		await app.press('n');
 		const frame = await app.waitFor(f => f.includes('nothing to search for'));
-		expect(frame).toContain('type / first');
+		expect(frame).toContain('press / and type a filter first');
 	});
 
 	it('n walks to the page holding a match several pages on, showing progress, and lands there', async () => {

@@ -34,7 +34,7 @@ describe('starting a search', () => {
 	it('needs a filter: n without one says to type / first', () => {
 		const state = browserReducer(onPage1(), key('n'));
 		expect(state.search.running).toBeNull();
-		expect(notice(state)).toContain('type / first');
+		expect(notice(state)).toContain('press / and type a filter first');
 	});
 
 	it('waits for a page that is loading', () => {

@@ -5,6 +5,7 @@
  * differs visibly from what was sent.
  */
 import {describe, expect, it} from 'vitest';
+import {debugLines} from '../../source/browser/debug-lines.js';
 import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
 import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
 import {messageLine} from '../../source/browser/table-screen.js';
@@ -25,6 +26,31 @@ describe('a wait for the request budget', () => {
 		expect(waitingText(budget, 1_010_000, true)).toBe('request budget spent (0 of 10 left): next request in 44 s (← stops)');
 		// The debug view's words are the same words.
 		expect(retryText(budget)).toBe('request budget spent (0 of 10 left): next request in 54 s');
+	});
+
+	it('what a key did during the wait is said before it, not hidden by it', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = landed(state, {url: url(), ids: ['a', 'b', 'c'], next: url('c')});
+		// → → ← while page 2 waits for the budget: the second → is taken back.
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'retrying', requestId: state.pending!.requestId, retry: budget});
+		state = reduce(state, {type: 'next'});
+		state = reduce(state, {type: 'previous'});
+		expect(state.notice).toEqual({kind: 'took-back', stopsAt: 2});
+		expect(statusModel({...input, state, now: 1_004_000}).message).toEqual({
+			id: 'waiting', tone: 'warn',
+			text: '← took back a waiting →: stopping at page 2, not 3 · request budget spent (0 of 10 left): next request in 50 s (← stops)',
+		});
+	});
+
+	it('the debug pane counts the same wait down as the message line', () => {
+		let state = initialState({startUrl: url(), settings: {order: 'desc', limit: 3}});
+		state = reduce(state, {type: 'retrying', requestId: 1, retry: budget});
+		const inFlight = (now?: number) => debugLines(state, now).find(line => line.startsWith('in flight: '));
+		expect(inFlight(1_009_000)).toBe(`in flight: ${url()} (request budget spent (0 of 10 left): next request in 45 s)`);
+		expect(statusModel({...input, state, now: 1_009_000}).message?.text).toBe('request budget spent (0 of 10 left): next request in 45 s');
+		// Without a time (the reducer counting the pane's rows): the whole wait.
+		expect(inFlight()).toContain('next request in 54 s');
 	});
 
 	it('that the prefetch is in is said, with its time, once → adopts it (not a bare spinner)', () => {
@@ -87,6 +113,20 @@ describe('a line too narrow for its segments', () => {
 		expect(fitSegments(line, 50).map(segment => segment.id)).toEqual(['api', 'page', 'order', 'limit']);
 		// The place's name is cut last, so what follows it stays whole.
 		expect(joinSegments(fitSegments(line, 44))).toBe('api t… · page text · order text · limit text');
+	});
+
+	it('what is loading is said shorter before the place\'s name is cut (the first page at 60 columns)', () => {
+		const state = initialState({startUrl: url(), settings: {order: 'desc', limit: 5}});
+		const wide = statusModel({...input, state}).location;
+		expect(joinSegments(fitSegments(wide, 200))).toBe('account /v2/accounts · page – · desc · limit 5 · seen 0 · ⠋ → loading desc from the start…');
+		const narrow = joinSegments(fitSegments(wide, 60));
+		expect(narrow).toBe('account /v2/accounts · page – · desc · limit 5 · ⠋ loading…');
+		expect(narrow.length).toBeLessThanOrEqual(60);
+		// Waiting: the wait is on the message line, the location line says it is loading.
+		const waiting = reduce(state, {type: 'retrying', requestId: 1, retry: {attempt: 0, waitMs: 57_000, reason: '0 of 3 left', pacing: true, since: 0}});
+		const model = statusModel({...input, state: waiting, now: 3000});
+		expect(model.message?.text).toBe('request budget spent (0 of 3 left): next request in 54 s');
+		expect(joinSegments(fitSegments(model.location, 60))).toBe('account /v2/accounts · page – · desc · limit 5 · ⠋ loading…');
 	});
 
 	it('the keys\' hint keeps Q quit, and ? help after it', () => {

@@ -1,6 +1,9 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/browser/wrap.js';
+import {helpLines} from '../../source/browser/keymap.js';
+import {overlayLines} from '../../source/browser/pane-lines.js';
+import {statusLegend} from '../../source/browser/status-model.js';
+import {hanging, lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/browser/wrap.js';
 
 describe('wrapping text panes', () => {
 	it('wraps long lines at the width, nothing cut, wide characters never split', () => {
@@ -59,5 +62,36 @@ describe('wrapping text panes', () => {
 		expect(sidewaysCut('日本語のテキスト', 4, 6)).toBe('語の…');
 		expect(sidewaysCut('日本語のテ', 4, 6)).toBe('語のテ');
 		expect(sidewaysCut('short', 10, 6)).toBe('');
+	});
+});
+
+describe('lines that hang keep their indent wherever they are copied', () => {
+	it('a marked line hangs in a spread, a slice or beside other lines; an unmarked one does not', () => {
+		const marked = hanging(['key   a description long enough to wrap twice over here'], 6);
+		for (const lines of [marked, [...marked], ['plain line', ...marked.slice(0)], [...marked, 'another line that is long enough to wrap']]) {
+			const window = wrappedWindow(lines, 24, 0, 20);
+			const rows = window.rows.filter((_, at) => lines[window.pieces[at]!.line] === marked[0]);
+			expect(rows.slice(1).every(row => row.startsWith('      ') && row[6] !== ' '), JSON.stringify(rows)).toBe(true);
+		}
+
+		expect(wrappedWindow(['another line that is long enough to wrap'], 24, 0, 5).rows[1]).toMatch(/^\S/);
+	});
+
+	it('the help pane at 60 columns: every continuation row of the keys and of the legend hangs under its text', () => {
+		const pane = overlayLines({screen: {kind: 'help', scroll: 0}} as Parameters<typeof overlayLines>[0]);
+		const window = wrappedWindow(pane, 60, 0, 1000);
+		const helpIndent = helpLines()[0]!.search(/ {2}\S/) + 2;
+		const legend = new Set(statusLegend());
+		let continued = 0;
+		for (const [at, row] of window.rows.entries()) {
+			const piece = window.pieces[at]!;
+			if (piece.start > 0) {
+				continued++;
+				expect(piece.indent, row).toBe(legend.has(pane[piece.line]!) ? 17 : helpIndent);
+				expect(row.slice(0, piece.indent).trim(), row).toBe('');
+			}
+		}
+
+		expect(continued).toBeGreaterThan(5);
 	});
 });

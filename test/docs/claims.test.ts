@@ -431,7 +431,7 @@ describe('every doc, whole', () => {
 			2: 'a cell value in the sort section',
 			6: 'a byte of a mouse report',
 			'·': 'the fill chart\'s mark of an empty page',
-			'…': 'the mark of a cell or a name cut short',
+			'…': 'the mark of a cell, a name or a number cut short',
 			'›': 'the gutter\'s mark of a pane row holding a match, without colour',
 			'\'': 'a character the curl command\'s quoting deals with',
 			$: 'a character the curl command\'s quoting deals with',

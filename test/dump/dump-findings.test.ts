@@ -47,7 +47,7 @@ describe('dump --all against serve --scenario duplicate', () => {
 		expect(failing.code).toBe(1);
 		const lines = failing.stderr.trimEnd().split('\n');
 		expect(lines).toHaveLength(1);
-		expect(lines[0]).toMatch(/^pagewalk: contract findings in \d+ pages: .*unique-ids 1.* \(--quiet left each one out; pagewalk audit accounts --base-url=\S+ reports the whole walk\)\.$/);
+		expect(lines[0]).toMatch(/^pagewalk: contract findings in \d+ pages: .*unique-ids 1.* \(--quiet left each one out; pagewalk audit accounts --base-url=http:\/\/127\.0\.0\.1:\d+ reports the whole walk\)\.$/);
 	});
 
 	it('a clean list: no finding, no line, exit 0 even with --fail-on-findings', async () => {
