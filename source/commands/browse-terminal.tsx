@@ -9,9 +9,9 @@ import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnC
 import {openConfig} from './demo.js';
 import {loadBrowser} from './load-browser.js';
 import {compareProfileCredential, demoCompareProfile} from './profile-config.js';
-import type {LoadPage} from '../browser/search-pages.js';
+import type {LoadPage} from '../browser/search/search-pages.js';
 import type {Page, RetryNotice} from '../contract/types.js';
-import type {BrowserOptions} from '../browser/browser-state.js';
+import type {BrowserOptions} from '../browser/state/browser-state.js';
 import {firstFrameLines} from '../components/first-paint.js';
 import {colourLevel} from '../text/colour.js';
 import {TerminalScreen} from './terminal-screen.js';

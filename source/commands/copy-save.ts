@@ -19,7 +19,7 @@ import process from 'node:process';
 import {curlAuthOf, curlCommand} from './curl-command.js';
 import type {WalkConfig} from '../config/options.js';
 import type {UserLine} from '../config/hints.js';
-import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/save-path.js';
+import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/actions/save-path.js';
 import type {Api, Page} from '../contract/types.js';
 import {ndjsonWriter} from '../output/ndjson.js';
 import {loadProfiles} from './profile-config.js';

@@ -2,7 +2,7 @@ import {closeSync, constants as fsConstants, openSync, readSync, writeSync} from
 import {constants} from 'node:os';
 import process from 'node:process';
 
-// Mouse reporting for the wheel (browser/mouse.ts): button events (1000) in
+// Mouse reporting for the wheel (browser/keys/mouse.ts): button events (1000) in
 // the SGR form (1006).
 const mouseOn = '\u001B[?1000h\u001B[?1006h';
 const mouseOff = '\u001B[?1006l\u001B[?1000l';

@@ -48,8 +48,8 @@ const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stack
 	import('../../source/config/options.js'),
 	import('../../source/http/http-client.js'),
 	import('../../source/commands/dump.js'),
-	import('../../source/browser/page-stack.js'),
-	import('../../source/browser/search-pages.js'),
+	import('../../source/browser/stack/page-stack.js'),
+	import('../../source/browser/search/search-pages.js'),
 ]);
 
 const {values} = parseArgs({

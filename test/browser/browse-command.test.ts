@@ -3,8 +3,8 @@ import {parseWalkArgs} from '../../source/commands/browse.js';
 import {earlyFirstPage} from '../../source/commands/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
-import {initialBrowserState} from '../../source/browser/browser-state.js';
-import {wantedRequests} from '../../source/browser/page-stack.js';
+import {initialBrowserState} from '../../source/browser/state/browser-state.js';
+import {wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
 
 describe('browse flags', () => {

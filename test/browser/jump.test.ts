@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest';
-import {jumpUrl, parseJump} from '../../source/browser/jump.js';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
-import {routeKey} from '../../source/browser/screen.js';
-import {noticeText, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {jumpUrl, parseJump} from '../../source/browser/stack/jump.js';
+import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/stack/page-stack.js';
+import {routeKey} from '../../source/browser/keys/screen.js';
+import {noticeText, statusModel, walkStart} from '../../source/browser/view/status-model.js';
 import {Secret} from '../../source/text/secret.js';
 import {makePage, url} from './pages.js';
 

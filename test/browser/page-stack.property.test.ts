@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {visibleRows} from '../../source/browser/cells.js';
+import {visibleRows} from '../../source/browser/stack/cells.js';
 import {
 	initialState,
 	pageStackReducer as reduce,
@@ -8,7 +8,7 @@ import {
 	wantedRequests,
 	type PageStackState,
 	type StackAction,
-} from '../../source/browser/page-stack.js';
+} from '../../source/browser/stack/page-stack.js';
 import {makePage} from './pages.js';
 
 /**

@@ -7,11 +7,11 @@ import {
 	firstPageUrl,
 	type PageStackState,
 	type StackAction,
-} from '../../source/browser/page-stack.js';
+} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
 import {contractDefaults} from '../../source/contract/contract.js';
 import {Secret} from '../../source/text/secret.js';
-import {noticeText, retryText} from '../../source/browser/status-model.js';
+import {noticeText, retryText} from '../../source/browser/view/status-model.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
 function notice(state: PageStackState): string | null {

@@ -14,9 +14,9 @@ import {
 	type Bounds,
 	type PageStackState,
 	type StackAction,
-} from '../../source/browser/page-stack.js';
-import {searchPages, throttled, type LoadPage, type SearchDirection, type SearchOptions, type SearchProgress} from '../../source/browser/search-pages.js';
-import {noticeText, walkStart} from '../../source/browser/status-model.js';
+} from '../../source/browser/stack/page-stack.js';
+import {searchPages, throttled, type LoadPage, type SearchDirection, type SearchOptions, type SearchProgress} from '../../source/browser/search/search-pages.js';
+import {noticeText, walkStart} from '../../source/browser/view/status-model.js';
 import {createClient, type PageClient} from '../../source/http/http-client.js';
 import {resolveConfig} from '../../source/config/options.js';
 import type {Page} from '../../source/contract/types.js';

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import {top, wantedRequests} from '../../source/browser/page-stack.js';
-import type {SearchOutcome} from '../../source/browser/search-pages.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/state/browser-state.js';
+import {top, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import type {SearchOutcome} from '../../source/browser/search/search-pages.js';
+import {noticeText} from '../../source/browser/view/status-model.js';
 import {makePage, url} from './pages.js';
 
 /**

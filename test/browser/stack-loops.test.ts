@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/stack/page-stack.js';
+import {noticeText} from '../../source/browser/view/status-model.js';
 import {makePage, url} from './pages.js';
 
 /**

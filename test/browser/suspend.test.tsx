@@ -1,6 +1,6 @@
 import {describe, expect, it, vi} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import {commandFor, modes} from '../../source/browser/keymap.js';
+import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/state/browser-state.js';
+import {commandFor, modes} from '../../source/browser/keys/keymap.js';
 import {giveBackSequence, takeSequence} from '../../source/commands/terminal-screen.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 import {makePage, url} from './pages.js';

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/browser/wrap.js';
+import {lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/text/wrap.js';
 
 describe('wrapping text panes', () => {
 	it('wraps long lines at the width, nothing cut, wide characters never split', () => {
