@@ -60,13 +60,13 @@ export type AppProps = {
 	/** The pause between polls while following (F). */
 	followEveryMs?: number;
 	/**
-	 * `u`: the request of a page as a curl command (commands/curl-command.ts),
+	 * `u`: the request of a page as a curl command (commands/browse/curl-command.ts),
 	 * built by the command: the app never holds a credential, only this.
 	 */
 	curlFor?: CurlFor;
-	/** `w` and `W`: writes pages to a file as NDJSON (commands/copy-save.ts); the app never touches files. */
+	/** `w` and `W`: writes pages to a file as NDJSON (commands/browse/copy-save.ts); the app never touches files. */
 	save?: SavePages;
-	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/terminal-screen.ts). */
+	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/browse/terminal-screen.ts). */
 	suspend?: (() => void) | undefined;
 };
 

@@ -9,7 +9,7 @@ import {commands, type CommandFlags} from './config/flags.js';
 import {commandLine, helpLine, type CommandName} from './config/hints.js';
 import {describeError} from './text/report-error.js';
 import {loadTextWidth} from './text/text-width.js';
-import {setHeapFlags} from './commands/heap-flags.js';
+import {setHeapFlags} from './commands/process/heap-flags.js';
 
 type Command = {run(argv: string[]): Promise<number>};
 
@@ -40,12 +40,12 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
 
 // Each subcommand is its own chunk: `serve` and `dump` never load React or Ink.
 const subcommands: Record<string, () => Promise<Command>> = {
-	serve: async () => import('./commands/serve.js'),
-	audit: async () => import('./commands/audit.js'),
-	dump: async () => import('./commands/dump.js'),
-	profiles: async () => import('./commands/profiles.js'),
-	token: async () => import('./commands/token.js'),
-	completion: async () => import('./commands/completion.js'),
+	serve: async () => import('./commands/serve/serve.js'),
+	audit: async () => import('./commands/audit/audit.js'),
+	dump: async () => import('./commands/dump/dump.js'),
+	profiles: async () => import('./commands/profiles/profiles.js'),
+	token: async () => import('./commands/token/token.js'),
+	completion: async () => import('./commands/completion/completion.js'),
 };
 
 /** The command one edit away from `typed`, if any. */
@@ -111,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first, rest)}; see ${helpLine('cli-see-help', 'browse')}.`);
 	}
 
-	return (await import('./commands/browse.js')).run(argv);
+	return (await import('./commands/browse/browse.js')).run(argv);
 }
 
 enableCompileCache(process.env);

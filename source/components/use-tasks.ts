@@ -12,10 +12,10 @@ import type {Page, RetryNotice} from '../contract/types.js';
 
 export type {LoadPage} from '../browser/search/search-pages.js';
 
-/** Builds the curl command for a request URL (commands/curl-command.ts): the command's, which knows the credential's source. */
+/** Builds the curl command for a request URL (commands/browse/curl-command.ts): the command's, which knows the credential's source. */
 export type CurlFor = (url: string) => string;
 
-/** Writes pages as NDJSON to the file a typed name means (commands/copy-save.ts): the command owns the file system. */
+/** Writes pages as NDJSON to the file a typed name means (commands/browse/copy-save.ts): the command owns the file system. */
 export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean}) => Promise<SaveResult>;
 
 /** The pause between polls while following (F), unless the app is given another. */

@@ -5,7 +5,7 @@
  * file's path from an environment it is given, and turns a profile plus the
  * values already read into the environment the option resolver reads.
  * Reading the file and running credential commands is the commands'
- * business (commands/profile-config.ts, commands/credential-command.ts).
+ * business (commands/setup/profile-config.ts, commands/setup/credential-command.ts).
  */
 import process from 'node:process';
 import {UsageError} from '../text/errors.js';

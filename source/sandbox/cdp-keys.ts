@@ -172,7 +172,7 @@ function keepKeyFiles(keys: SandboxKey[], directory: string): void {
 	// Made inert where it is printed (the commands' error report), as every message is.
 	const shown = `'${directory}'`;
 	try {
-		// One level only, never recursive: the caller makes the folders it is in (see commands/state-folder.ts).
+		// One level only, never recursive: the caller makes the folders it is in (see commands/setup/state-folder.ts).
 		mkdirSync(directory, {mode: 0o700});
 	} catch (error: unknown) {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -13,7 +13,7 @@ describe('layering of source/', () => {
 	test('the import reader sees the tree, dynamic imports included', () => {
 		// A reader that found nothing would pass every rule below.
 		expect(edges.length).toBeGreaterThan(100);
-		expect(edges).toContainEqual(expect.objectContaining({from: 'cli.tsx', to: 'commands/browse.js', kind: 'dynamic'}));
+		expect(edges).toContainEqual(expect.objectContaining({from: 'cli.tsx', to: 'commands/browse/browse.js', kind: 'dynamic'}));
 		expect(edges).toContainEqual(expect.objectContaining({from: 'config/options.ts', to: 'contract/contract.js', kind: 'static'}));
 	});
 
@@ -64,7 +64,7 @@ describe('the checker itself', () => {
 			{from: 'sandbox/query.ts', to: 'contract/links.js', kind: 'static', line: 9},
 			{from: 'output/csv.ts', to: 'browser/cells.js', kind: 'static', line: 2},
 			{from: 'http/walker.ts', to: 'cells/exact-cells.js', kind: 'type', line: 2},
-			{from: 'commands/browse.tsx', to: 'app.js', kind: 'dynamic', line: 9},
+			{from: 'commands/browse/browse.tsx', to: 'app.js', kind: 'dynamic', line: 9},
 		]);
 		expect(found).toEqual([
 			expect.stringMatching(/^config\/options\.ts:3 imports sandbox\/index\.js \(dynamic\): config\/ may import from sandbox\/ only sandbox\/scenario-names\.ts/),

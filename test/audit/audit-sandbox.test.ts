@@ -166,7 +166,7 @@ describe('audit while the list changes', () => {
 describe('progress', () => {
 	test('drawn on stderr only when stderr is a terminal', async () => {
 		const {Writable} = await import('node:stream');
-		const {runAudit} = await import('../../source/commands/audit.js');
+		const {runAudit} = await import('../../source/commands/audit/audit.js');
 		let stderr = '';
 		const tty = Object.assign(new Writable({
 			write(chunk: Buffer, _encoding, callback) {

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
-import {runAudit} from '../../source/commands/audit.js';
+import {runAudit} from '../../source/commands/audit/audit.js';
 import {describeError} from '../../source/text/report-error.js';
 import type {AuditReport} from '../../source/audit/report.js';
 import type {Sandbox} from '../../source/sandbox/index.js';

@@ -47,7 +47,7 @@ const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stack
 	import('../../source/app.js'),
 	import('../../source/config/options.js'),
 	import('../../source/http/http-client.js'),
-	import('../../source/commands/dump.js'),
+	import('../../source/commands/dump/dump.js'),
 	import('../../source/browser/stack/page-stack.js'),
 	import('../../source/browser/search/search-pages.js'),
 ]);

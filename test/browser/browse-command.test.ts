@@ -1,6 +1,6 @@
 import {describe, expect, it, vi} from 'vitest';
-import {parseWalkArgs} from '../../source/commands/browse.js';
-import {earlyFirstPage} from '../../source/commands/browse-terminal.js';
+import {parseWalkArgs} from '../../source/commands/browse/browse.js';
+import {earlyFirstPage} from '../../source/commands/browse/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
 import {initialBrowserState} from '../../source/browser/state/browser-state.js';

@@ -19,7 +19,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
-import {savePages} from '../../source/commands/copy-save.js';
+import {savePages} from '../../source/commands/browse/copy-save.js';
 import type {Page} from '../../source/contract/types.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';

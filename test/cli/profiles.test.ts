@@ -5,15 +5,15 @@ import path from 'node:path';
 import process from 'node:process';
 import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {openConfig} from '../../source/commands/demo.js';
-import {loadProfiles, readProfileCredential} from '../../source/commands/profile-config.js';
-import {listProfiles} from '../../source/commands/profiles.js';
+import {openConfig} from '../../source/commands/setup/demo.js';
+import {loadProfiles, readProfileCredential} from '../../source/commands/setup/profile-config.js';
+import {listProfiles} from '../../source/commands/profiles/profiles.js';
 import {UsageError} from '../../source/text/errors.js';
 import {firstPageUrl, type WalkFlagValues} from '../../source/config/options.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {validate} from '../audit/json-schema.js';
 import {auditInProcess, auditJson, prepareCli, runCli, schema} from '../audit/run-audit.js';
-import {compareProfileCredential} from '../../source/commands/profile-config.js';
+import {compareProfileCredential} from '../../source/commands/setup/profile-config.js';
 import type {Credential} from '../../source/config/credentials.js';
 
 /** The credential as its header carries it: `Bearer <token>` for the account API, the key for the commerce API. */

@@ -13,7 +13,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {cliPath, sandboxEnv, usePrivateCli} from '../support/run-dump.js';
 

@@ -10,7 +10,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import {describeError} from '../../source/text/report-error.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
 

@@ -1,7 +1,7 @@
 /**
  * Where `w` and `W` write, and what a failure says: pure, so the naming and
  * every sentence are tested without a file system. The writing itself is
- * the browse command's (commands/copy-save.ts); the browser only asks.
+ * the browse command's (commands/browse/copy-save.ts); the browser only asks.
  */
 import path from 'node:path';
 import {inert} from '../../text/inert.js';

@@ -9,12 +9,12 @@
  * Pure: the browse command builds `curlFor(url)` from the walk's config, so
  * the browser never holds a credential, only this function.
  */
-import type {Credential} from '../config/credentials.js';
-import {jwtLifetimeSeconds, requestUri} from '../config/jwt-sign.js';
-import {redact, secretLikeHeader} from '../text/secret.js';
-import {shellQuote} from '../text/shell-quote.js';
-import type {Api} from '../contract/types.js';
-import {again, commandLine, type UserLine} from '../config/hints.js';
+import type {Credential} from '../../config/credentials.js';
+import {jwtLifetimeSeconds, requestUri} from '../../config/jwt-sign.js';
+import {redact, secretLikeHeader} from '../../text/secret.js';
+import {shellQuote} from '../../text/shell-quote.js';
+import type {Api} from '../../contract/types.js';
+import {again, commandLine, type UserLine} from '../../config/hints.js';
 
 /** How the command refers to the credential: a shell variable, never its value. */
 export type CurlAuth =

@@ -1,11 +1,11 @@
 import {randomBytes} from 'node:crypto';
 import {renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {isEmptyChoice, type ColumnChoice} from '../cells/column-order.js';
-import {FileReadError, readRegularFile} from '../config/regular-file.js';
-import {quotePath} from '../config/profiles.js';
-import {PagewalkError} from '../text/errors.js';
-import {makeStateFolder, stateDirectory} from './state-folder.js';
+import {isEmptyChoice, type ColumnChoice} from '../../cells/column-order.js';
+import {FileReadError, readRegularFile} from '../../config/regular-file.js';
+import {quotePath} from '../../config/profiles.js';
+import {PagewalkError} from '../../text/errors.js';
+import {makeStateFolder, stateDirectory} from '../setup/state-folder.js';
 
 /**
  * The column picker's choices, remembered per endpoint in one small JSON

@@ -3,11 +3,11 @@ import {constants} from 'node:os';
 import process from 'node:process';
 import {render, useStdout} from 'ink';
 import {useEffect, type ReactNode} from 'react';
-import {App, type AppProps} from '../app.js';
-import {colourLevel} from '../text/colour.js';
-import {RenderFailure} from '../components/render-failure.js';
-import type {UserLine} from '../config/hints.js';
-import {setHeapFlags} from './heap-flags.js';
+import {App, type AppProps} from '../../app.js';
+import {colourLevel} from '../../text/colour.js';
+import {RenderFailure} from '../../components/render-failure.js';
+import type {UserLine} from '../../config/hints.js';
+import {setHeapFlags} from '../process/heap-flags.js';
 import {discardTypeahead, quietWhenTerminalGone, takeStopSignals, TerminalScreen} from './terminal-screen.js';
 
 /**

@@ -17,12 +17,12 @@ import {open, rename, stat, unlink, type FileHandle} from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import {curlAuthOf, curlCommand} from './curl-command.js';
-import type {WalkConfig} from '../config/options.js';
-import type {UserLine} from '../config/hints.js';
-import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../browser/actions/save-path.js';
-import type {Api, Page} from '../contract/types.js';
-import {ndjsonWriter} from '../output/ndjson.js';
-import {loadProfiles} from './profile-config.js';
+import type {WalkConfig} from '../../config/options.js';
+import type {UserLine} from '../../config/hints.js';
+import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFact, type SaveResult} from '../../browser/actions/save-path.js';
+import type {Api, Page} from '../../contract/types.js';
+import {ndjsonWriter} from '../../output/ndjson.js';
+import {loadProfiles} from '../setup/profile-config.js';
 
 export type SaveOptions = {overwrite: boolean; cwd?: string; home?: string | undefined};
 
@@ -148,7 +148,7 @@ export function profileVariable(profile: string | undefined, api: Api, env: Reco
 	}
 }
 
-/** `u` in the browser: the walk's request as curl, the credential named by its source (see commands/curl-command.ts). */
+/** `u` in the browser: the walk's request as curl, the credential named by its source (see commands/browse/curl-command.ts). */
 export function curlBuilder(config: Pick<WalkConfig, 'api' | 'credential' | 'headers' | 'demo'> & {profile?: string | undefined}, env: Record<string, string | undefined> = {}, line?: UserLine): (url: string) => string {
 	// Worked out at the first `u`, not when the browser starts: naming a
 	// profile's variable reads the config file again.

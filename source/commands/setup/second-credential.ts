@@ -5,11 +5,11 @@
  * (config/credentials.ts), so the compare client signs a fresh JWT per request
  * for a CDP key exactly as the walk's client does.
  */
-import {tokenCredential, type Credential} from '../config/credentials.js';
-import {UsageError} from '../text/errors.js';
-import {createClient, type PageClient} from '../http/http-client.js';
-import type {WalkConfig} from '../config/options.js';
-import {unfitForHeader} from '../text/secret.js';
+import {tokenCredential, type Credential} from '../../config/credentials.js';
+import {UsageError} from '../../text/errors.js';
+import {createClient, type PageClient} from '../../http/http-client.js';
+import type {WalkConfig} from '../../config/options.js';
+import {unfitForHeader} from '../../text/secret.js';
 
 /** A token or API key named by --compare-env, before the API (bearer or API key) is known. */
 export type SecondCredential = {envName: string; value: string};

@@ -6,9 +6,9 @@
  * --max-items (a bound on the whole walk), --quiet with --fail-on-findings
  * (the closing count still says why the status is 1).
  */
-import {kebabName, type auditFlags, type dumpFlags} from '../config/flags.js';
-import type {WalkQuery} from '../config/options.js';
-import {UsageError} from '../text/errors.js';
+import {kebabName, type auditFlags, type dumpFlags} from '../../config/flags.js';
+import type {WalkQuery} from '../../config/options.js';
+import {UsageError} from '../../text/errors.js';
 
 type FlagName = keyof typeof dumpFlags | keyof typeof auditFlags;
 type Flags = Partial<Record<FlagName, unknown>>;

@@ -15,8 +15,8 @@
 import {lstatSync, mkdirSync, statSync, type Stats} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
-import {UsageError} from '../text/errors.js';
-import {quotePath} from '../config/profiles.js';
+import {UsageError} from '../../text/errors.js';
+import {quotePath} from '../../config/profiles.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

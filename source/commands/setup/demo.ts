@@ -6,14 +6,14 @@
  */
 import {randomBytes} from 'node:crypto';
 import process from 'node:process';
-import {PagewalkError, UsageError} from '../text/errors.js';
-import {redact} from '../text/secret.js';
-import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../config/options.js';
-import {quoteValue} from '../config/parse-flags.js';
-import {walkFlag} from '../config/hints.js';
-import {profileEnvironment, selectProfile} from '../config/profiles.js';
+import {PagewalkError, UsageError} from '../../text/errors.js';
+import {redact} from '../../text/secret.js';
+import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkConfig} from '../../config/options.js';
+import {quoteValue} from '../../config/parse-flags.js';
+import {walkFlag} from '../../config/hints.js';
+import {profileEnvironment, selectProfile} from '../../config/profiles.js';
 import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
-import type {ScenarioName} from '../sandbox/scenario-names.js';
+import type {ScenarioName} from '../../sandbox/scenario-names.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */
 export type RunningDemo = DemoSandbox & {close(): Promise<void> | void};
@@ -30,7 +30,7 @@ export type OpenConfig = WalkConfig & {
 
 /** Starts the sandbox on a free loopback port; loaded only when --demo asks for it. */
 export async function startDemoSandbox(options: {scenario: ScenarioName; latency?: string}): Promise<RunningDemo> {
-	const {parseLatency, startSandbox} = await import('../sandbox/index.js');
+	const {parseLatency, startSandbox} = await import('../../sandbox/index.js');
 	const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
 	if (latency && !latency.ok) {
 		throw new UsageError(latencyUsage(options.latency!));

@@ -1,10 +1,10 @@
-import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../http/both-ends.js';
-import {UsageError} from '../text/errors.js';
-import type {PageClient} from '../http/http-client.js';
-import type {WalkConfig} from '../config/options.js';
-import type {Page, WalkEnd} from '../contract/types.js';
-import {walk} from '../http/walker.js';
-import {flag} from '../config/hints.js';
+import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../../http/both-ends.js';
+import {UsageError} from '../../text/errors.js';
+import type {PageClient} from '../../http/http-client.js';
+import type {WalkConfig} from '../../config/options.js';
+import type {Page, WalkEnd} from '../../contract/types.js';
+import {walk} from '../../http/walker.js';
+import {flag} from '../../config/hints.js';
 
 export type DumpStepsOptions = BothEndsOptions & {
 	/** --all: walk every page (else the first, or as many as --max-items needs). */

@@ -1,6 +1,6 @@
 import process from 'node:process';
-import {parseCommandLine, parseFlags, type ParsedArgs} from '../config/parse-flags.js';
-import {commands, walkFlagsHelp} from '../config/flags.js';
+import {parseCommandLine, parseFlags, type ParsedArgs} from '../../config/parse-flags.js';
+import {commands, walkFlagsHelp} from '../../config/flags.js';
 
 const help = `
 	Usage
@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
-		return (await import('./dump.js')).runBare(parsed);
+		return (await import('../dump/dump.js')).runBare(parsed);
 	}
 
 	return (await import('./browse-terminal.js')).runTerminal(parsed);

@@ -1,5 +1,5 @@
 import type * as RunBrowser from './run-browser.js';
-import {setHeapFlags} from './heap-flags.js';
+import {setHeapFlags} from '../process/heap-flags.js';
 
 /**
  * Loads the browser's modules (Ink, React, yoga) without Node's fetch.

@@ -5,20 +5,20 @@
  * the API a walk uses, so a second command (and its password prompt) runs
  * only when needed.
  */
-import {defaults} from '../config/config-defaults.js';
-import {UsageError} from '../text/errors.js';
-import {parseBase} from '../contract/links.js';
-import type {WalkConfig} from '../config/options.js';
-import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../config/profiles.js';
-import {parseKeyParts} from '../config/cdp-key.js';
-import {FileReadError, readRegularFile} from '../config/regular-file.js';
-import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../config/credentials.js';
-import {inert} from '../text/inert.js';
-import {unfitForHeader} from '../text/secret.js';
-import type {Api} from '../contract/types.js';
-import type {SecondCredential} from '../audit/second-credential.js';
-import type {Credential} from '../config/credentials.js';
-import {flag} from '../config/hints.js';
+import {defaults} from '../../config/config-defaults.js';
+import {UsageError} from '../../text/errors.js';
+import {parseBase} from '../../contract/links.js';
+import type {WalkConfig} from '../../config/options.js';
+import {configLocation, keyFilePath, parseProfileConfig, profilePlace, quotePath, unknownProfile, type CredentialSource, type Profile, type ProfileConfig, type ResolvedCredential} from '../../config/profiles.js';
+import {parseKeyParts} from '../../config/cdp-key.js';
+import {FileReadError, readRegularFile} from '../../config/regular-file.js';
+import {keyFileCredential, tokenCredential, type ReadKeyFile, type ResolvedCredential as WalkResolvedCredential} from '../../config/credentials.js';
+import {inert} from '../../text/inert.js';
+import {unfitForHeader} from '../../text/secret.js';
+import type {Api} from '../../contract/types.js';
+import type {SecondCredential} from './second-credential.js';
+import type {Credential} from '../../config/credentials.js';
+import {flag} from '../../config/hints.js';
 
 /** What profile handling needs from outside; tests replace parts of it. */
 export type ProfileIo = {

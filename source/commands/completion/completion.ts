@@ -8,14 +8,14 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {scenarioNames} from '../sandbox/scenario-names.js';
-import {UsageError} from '../text/errors.js';
-import {commands, kebabName as kebab, type FlagDeclarations} from '../config/flags.js';
-import {apiNames, demoAuths, demoCredentials, orders} from '../config/flag-values.js';
-import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
-import {commandLine} from '../config/hints.js';
-import {formats} from '../output/writer.js';
-import {loadProfiles} from './profile-config.js';
+import {scenarioNames} from '../../sandbox/scenario-names.js';
+import {UsageError} from '../../text/errors.js';
+import {commands, kebabName as kebab, type FlagDeclarations} from '../../config/flags.js';
+import {apiNames, demoAuths, demoCredentials, orders} from '../../config/flag-values.js';
+import {parseCommandLine, quoteValue} from '../../config/parse-flags.js';
+import {commandLine} from '../../config/hints.js';
+import {formats} from '../../output/writer.js';
+import {loadProfiles} from '../setup/profile-config.js';
 
 const help = `
 	Usage

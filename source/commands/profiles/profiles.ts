@@ -6,15 +6,15 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {defaults} from '../config/config-defaults.js';
-import {commands} from '../config/flags.js';
-import {inert} from '../text/inert.js';
-import {parseCommandLine} from '../config/parse-flags.js';
-import {helpLine} from '../config/hints.js';
-import {configLocation, describeSource, selectProfile, type Selection} from '../config/profiles.js';
-import {redact} from '../text/secret.js';
-import type {Api} from '../contract/types.js';
-import {loadProfiles, type ProfileIo} from './profile-config.js';
+import {defaults} from '../../config/config-defaults.js';
+import {commands} from '../../config/flags.js';
+import {inert} from '../../text/inert.js';
+import {parseCommandLine} from '../../config/parse-flags.js';
+import {helpLine} from '../../config/hints.js';
+import {configLocation, describeSource, selectProfile, type Selection} from '../../config/profiles.js';
+import {redact} from '../../text/secret.js';
+import type {Api} from '../../contract/types.js';
+import {loadProfiles, type ProfileIo} from '../setup/profile-config.js';
 
 const help = `
 	Usage

@@ -21,9 +21,9 @@
 import {spawn as nodeSpawn, type ChildProcess} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import process from 'node:process';
-import {UsageError} from '../text/errors.js';
-import {inert} from '../text/inert.js';
-import {programName} from '../config/profiles.js';
+import {UsageError} from '../../text/errors.js';
+import {inert} from '../../text/inert.js';
+import {programName} from '../../config/profiles.js';
 
 export const commandDefaults = {timeoutMs: 10_000, maxBytes: 64 * 1024, stopGraceMs: 1000} as const;
 

@@ -8,12 +8,12 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {commands} from '../config/flags.js';
-import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../config/jwt-sign.js';
-import {firstPageUrl} from '../config/options.js';
-import {parseCommandLine} from '../config/parse-flags.js';
-import {redact} from '../text/secret.js';
-import {openConfig} from './demo.js';
+import {commands} from '../../config/flags.js';
+import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../../config/jwt-sign.js';
+import {firstPageUrl} from '../../config/options.js';
+import {parseCommandLine} from '../../config/parse-flags.js';
+import {redact} from '../../text/secret.js';
+import {openConfig} from '../setup/demo.js';
 
 const help = `
 	Usage

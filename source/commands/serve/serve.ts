@@ -1,14 +1,14 @@
 import process from 'node:process';
-import {UsageError} from '../text/errors.js';
-import {commands} from '../config/flags.js';
-import {parseCommandLine, quoteValue} from '../config/parse-flags.js';
-import {commandLine, flag} from '../config/hints.js';
+import {UsageError} from '../../text/errors.js';
+import {commands} from '../../config/flags.js';
+import {parseCommandLine, quoteValue} from '../../config/parse-flags.js';
+import {commandLine, flag} from '../../config/hints.js';
 import {networkInterfaces} from 'node:os';
-import {makeStateFolder} from './state-folder.js';
-import {latencyUsage, sandboxFailure} from './demo.js';
-import {formatOrigin, wildcardHosts} from '../sandbox/server.js';
-import {defaults} from '../config/config-defaults.js';
-import {defaultLongTail, defaultRecords, defaultSeed, maximumTransactions, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../sandbox/index.js';
+import {makeStateFolder} from '../setup/state-folder.js';
+import {latencyUsage, sandboxFailure} from '../setup/demo.js';
+import {formatOrigin, wildcardHosts} from '../../sandbox/server.js';
+import {defaults} from '../../config/config-defaults.js';
+import {defaultLongTail, defaultRecords, defaultSeed, maximumTransactions, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../../sandbox/index.js';
 
 const help = `
 	Usage
