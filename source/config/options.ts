@@ -1,5 +1,5 @@
 import {paginationParameters} from '../contract/contract.js';
-import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenario-names.js';
+import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios/scenario-names.js';
 import {defaults} from './config-defaults.js';
 import {parseKeyFile} from './cdp-key.js';
 import {resolveCredential, tokenCredential, type Credential, type CredentialInput, type ReadKeyFile} from './credentials.js';

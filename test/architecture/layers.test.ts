@@ -55,7 +55,7 @@ describe('the checker itself', () => {
 	test('names each forbidden edge, and narrows a layer to the files it may use of another', () => {
 		const found = violations([
 			{from: 'config/options.ts', to: 'sandbox/index.js', kind: 'dynamic', line: 3},
-			{from: 'config/options.ts', to: 'sandbox/scenario-names.js', kind: 'static', line: 4},
+			{from: 'config/options.ts', to: 'sandbox/scenarios/scenario-names.js', kind: 'static', line: 4},
 			{from: 'browser/page-stack.ts', to: 'audit/fill.js', kind: 'static', line: 1},
 			{from: 'components/run.tsx', to: 'app.js', kind: 'static', line: 5},
 			{from: 'sandbox/server.ts', to: 'text/errors.js', kind: 'static', line: 8},
@@ -67,7 +67,7 @@ describe('the checker itself', () => {
 			{from: 'commands/browse/browse.tsx', to: 'app.js', kind: 'dynamic', line: 9},
 		]);
 		expect(found).toEqual([
-			expect.stringMatching(/^config\/options\.ts:3 imports sandbox\/index\.js \(dynamic\): config\/ may import from sandbox\/ only sandbox\/scenario-names\.ts/),
+			expect.stringMatching(/^config\/options\.ts:3 imports sandbox\/index\.js \(dynamic\): config\/ may import from sandbox\/ only sandbox\/scenarios\/scenario-names\.ts/),
 			expect.stringMatching(/^browser\/page-stack\.ts:1 imports audit\/fill\.js \(static\): browser\/ must not import audit\//),
 			expect.stringMatching(/^components\/run\.tsx:5 imports app\.js \(static\): components\/ must not import the app root/),
 			expect.stringMatching(/^sandbox\/server\.ts:8 imports text\/errors\.js \(static\): sandbox\/ must not import text\//),

@@ -68,7 +68,7 @@ export const rules: Rule[] = [
 	{
 		layer: 'config',
 		forbid: allBut('config', ['text', 'contract', 'json', 'sandbox']),
-		allowOnly: {sandbox: ['sandbox/scenario-names']},
+		allowOnly: {sandbox: ['sandbox/scenarios/scenario-names']},
 		why: 'flags, options, profiles and credentials say what a run is asked to do, before any request; of the sandbox only its scenario names, to check --scenario',
 	},
 	{

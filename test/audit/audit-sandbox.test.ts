@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {hash32} from '../../source/sandbox/random.js';
+import {hash32} from '../../source/sandbox/data/random.js';
 import {validate} from './json-schema.js';
 import {auditInProcess, auditJson, sandboxTarget, schema} from './run-audit.js';
 

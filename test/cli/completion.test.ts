@@ -14,7 +14,7 @@ import {flagsOf, flagValueLists} from '../../source/commands/completion/completi
 import {apiNames, demoAuths, demoCredentials, orders} from '../../source/config/flag-values.js';
 import {commands} from '../../source/config/flags.js';
 import {formats} from '../../source/output/writer.js';
-import {scenarioNames} from '../../source/sandbox/scenario-names.js';
+import {scenarioNames} from '../../source/sandbox/scenarios/scenario-names.js';
 import {keepServer, pollUntil, requireTmux, tmuxPath} from '../e2e/support/tmux.js';
 
 const run = promisify(execFile);

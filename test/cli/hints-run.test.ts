@@ -28,7 +28,7 @@ import {afterAll, beforeAll, describe, expect, test, vi} from 'vitest';
 import {again, builtHints, type BuiltHint} from '../../source/config/hints.js';
 import {commands, type CommandFlags} from '../../source/config/flags.js';
 import {parseFlags} from '../../source/config/parse-flags.js';
-import {isScenario} from '../../source/sandbox/scenario-names.js';
+import {isScenario} from '../../source/sandbox/scenarios/scenario-names.js';
 import {dumpParsed, runDump} from '../../source/commands/dump/dump.js';
 import {runAudit} from '../../source/commands/audit/audit.js';
 import {runToken} from '../../source/commands/token/token.js';

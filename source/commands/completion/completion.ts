@@ -8,7 +8,7 @@
  */
 import process from 'node:process';
 import type {Writable} from 'node:stream';
-import {scenarioNames} from '../../sandbox/scenario-names.js';
+import {scenarioNames} from '../../sandbox/scenarios/scenario-names.js';
 import {UsageError} from '../../text/errors.js';
 import {commands, kebabName as kebab, type FlagDeclarations} from '../../config/flags.js';
 import {apiNames, demoAuths, demoCredentials, orders} from '../../config/flag-values.js';

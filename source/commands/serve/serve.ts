@@ -6,7 +6,7 @@ import {commandLine, flag} from '../../config/hints.js';
 import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from '../setup/state-folder.js';
 import {latencyUsage, sandboxFailure} from '../setup/demo.js';
-import {formatOrigin, wildcardHosts} from '../../sandbox/server.js';
+import {formatOrigin, wildcardHosts} from '../../sandbox/routes/server.js';
 import {defaults} from '../../config/config-defaults.js';
 import {defaultLongTail, defaultRecords, defaultSeed, maximumTransactions, isScenario, parseLatency, parseRateLimit, scenarioNames, scenarioSummaries, startSandbox, type Sandbox, type SandboxSettings} from '../../sandbox/index.js';
 

@@ -13,7 +13,7 @@ import {quoteValue} from '../../config/parse-flags.js';
 import {walkFlag} from '../../config/hints.js';
 import {profileEnvironment, selectProfile} from '../../config/profiles.js';
 import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
-import type {ScenarioName} from '../../sandbox/scenario-names.js';
+import type {ScenarioName} from '../../sandbox/scenarios/scenario-names.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */
 export type RunningDemo = DemoSandbox & {close(): Promise<void> | void};

@@ -6,7 +6,7 @@
  * pagewalk's 401 hints) can tell a clock problem from a `uri` mistake.
  */
 import {verify, type KeyObject} from 'node:crypto';
-import type {ApiProblem} from './query.js';
+import type {ApiProblem} from '../routes/query.js';
 
 export type JwtAlgorithm = 'ES256' | 'EdDSA';
 

@@ -4,13 +4,13 @@
  * `next_uri`/`previous_uri` on the commerce origin, `total`/`yielded`/
  * `cursor_range`, and `{"error": {...}}` on failure.
  */
-import type {CommercePagination} from '../contract/types.js';
-import {viewerOf, type Credentials} from './credentials.js';
+import type {CommercePagination} from '../../contract/types.js';
+import {viewerOf, type Credentials} from '../auth/credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
-import type {CollectionName, Lists} from './store.js';
-import type {Envelope, Fault} from './scenarios.js';
-import {selectWindow, type Link, type Window} from './window.js';
+import type {CollectionName, Lists} from '../data/store.js';
+import type {Envelope, Fault} from '../scenarios/scenarios.js';
+import {selectWindow, type Link, type Window} from '../data/window.js';
 
 export const commerceVersionWarning = 'Missing X-CC-Version header; serving latest API version (2018-03-22)';
 

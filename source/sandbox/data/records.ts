@@ -3,7 +3,7 @@
  * real-api-notes.md). Only compact keys are stored; an object is built here
  * from its serial, id and created_at when a page is rendered.
  */
-import type {ListObject} from '../contract/types.js';
+import type {ListObject} from '../../contract/types.js';
 import {generator, hash32, pick, unit} from './random.js';
 
 /** Newest created_at of the generated data: fixed, so a seed always gives the same list. */

@@ -3,7 +3,7 @@
  * links lead, before any envelope is rendered. Scenario presets can transform
  * a {@link Window} without touching the index or the HTTP layer.
  */
-import type {ListObject, Order} from '../contract/types.js';
+import type {ListObject, Order} from '../../contract/types.js';
 import type {OrderedIndex, Viewer} from './ordered-index.js';
 import type {Collection} from './store.js';
 

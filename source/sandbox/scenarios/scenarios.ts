@@ -7,10 +7,10 @@
  * clean and the check that catches it names that page.
  */
 import type {ScenarioName} from './scenario-names.js';
-import type {ListObject} from '../contract/types.js';
-import type {Viewer} from './ordered-index.js';
-import type {Collection} from './store.js';
-import type {Window} from './window.js';
+import type {ListObject} from '../../contract/types.js';
+import type {Viewer} from '../data/ordered-index.js';
+import type {Collection} from '../data/store.js';
+import type {Window} from '../data/window.js';
 
 // The names live with the contract, so the client can check --scenario
 // without importing the sandbox.

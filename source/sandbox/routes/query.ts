@@ -4,9 +4,9 @@
  * {@link ApiProblem} that names the parameter, which each API renders in its
  * own error shape.
  */
-import {contractDefaults, paginationParameters} from '../contract/contract.js';
-import type {Order} from '../contract/types.js';
-import type {Link, PageQuery} from './window.js';
+import {contractDefaults, paginationParameters} from '../../contract/contract.js';
+import type {Order} from '../../contract/types.js';
+import type {Link, PageQuery} from '../data/window.js';
 
 /** An error before any page is built; `code` is the account `id` / commerce `type`. */
 export type ApiProblem = {status: number; code: string; message: string; headers?: Record<string, string>};

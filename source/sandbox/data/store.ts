@@ -4,7 +4,7 @@
  * charges, each an {@link OrderedIndex} plus the renderer that builds full
  * objects on demand. {@link SandboxStore} is the face tests and churn use.
  */
-import type {ListObject, Order} from '../contract/types.js';
+import type {ListObject, Order} from '../../contract/types.js';
 import {hiddenClumps} from './clumps.js';
 import {OrderedIndex, type Viewer} from './ordered-index.js';
 import {hash32, nameCode, unit} from './random.js';

@@ -17,7 +17,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import type {JwtAlgorithm, VerifiableKey} from './jwt-verify.js';
-import type {Viewer} from './ordered-index.js';
+import type {Viewer} from '../data/ordered-index.js';
 
 /** A key file as the portal gives it. */
 export type KeyFile = {name: string; privateKey: string} | {id: string; privateKey: string};

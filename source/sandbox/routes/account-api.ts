@@ -6,17 +6,17 @@
  * rate limit, the `CB-VERSION` header,
  * relative `next_uri`/`previous_uri`, and `{"errors": [...]}` on failure.
  */
-import type {AccountPagination} from '../contract/types.js';
-import {viewerOf, type Credentials} from './credentials.js';
+import type {AccountPagination} from '../../contract/types.js';
+import {viewerOf, type Credentials} from '../auth/credentials.js';
 import {header, json, splitTarget, type SandboxRequest, type SandboxResponse} from './http-types.js';
-import type {IssuedKey} from './cdp-keys.js';
-import {looksLikeJwt, type JwtVerifier} from './jwt-verify.js';
-import type {Viewer} from './ordered-index.js';
+import type {IssuedKey} from '../auth/cdp-keys.js';
+import {looksLikeJwt, type JwtVerifier} from '../auth/jwt-verify.js';
+import type {Viewer} from '../data/ordered-index.js';
 import {checkVersion, pageQuery, parseQueryString, linkQuery, type ApiProblem} from './query.js';
 import {budgetHeaders, type RateLimiter} from './rate-limit.js';
-import type {AccountListName, Collection, Lists} from './store.js';
-import type {Envelope, Fault} from './scenarios.js';
-import {selectWindow, type Link, type Window} from './window.js';
+import type {AccountListName, Collection, Lists} from '../data/store.js';
+import type {Envelope, Fault} from '../scenarios/scenarios.js';
+import {selectWindow, type Link, type Window} from '../data/window.js';
 
 export const accountVersionWarning = {
 	id: 'missing_version',

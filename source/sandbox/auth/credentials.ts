@@ -5,8 +5,8 @@
  * a credential it holds, and a token spelling "commerce", "restricted" or the
  * "sandbox-" of the keys' names would redact those words wherever they appear.
  */
-import type {Viewer} from './ordered-index.js';
-import {hash32, nameCode} from './random.js';
+import type {Viewer} from '../data/ordered-index.js';
+import {hash32, nameCode} from '../data/random.js';
 
 export type Credentials = {
 	account: {full: string; restricted: string};
