@@ -11,7 +11,7 @@ import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {JsonSyntaxError, parseJsonWithLines, type JsonNode} from '../json/json-lines.js';
-import {editDistance} from './parse-flags.js';
+import {editDistance} from '../text/edit-distance.js';
 import {helpLine} from './hints.js';
 import type {Api} from '../contract/types.js';
 

@@ -1,4 +1,4 @@
-import {editDistance} from '../../config/parse-flags.js';
+import {editDistance} from '../../text/edit-distance.js';
 import {chooseColumns, type ColumnChoice} from '../../cells/column-order.js';
 import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../../cells/table-layout.js';
 import {displayWidth} from '../../text/text-width.js';
