@@ -2,13 +2,14 @@ import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
 import {copyOutcome, type BrowserAction, type BrowserState} from '../browser/state/browser-state.js';
 import type {SaveJob} from '../browser/actions/effects.js';
-import {loadFailure} from '../browser/stack/page-stack.js';
-import {searchPages, throttled, type LoadPage, type SearchProgress} from '../browser/search/search-pages.js';
+import {loadFailure} from '../browser/stack/stack-steps.js';
+import {searchPages, throttled, type LoadPage} from '../browser/search/search-pages.js';
 import {taskKey, wantedTasks, type Task} from '../browser/state/tasks.js';
 import {comparePageRows, namesById} from '../contract/page-compare.js';
 import {describeError} from '../text/report-error.js';
 import type {SaveResult} from '../browser/actions/save-path.js';
 import type {Page, RetryNotice} from '../contract/types.js';
+import type {SearchProgress} from '../browser/stack/types.js';
 
 export type {LoadPage} from '../browser/search/search-pages.js';
 

@@ -1,17 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {
-	initialState,
-	pageStackReducer as reduce,
-	top,
-	wantedRequests,
-	firstPageUrl,
-	type PageStackState,
-	type StackAction,
-} from '../../source/browser/stack/page-stack.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
 import {contractDefaults} from '../../source/contract/contract.js';
 import {Secret} from '../../source/text/secret.js';
 import {noticeText, retryText} from '../../source/browser/view/status-model.js';
+import {top, firstPageUrl} from '../../source/browser/stack/stack-steps.js';
+import type {PageStackState, StackAction} from '../../source/browser/stack/types.js';
 
 /** The notice as the status line words it (the reducer records it as data). */
 function notice(state: PageStackState): string | null {

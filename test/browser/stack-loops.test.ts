@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/stack/page-stack.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {noticeText} from '../../source/browser/view/status-model.js';
 import {makePage, url} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {PageStackState, StackAction} from '../../source/browser/stack/types.js';
 
 /**
  * The page stack at a loop (→ and F judge the next page by the walk rules

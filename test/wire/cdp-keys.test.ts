@@ -11,7 +11,7 @@ import path from 'node:path';
 import {decodeProtectedHeader, jwtVerify} from 'jose';
 import {afterAll, beforeAll, beforeEach, describe, expect, test} from 'vitest';
 import {debugLines} from '../../source/browser/view/debug-lines.js';
-import {initialState, loadFailure, pageStackReducer} from '../../source/browser/stack/page-stack.js';
+import {initialState, pageStackReducer} from '../../source/browser/stack/page-stack.js';
 import {openConfig} from '../../source/commands/setup/demo.js';
 import {readKeyFile} from '../../source/config/cdp-key.js';
 import {createClient} from '../../source/http/http-client.js';
@@ -22,6 +22,7 @@ import {startSandbox, type Sandbox, type SandboxKey} from '../../source/sandbox/
 import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
 import {startRecordingProxy, type RecordingProxy} from '../support/recording-proxy.js';
 import {canary, dumpInProcess, writeCanaryKeyFile} from '../support/run-dump.js';
+import {loadFailure} from '../../source/browser/stack/stack-steps.js';
 
 let sandbox: Sandbox;
 let proxy: RecordingProxy;

@@ -1,6 +1,6 @@
 import {contractDefaults} from '../../contract/contract.js';
 import type {Command} from './keymap.js';
-import type {LimitRefusal, StackAction} from '../stack/page-stack.js';
+import type {LimitRefusal, StackAction} from '../stack/types.js';
 import {parseJump} from '../stack/jump.js';
 import type {Routed, Screen} from './screen.js';
 

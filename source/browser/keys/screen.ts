@@ -1,12 +1,11 @@
 import type {ColumnChoice} from '../../cells/column-order.js';
 import type {RowSort} from '../stack/cells.js';
-import type {StackAction} from '../stack/page-stack.js';
+import type {StackAction, SearchDirection} from '../stack/types.js';
 import type {CopyWhat, SaveJob, SaveWhat} from '../actions/effects.js';
 import {commandFor, type Mode} from './keymap.js';
 import {routePaneKey, scrolled} from './pane-keys.js';
 import {routeFilter, routeFind, routeJump, routeLimit, routePicker, routeSave} from './prompt-keys.js';
 import {routeTableKey} from './table-keys.js';
-import type {SearchDirection} from '../search/search-pages.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and how a key

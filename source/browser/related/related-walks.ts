@@ -3,7 +3,9 @@ import type {LinkBase} from '../../contract/links.js';
 import {listName, objectLabel, relatedLists, walkBase, type RelatedList} from './related-lists.js';
 import type {Api} from '../../contract/types.js';
 import type {BrowserState, View} from '../state/browser-state.js';
-import {firstPageUrl, initialState, type PageStackState, type Settings} from '../stack/page-stack.js';
+import {initialState} from '../stack/page-stack.js';
+import {firstPageUrl} from '../stack/stack-steps.js';
+import type {PageStackState, Settings} from '../stack/types.js';
 
 /**
  * Walks inside walks: Enter on a related list in the detail view opens it as

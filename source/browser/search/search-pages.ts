@@ -4,8 +4,9 @@ import type {Page, RetryNotice, WalkEnd} from '../../contract/types.js';
 import {leadsBack} from '../../http/walk-rules.js';
 import {walk, type PageSource} from '../../http/walker.js';
 import {mayMatch, visibleRows} from '../stack/cells.js';
-import {boundReached, fillMark, loadFailure, top, type PageStackState, type RequestKind} from '../stack/page-stack.js';
+import {boundReached, fillMark, loadFailure, top} from '../stack/stack-steps.js';
 import {withIds} from '../stack/seen-ids.js';
+import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchEnd, SearchLanding, SearchOutcome, SearchProgress} from '../stack/types.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
@@ -21,8 +22,6 @@ import {withIds} from '../stack/seen-ids.js';
  * holds them as evicted entries, re-fetched when the user goes back).
  */
 
-export type SearchDirection = 'forward' | 'backward';
-
 /**
  * Pages a search walks when no --max-pages bounds the walk: enough to cross
  * a long list in a few seconds, few enough that a filter matching nothing
@@ -31,54 +30,6 @@ export type SearchDirection = 'forward' | 'backward';
 export const defaultSearchPages = 1000;
 
 export type LoadPage = (url: string, options: {signal: AbortSignal; onRetry?: (notice: RetryNotice) => void; onLink?: FetchOptions['onLink']}) => Promise<Page>;
-
-/** A page searched and passed: where it was and how full, as an evicted stack entry keeps it. */
-export type PassedPage = {url: string; fill: FillMark};
-
-/**
- * Where a search lands. `forward`: the pages passed become entries above the
- * old top, then the landing page. `stack`: back down the stack to entry
- * `index` (its page, re-fetched when it had been evicted). `before`: past the
- * bottom of the stack through previous_uri, a new stack of that one page.
- */
-export type SearchLanding =
-	| {kind: 'forward'; passed: PassedPage[]; url: string; page: Page}
-	| {kind: 'stack'; index: number; page: Page}
-	| {kind: 'before'; url: string; page: Page};
-
-export type SearchEnd = 'no-next-uri' | 'loops-back' | 'start-of-list' | 'no-previous';
-
-export type SearchBound = {flag: 'max-pages' | 'max-items' | 'search'; limit: number};
-
-/**
- * What a search did. `found`: landing on the matching page. `end`: the list
- * ends (or its start is reached) with no match; the search does not move.
- * `bound`, `cancelled` and `failed` stop on the last page reached (no landing
- * when none was). `searched` counts the pages looked at, fetched or cached.
- */
-export type SearchOutcome = {
-	direction: SearchDirection;
-	filter: string;
-	result: 'found' | 'end' | 'bound' | 'cancelled' | 'failed';
-	searched: number;
-	landing: SearchLanding | null;
-	/** Ids seen in the walk, the pages searched forward included (null: unchanged). */
-	seen: ReadonlySet<string> | null;
-	end?: SearchEnd;
-	bound?: SearchBound;
-	error?: {message: string; url: string; kind: RequestKind; retryable: boolean};
-};
-
-/** What the status line says while a search runs: the page being looked at. */
-export type SearchProgress = {
-	direction: SearchDirection;
-	/** Page number in this walk, or null past its start (through previous_uri). */
-	page: number | null;
-	/** Pages looked at so far. */
-	searched: number;
-	/** The page looked for waits (a spent budget, a 429): said with its time left. */
-	waiting?: RetryNotice;
-};
 
 export type SearchOptions = {
 	loadPage: LoadPage;

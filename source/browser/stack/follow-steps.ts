@@ -1,6 +1,6 @@
 import type {Page} from '../../contract/types.js';
 import {jumpUrl} from './jump.js';
-import type {Follow, PageStackState} from './page-stack.js';
+import type {Follow, PageStackState} from './types.js';
 import {request, top} from './stack-steps.js';
 
 /**

@@ -1,5 +1,4 @@
-import type {Entry, Notice, PageStackState, SearchStart} from './page-stack.js';
-import type {SearchOutcome} from '../search/search-pages.js';
+import type {Entry, Notice, PageStackState, SearchStart, SearchOutcome} from './types.js';
 import {addSeen, checkedEntry, ensurePrefetch, evict, keptAsPrefetch, top} from './stack-steps.js';
 
 /**

@@ -8,7 +8,7 @@ import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {jumpUrl} from './jump.js';
 import {pageFindings} from './page-findings.js';
 import {withIds} from './seen-ids.js';
-import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './page-stack.js';
+import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './types.js';
 
 /**
  * The steps the page stack's actions are made of (page-stack.ts): asking

@@ -10,11 +10,13 @@ import type {Effect, Note, SaveJob, SaveWhat} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
 import type {SaveResult} from '../actions/save-path.js';
 import {commandFor, keyName, type KeyFlags} from '../keys/keymap.js';
-import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from '../stack/page-stack.js';
-import type {SearchDirection, SearchOutcome, SearchProgress} from '../search/search-pages.js';
+import {initialState, pageStackReducer} from '../stack/page-stack.js';
 import {pageColumns, pickerItems} from '../view/table-layout.js';
 import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks} from './tasks.js';
 import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
+import {searchStart} from '../stack/search-landing.js';
+import {selectedRow, top} from '../stack/stack-steps.js';
+import type {Bounds, Notice, PageStackState, SearchStart, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go

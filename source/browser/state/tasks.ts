@@ -1,8 +1,9 @@
 import type {BrowserState} from './browser-state.js';
 import type {Page} from '../../contract/types.js';
 import type {Effect} from '../actions/effects.js';
-import {top, wantedRequests, type Follow, type PageStackState} from '../stack/page-stack.js';
-import type {SearchDirection} from '../search/search-pages.js';
+import {wantedRequests} from '../stack/page-stack.js';
+import {top} from '../stack/stack-steps.js';
+import type {Follow, PageStackState, SearchDirection} from '../stack/types.js';
 
 /**
  * The one way the browser starts work outside the reducer, in the shape of

@@ -3,7 +3,8 @@ import {inert} from '../../text/inert.js';
 import {worstFirst} from '../../contract/contract.js';
 import {redact} from '../../text/secret.js';
 import {formatBytes, formatMs, jsonLines} from './format.js';
-import {top, type PageStackState} from '../stack/page-stack.js';
+import {top} from '../stack/stack-steps.js';
+import type {PageStackState} from '../stack/types.js';
 import type {FailedExchange, Page} from '../../contract/types.js';
 import {retryText} from './status-model.js';
 

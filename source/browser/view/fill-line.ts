@@ -1,7 +1,7 @@
 import {shortPageOf} from '../../contract/contract.js';
 import {shortPageSentence} from '../../contract/contract-text.js';
 import {fillStrip, type FillMark} from '../../contract/fill-strip.js';
-import type {PageStackState} from '../stack/page-stack.js';
+import type {PageStackState} from '../stack/types.js';
 
 /**
  * The status area's fill strip: one cell per page walked in this walk, from

@@ -7,7 +7,7 @@ import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines} from '../keys/keymap.js';
 import {statusLegend} from './status-model.js';
-import {selectedRow, top} from '../stack/page-stack.js';
+import {selectedRow, top} from '../stack/stack-steps.js';
 import {maxParents, relatedLine, relatedOf} from '../related/related-walks.js';
 import {flag} from '../../config/hints.js';
 

@@ -9,8 +9,8 @@ import type {Page, RetryNotice} from '../../contract/types.js';
 import {noteText, type Note} from '../actions/notes.js';
 import {formatMs} from './format.js';
 import {maxJumpId} from '../stack/jump.js';
-import {top, type LoadError, type Notice, type PageStackState} from '../stack/page-stack.js';
-import type {SearchProgress} from '../search/search-pages.js';
+import {top} from '../stack/stack-steps.js';
+import type {LoadError, Notice, PageStackState, SearchProgress} from '../stack/types.js';
 import type {OffScreenMatches} from '../stack/cells.js';
 import {firstKey as key, hintLine, paneHint, tableHintItems} from '../keys/keymap.js';
 

@@ -22,7 +22,9 @@ globalThis.Set = CountingSet as SetConstructor;
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
-const {initialState, pageStackReducer: reduce, searchStart, top, wantedRequests} = await import('../../../source/browser/stack/page-stack.js');
+const {initialState, pageStackReducer: reduce, wantedRequests} = await import('../../../source/browser/stack/page-stack.js');
+const {top} = await import('../../../source/browser/stack/stack-steps.js');
+const {searchStart} = await import('../../../source/browser/stack/search-landing.js');
 const {searchPages} = await import('../../../source/browser/search/search-pages.js');
 const {rowsOf} = await import('../../../source/browser/stack/cells.js');
 const {pageLayout} = await import('../../../source/browser/view/table-layout.js');
