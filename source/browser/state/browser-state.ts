@@ -5,7 +5,7 @@ import type {Api, Page} from '../../contract/types.js';
 import {rowsOf} from '../stack/cells.js';
 import {overlayLines} from '../view/pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent, type Walks} from '../related/related-walks.js';
-import {isPane, modeOf, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from '../keys/screen.js';
+import {isPane, modeOf, routeKey, routeWheel} from '../keys/screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
 import type {SaveResult} from '../actions/save-path.js';
@@ -17,6 +17,7 @@ import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
 import {searchStart} from '../stack/search-landing.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
 import type {Bounds, Notice, PageStackState, SearchStart, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {Pane, Request, Screen, ViewChange} from '../keys/types.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go
