@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {BrowserState} from './browser/state/browser-state.js';
+import type {BrowserState} from './browser/state/types.js';
 import {overlayLines} from './browser/view/pane-lines.js';
 import {firstKey, pickerHint} from './browser/keys/keymap.js';
 import type {ColumnChoice} from './cells/column-order.js';

@@ -1,10 +1,11 @@
 import {useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState, type Dispatch} from 'react';
-import {browserReducer, startState, type BrowserAction, type BrowserOptions, type BrowserState} from '../browser/state/browser-state.js';
+import {browserReducer, startState, type BrowserAction, type BrowserOptions} from '../browser/state/browser-state.js';
 import {pastedText, splitKeys} from '../browser/keys/key-chunks.js';
 import {createMouseFilter} from '../browser/keys/mouse.js';
 import type {ColumnChoice} from '../cells/column-order.js';
 import {useTasks, type TaskPorts} from './use-tasks.js';
+import type {BrowserState} from '../browser/state/types.js';
 
 /**
  * The browser's state, and all it asks of the world: its tasks run

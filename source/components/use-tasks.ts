@@ -1,6 +1,6 @@
 import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
-import {copyOutcome, type BrowserAction, type BrowserState} from '../browser/state/browser-state.js';
+import {copyOutcome, type BrowserAction} from '../browser/state/browser-state.js';
 import type {SaveJob} from '../browser/actions/effects.js';
 import {loadFailure} from '../browser/stack/stack-steps.js';
 import {searchPages, throttled, type LoadPage} from '../browser/search/search-pages.js';
@@ -10,6 +10,7 @@ import {describeError} from '../text/report-error.js';
 import type {SaveResult} from '../browser/actions/save-path.js';
 import type {Page, RetryNotice} from '../contract/types.js';
 import type {SearchProgress} from '../browser/stack/types.js';
+import type {BrowserState} from '../browser/state/types.js';
 
 export type {LoadPage} from '../browser/search/search-pages.js';
 

@@ -1,9 +1,10 @@
 import {describe, expect, it, vi} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/state/browser-state.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
 import {commandFor, modes} from '../../source/browser/keys/keymap.js';
 import {giveBackSequence, takeSequence} from '../../source/commands/browse/terminal-screen.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 import {makePage, url} from './pages.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 /**
  * Ctrl-Z (the byte 0x1a in raw mode): the reducer counts it and does nothing

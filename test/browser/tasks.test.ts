@@ -5,11 +5,12 @@
  * kinds or walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/state/browser-state.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
 import type {KeyFlags} from '../../source/browser/keys/keymap.js';
 import {wantedTasks, type Task} from '../../source/browser/state/tasks.js';
 import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 const origin = 'http://x.test';
 const startUrl = `${origin}/v2/accounts?limit=3&order=desc`;

@@ -2,7 +2,7 @@ import type {ColumnChoice} from '../../cells/column-order.js';
 import type {LinkBase} from '../../contract/links.js';
 import {listName, objectLabel, relatedLists, walkBase, type RelatedList} from './related-lists.js';
 import type {Api} from '../../contract/types.js';
-import type {BrowserState, View} from '../state/browser-state.js';
+import type {BrowserState, ParentWalk, View, WalkPlace, Walks} from '../state/types.js';
 import {initialState} from '../stack/page-stack.js';
 import {firstPageUrl} from '../stack/stack-steps.js';
 import type {PageStackState, Settings} from '../stack/types.js';
@@ -21,38 +21,6 @@ import type {PageStackState, Settings} from '../stack/types.js';
  * the requests it still wants: an answer to a request of another walk can
  * never land on it.
  */
-
-/** Where a walk is: what the breadcrumb calls its list, the path the status line shows, where its columns are remembered. */
-export type WalkPlace = {
-	/** The list's name in the breadcrumb (`accounts`, `transactions`); inert. */
-	name: string;
-	/** The list's path under the API base, shown in the status line. */
-	endpoint: string;
-	/** Where the column picker's choice is remembered: the endpoint, or a related list's pattern (`/v2/accounts/:id/transactions`). */
-	columnsKey: string;
-};
-
-/** A walk waiting under a related list, exactly as it was left. */
-export type ParentWalk = {
-	stack: PageStackState;
-	view: View;
-	place: WalkPlace;
-	/** The object whose related list was opened, as the breadcrumb names it (inert, cut). */
-	via: string;
-};
-
-export type Walks = {
-	/** The walks left for a related list, the nearest last. */
-	parents: ParentWalk[];
-	place: WalkPlace;
-	api: Api;
-	/** Where related lists are (the origin and path prefix of the first walk): never another origin. */
-	base: LinkBase;
-	/** The order and limit every related list starts with: the browser's own, not the parent's current ones. */
-	settings: Settings;
-	/** Column choices per related list pattern, as remembered when the browser started and chosen since. */
-	remembered: Readonly<Record<string, ColumnChoice>>;
-};
 
 /**
  * Related lists open at most this deep. The table of known lists goes one

@@ -1,4 +1,3 @@
-import type {FillMark} from '../../contract/fill-strip.js';
 import type {FetchOptions} from '../../http/http-client.js';
 import type {Page, RetryNotice, WalkEnd} from '../../contract/types.js';
 import {leadsBack} from '../../http/walk-rules.js';

@@ -1,10 +1,8 @@
-import {contractDefaults, type Finding} from '../../contract/contract.js';
-import type {FillMark} from '../../contract/fill-strip.js';
-import type {FailedExchange, Order, Page, RetryNotice} from '../../contract/types.js';
-import type {LoopEnd} from '../../http/walk-rules.js';
-import {shownPageRows, visibleRows, type RowSort} from './cells.js';
+import {contractDefaults} from '../../contract/contract.js';
+import type {Page} from '../../contract/types.js';
+import {shownPageRows, visibleRows} from './cells.js';
 import {arrived, pollFollow, probed, startFollow, type Moves} from './follow-steps.js';
-import {jumpUrl, type JumpCursor} from './jump.js';
+import {jumpUrl} from './jump.js';
 import {searchLanded} from './search-landing.js';
 import {
 	addSeen,
@@ -33,7 +31,7 @@ import {
 	visibleCount,
 	withoutCursor,
 } from './stack-steps.js';
-import type {Bounds, PageStackState, Pending, SearchBound, SearchDirection, SearchEnd, SearchOutcome, Settings, StackAction} from './types.js';
+import type {Bounds, PageStackState, Pending, Settings, StackAction} from './types.js';
 
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests

@@ -1,10 +1,9 @@
 import type {ColumnChoice} from '../../cells/column-order.js';
 import {clampOffset} from '../../cells/table-layout.js';
-import type {CompareRow} from '../../contract/page-compare.js';
 import type {Api, Page} from '../../contract/types.js';
 import {rowsOf} from '../stack/cells.js';
 import {overlayLines} from '../view/pane-lines.js';
-import {initialWalks, openRelated, relatedOf, returnToParent, type Walks} from '../related/related-walks.js';
+import {initialWalks, openRelated, relatedOf, returnToParent} from '../related/related-walks.js';
 import {isPane, modeOf, routeKey, routeWheel} from '../keys/screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
@@ -12,79 +11,19 @@ import type {SaveResult} from '../actions/save-path.js';
 import {commandFor, keyName, type KeyFlags} from '../keys/keymap.js';
 import {initialState, pageStackReducer} from '../stack/page-stack.js';
 import {pageColumns, pickerItems} from '../view/table-layout.js';
-import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks} from './tasks.js';
+import {noHeldTasks, settleTasks, takeTaskId} from './tasks.js';
 import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
 import {searchStart} from '../stack/search-landing.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
-import type {Bounds, Notice, PageStackState, SearchStart, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
-import type {Pane, Request, Screen, ViewChange} from '../keys/types.js';
+import type {Bounds, Notice, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {Pane, Request, ViewChange} from '../keys/types.js';
+import type {BrowserState, CompareResult, RunningSearch, View} from './types.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go
  * through this one reducer, so two keys arriving in the same tick each see the
  * state the previous one left (a component's closure would see a stale one).
  */
-
-/**
- * The compare view's answer for one request URL: the ids each credential
- * sees, or what the second credential's request failed with (worded when
- * drawn). Null until `c` asks for a page.
- */
-export type CompareResult = {url: string; rows: CompareRow[]} | {url: string; error: unknown};
-
-export type BrowserState = {
-	stack: PageStackState;
-	screen: Screen;
-	quit: boolean;
-	/** Names of the two credentials compared (a: the walk's, b: the second), or null when no second was given. */
-	compareLabels: {a: string; b: string} | null;
-	compare: CompareResult | null;
-	view: View;
-	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
-	walks: Walks;
-	/** Copies and writes asked for and not yet done (see effects.ts), oldest first: tasks (tasks.ts) until they answer. */
-	effects: Effect[];
-	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
-	tasks: HeldTasks;
-	/** What the last copy or write did, on the status line until the next key. */
-	note: Note | null;
-	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
-	copied: boolean;
-	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
-	found?: string;
-	/** Where that find landed (0-based line, the pane's scroll then): the next one goes on after it while the pane stays there; the pane marks the matches. */
-	foundAt?: {pane: Pane['kind']; line: number; scroll: number};
-	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
-	search: SearchState;
-	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
-	suspends: number;
-};
-
-/**
- * A search across pages while it runs: a task (tasks.ts) the runner carries
- * out with search-pages.ts, answering with `search-done`; `cancelling` asks
- * it to stop (Esc), which it does on the page reached. `stack` is the stack
- * it searches from, `from` where that stack was (checked when it lands).
- */
-export type RunningSearch = {
-	id: number;
-	stack: PageStackState;
-	direction: SearchDirection;
-	filter: string;
-	progress: SearchProgress;
-	cancelling: boolean;
-	from: SearchStart;
-};
-
-export type SearchState = {running: RunningSearch | null; count: number};
-
-/**
- * How the user looks at pages: `choice` of columns (picker, --columns; none:
- * reading order), `offset` columns scrolled past after the pinned id, panes
- * wrapped or cut and scrolled `paneColumn` cells sideways. `chosen` counts
- * choices made in the picker, so the app knows when to remember one.
- */
-export type View = {choice: ColumnChoice | undefined; offset: number; wrap: boolean; paneColumn: number; chosen: number};
 
 export type BrowserAction =
 	/** `bodyRows`: lines of rows (or overlay text) on screen, for PgUp/PgDn; `columns`: its width, where text wraps. */

@@ -1,9 +1,9 @@
-import type {BrowserState} from './browser-state.js';
+import type {BrowserState, HeldTasks} from './types.js';
 import type {Page} from '../../contract/types.js';
 import type {Effect} from '../actions/effects.js';
 import {wantedRequests} from '../stack/page-stack.js';
 import {top} from '../stack/stack-steps.js';
-import type {Follow, PageStackState, SearchDirection} from '../stack/types.js';
+import type {PageStackState, SearchDirection} from '../stack/types.js';
 
 /**
  * The one way the browser starts work outside the reducer, in the shape of
@@ -32,14 +32,6 @@ export type Task =
 	| {id: number; kind: 'follow-poll'; failures: number}
 	/** A copy or a write a key asked for (effects.ts), with the data taken when it was pressed. */
 	| (Effect & {kind: 'copy' | 'save'});
-
-/** What the state holds of tasks it alone decides on (the stack's requests live in the stack). */
-export type HeldTasks = {
-	/** The compare view's request while its answer is wanted. */
-	compare: {id: number; url: string} | null;
-	/** The armed poll while following and idle; `follow` is the answer it was armed after. */
-	poll: {id: number; follow: Follow} | null;
-};
 
 export const noHeldTasks: HeldTasks = {compare: null, poll: null};
 

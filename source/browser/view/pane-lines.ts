@@ -2,7 +2,7 @@ import {prettyLines} from '../../cells/exact-cells.js';
 import {inert} from '../../text/inert.js';
 import {compareViewLines, shortLabel} from '../../contract/page-compare.js';
 import {describeError} from '../../text/report-error.js';
-import type {BrowserState} from '../state/browser-state.js';
+import type {BrowserState} from '../state/types.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
 import {helpLines} from '../keys/keymap.js';

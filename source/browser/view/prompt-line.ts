@@ -2,7 +2,7 @@ import {contractDefaults} from '../../contract/contract.js';
 import {inert} from '../../text/inert.js';
 import {overwriteQuestion} from '../actions/save-path.js';
 import {cutToWidth} from '../../text/text-width.js';
-import type {BrowserState} from '../state/browser-state.js';
+import type {BrowserState} from '../state/types.js';
 import {shownKeys} from '../keys/keymap.js';
 
 /** The prompt the status area shows for the screen on top (typed text drawn inert), or none. */

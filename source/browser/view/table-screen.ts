@@ -1,5 +1,5 @@
 import {matchesOffScreen, rowsOf, type Row} from '../stack/cells.js';
-import type {BrowserState} from '../state/browser-state.js';
+import type {BrowserState} from '../state/types.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from '../related/related-walks.js';
 import {promptLine} from './prompt-line.js';
