@@ -1,4 +1,4 @@
-import {readdirSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
@@ -25,6 +25,14 @@ describe('layering of source/', () => {
 		expect([...new Set(found)].filter(layer => !ruled.has(layer))).toEqual([]);
 		expect([...layers].sort()).toEqual([...new Set(found)].sort());
 		expect(rules.filter(rule => rule.why.length < 40).map(rule => rule.layer)).toEqual([]);
+	});
+
+	test('every layer has its line in docs/architecture.md\'s tree (the entry beside the sandbox\'s rooms, its row)', () => {
+		const doc = readFileSync(path.join(sourceRoot, '../docs/architecture.md'), 'utf8');
+		const named = (layer: string) => layer === 'app' || layer === 'cli'
+			? doc.includes(`\nsource/${layer}.tsx `)
+			: layer.endsWith('/index') ? doc.includes(`\n| ${layer} |`) : doc.includes(`\nsource/${layer}/ `);
+		expect(layers.filter(layer => !named(layer))).toEqual([]);
 	});
 
 	test('no import crosses a layer it must not', () => {
