@@ -264,7 +264,7 @@ const claims: Claim[] = [
 	},
 	{
 		file: 'docs/exit-codes.md',
-		says: /`source\/text\/errors\.ts` \(`exitCodes`: ([\d, ]+)\), `source\/commands\/stop-signals\.ts` \(([\d, ]+)\)/,
+		says: /`source\/text\/errors\.ts` \(`exitCodes`: ([\d, ]+)\), `source\/commands\/process\/stop-signals\.ts` \(([\d, ]+)\)/,
 		check([plain, signals]) {
 			const list = (text: string) => text.split(',').map(code => figure(code.trim()));
 			expect(list(plain!)).toEqual(Object.values(exitCodes));
