@@ -11,8 +11,9 @@ import {commandLine, helpLine, type CommandName} from './config/hints.js';
 import {describeError} from './text/report-error.js';
 import {loadTextWidth} from './text/text-width.js';
 import {setHeapFlags} from './commands/process/heap-flags.js';
+import {systemIo, type CommandIo} from './commands/process/command-io.js';
 
-type Command = {run(argv: string[]): Promise<number>};
+type Command = {run(argv: string[], io: CommandIo): Promise<number>};
 
 /**
  * Node 22.1 and later keep V8's compiled code of the bundle on disk, so the
@@ -103,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
 			setHeapFlags('dump');
 		}
 
-		return (await load()).run(rest);
+		return (await load()).run(rest, systemIo());
 	}
 
 	// `pagewalk dupm` is a slip for a command, not an endpoint: no endpoint
@@ -112,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first, rest)}; see ${helpLine('cli-see-help', 'browse')}.`);
 	}
 
-	return (await import('./commands/browse/browse.js')).run(argv);
+	return (await import('./commands/browse/browse.js')).run(argv, systemIo());
 }
 
 enableCompileCache(process.env);

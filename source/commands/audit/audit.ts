@@ -1,5 +1,3 @@
-import process from 'node:process';
-import type {Writable} from 'node:stream';
 import {auditWalk, type WalkAudit} from '../../audit/audit-walk.js';
 import {compareWalks, type Comparison} from '../../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../../audit/report.js';
@@ -11,7 +9,7 @@ import {defaults, type WalkConfig} from '../../config/options.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
 import {openConfig} from '../setup/demo.js';
 import type {Credential} from '../../config/credentials.js';
-import {compareProfileCredential, demoCompareProfile, type ProfileIo} from '../setup/profile-config.js';
+import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
 import type {Order, Page, RetryNotice} from '../../contract/types.js';
 import {WalkFindings} from '../../output/walk-findings.js';
 import {walk} from '../../http/walker.js';
@@ -23,6 +21,7 @@ import {parseCommandLine} from '../../config/parse-flags.js';
 import {flag} from '../../config/hints.js';
 import {redact} from '../../text/secret.js';
 import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from '../process/stop-signals.js';
+import type {CommandIo} from '../process/command-io.js';
 
 function signalName(reason: unknown): StopSignal {
 	return reason instanceof Interrupted ? reason.signal : 'SIGINT';
@@ -88,14 +87,6 @@ ${walkFlagsHelp}
 	  $ pagewalk audit --demo --demo-credential restricted
 `;
 
-export type AuditIo = {
-	stdout: Writable;
-	stderr: Writable & {isTTY?: boolean};
-	env: Record<string, string | undefined>;
-	/** How profiles are read (tests: a short credential command timeout). */
-	profiles?: ProfileIo;
-};
-
 export type AuditOptions = {
 	json: boolean;
 	bothOrders: boolean;
@@ -115,7 +106,7 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * Runs the audit for a resolved config and writes the report. Returns the
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
-export async function audit(config: WalkConfig, options: AuditOptions, io: AuditIo): Promise<number> {
+export async function audit(config: WalkConfig, options: AuditOptions, io: CommandIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
 	const credentials: Array<{label: string; config: WalkConfig}> = [{label: options.primaryLabel ?? config.credential.from, config}];
@@ -236,7 +227,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 	return report.exitCode;
 }
 
-export async function runAudit(argv: string[], io: AuditIo, options: {signal?: AbortSignal} = {}): Promise<number> {
+export async function runAudit(argv: string[], io: CommandIo, options: {signal?: AbortSignal} = {}): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.audit, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
@@ -274,11 +265,12 @@ export async function runAudit(argv: string[], io: AuditIo, options: {signal?: A
 	}
 }
 
-export async function run(argv: string[]): Promise<number> {
+/** `pagewalk audit` as the CLI runs it: Ctrl-C stops the walk and the report says so. */
+export async function run(argv: string[], io: CommandIo): Promise<number> {
 	const interrupt = new AbortController();
 	const release = abortOnStopSignals(interrupt);
 	try {
-		return await runAudit(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env}, {signal: interrupt.signal});
+		return await runAudit(argv, io, {signal: interrupt.signal});
 	} finally {
 		release();
 	}

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import {parseCommandLine, parseFlags, type ParsedArgs} from '../../config/parse-flags.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
+import type {CommandIo} from '../process/command-io.js';
 
 const help = `
 	Usage
@@ -55,16 +56,17 @@ export function parseWalkArgs(argv: string[]): BrowseArgs | 'help' | 'version' {
  * `pagewalk [endpoint]`: the interactive browser on a terminal. Not a
  * terminal: the bare dump, without ever loading React or Ink.
  */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIo): Promise<number> {
 	// One parse for both modes: on a pipe the same flags, the same errors,
 	// and `pagewalk --help | less` gets this help, not dump's.
-	const parsed = await parseCommandLine(argv, commands.browse, help);
+	const parsed = await parseCommandLine(argv, commands.browse, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
 	}
 
-	if (!process.stdout.isTTY || !process.stdin.isTTY) {
-		return (await import('../dump/dump.js')).runBare(parsed);
+	// The terminal the browser takes is the process's own (raw mode, the alternate screen).
+	if (!io.stdout.isTTY || !process.stdin.isTTY) {
+		return (await import('../dump/dump.js')).runBare(parsed, io);
 	}
 
 	return (await import('./browse-terminal.js')).runTerminal(parsed);

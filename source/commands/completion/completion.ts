@@ -6,8 +6,7 @@
  * pressed: the scripts ask `pagewalk completion --profiles`, which reads the
  * config file (names only: no source is read, nothing secret is printed).
  */
-import process from 'node:process';
-import type {Writable} from 'node:stream';
+import type {CommandIo} from '../process/command-io.js';
 import {scenarioNames} from '../../sandbox/scenarios/scenario-names.js';
 import {UsageError} from '../../text/errors.js';
 import {commands, kebabName as kebab, type FlagDeclarations} from '../../config/flags.js';
@@ -190,9 +189,7 @@ export function fishScript(): string {
 
 const scripts = {bash: bashScript, zsh: zshScript, fish: fishScript} as const;
 
-export type CompletionIo = {stdout: Writable; env: Record<string, string | undefined>};
-
-export async function runCompletion(argv: string[], io: CompletionIo): Promise<number> {
+export async function runCompletion(argv: string[], io: CommandIo): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.completion, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
@@ -218,6 +215,6 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 	return 0;
 }
 
-export async function run(argv: string[]): Promise<number> {
-	return runCompletion(argv, {stdout: process.stdout, env: process.env});
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+	return runCompletion(argv, io);
 }

@@ -1,6 +1,4 @@
-import process from 'node:process';
 import {loadTextWidth} from '../../text/text-width.js';
-import type {Writable} from 'node:stream';
 import {parseColumnList} from '../../cells/column-order.js';
 import {colourLevel} from '../../text/colour.js';
 import {PagewalkError, UsageError} from '../../text/errors.js';
@@ -15,6 +13,7 @@ import {describeError} from '../../text/report-error.js';
 import {redact} from '../../text/secret.js';
 import {again, flag, flagText, type Change, type UserLine} from '../../config/hints.js';
 import {abortOnStopSignals, interruptedExitCode} from '../process/stop-signals.js';
+import type {CommandIo} from '../process/command-io.js';
 import type {ListObject, Page, WalkEnd} from '../../contract/types.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
@@ -76,12 +75,6 @@ ${walkFlagsHelp}
 	  $ pagewalk dump checkouts --all --format csv --limit 100 > checkouts.csv
 	  $ pagewalk dump --demo --all --format table
 `;
-
-export type DumpIo = {
-	stdout: Writable & {isTTY?: boolean; columns?: number};
-	stderr: Writable & {isTTY?: boolean};
-	env: Record<string, string | undefined>;
-};
 
 /** Distinct server warnings printed per dump; further ones are counted. */
 const maxWarningLines = 20;
@@ -223,7 +216,7 @@ type Output = {
 	say(line: string): void;
 };
 
-function openOutput(options: DumpOptions, io: DumpIo): Output {
+function openOutput(options: DumpOptions, io: CommandIo): Output {
 	const controller = new AbortController();
 	// Ctrl-C: stop the walk, but still close the document and say how to resume.
 	options.signal?.addEventListener('abort', () => {
@@ -339,7 +332,7 @@ async function writeWalk(config: WalkConfig, options: DumpOptions, output: Outpu
 }
 
 /** The end of a dump on stderr (notes, findings, how it ended, how to resume) and its exit status. */
-function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo): number {
+function finish(walked: Walked, options: DumpOptions, output: Output, io: CommandIo): number {
 	const {say, progress} = output;
 	const {written, lastId, failure, end, findings} = walked;
 	progress.clear();
@@ -396,7 +389,7 @@ function finish(walked: Walked, options: DumpOptions, output: Output, io: DumpIo
 	return options.failOnFindings === true && findings.total > 0 ? 1 : 0;
 }
 
-export async function dump(config: WalkConfig, options: DumpOptions, io: DumpIo): Promise<number> {
+export async function dump(config: WalkConfig, options: DumpOptions, io: CommandIo): Promise<number> {
 	// Widths matter only for a table or a terminal: to a pipe, string-width is never loaded.
 	if (options.format === 'table' || io.stdout.isTTY === true || io.stderr.isTTY === true) {
 		await loadTextWidth();
@@ -441,7 +434,7 @@ function writeFailed(sink: Sink, failure: Error, options: DumpOptions, output: O
  */
 export async function dumpParsed(
 	{input, flags}: ParsedArgs<typeof commands.dump.flags> | ParsedArgs<typeof commands.browse.flags>,
-	io: DumpIo,
+	io: CommandIo,
 	options: {bare?: boolean; signal?: AbortSignal},
 ): Promise<number> {
 	const format = flags.format ?? 'ndjson';
@@ -472,27 +465,27 @@ export async function dumpParsed(
 }
 
 /** `pagewalk dump`, with its streams passed in so tests can run it in process. */
-export async function runDump(argv: string[], io: DumpIo, options: {signal?: AbortSignal} = {}): Promise<number> {
+export async function runDump(argv: string[], io: CommandIo, options: {signal?: AbortSignal} = {}): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.dump, help, io.stdout);
 	return parsed === undefined ? 0 : dumpParsed(parsed, io, options);
 }
 
-/** Runs `dump` on the process's streams; Ctrl-C stops the walk but still closes the output. */
-async function onProcess(dumpIt: (io: DumpIo, signal: AbortSignal) => Promise<number>): Promise<number> {
+/** Runs `dump` as the CLI does; Ctrl-C stops the walk but still closes the output. */
+async function onProcess(dumpIt: (signal: AbortSignal) => Promise<number>): Promise<number> {
 	const interrupt = new AbortController();
 	const release = abortOnStopSignals(interrupt);
 	try {
-		return await dumpIt({stdout: process.stdout, stderr: process.stderr, env: process.env}, interrupt.signal);
+		return await dumpIt(interrupt.signal);
 	} finally {
 		release();
 	}
 }
 
-export async function run(argv: string[]): Promise<number> {
-	return onProcess(async (io, signal) => runDump(argv, io, {signal}));
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+	return onProcess(async signal => runDump(argv, io, {signal}));
 }
 
 /** The browser's bare mode: the first page of `pagewalk [endpoint]` on a pipe, from the browser's parsed flags. */
-export async function runBare(parsed: ParsedArgs<typeof commands.browse.flags>): Promise<number> {
-	return onProcess(async (io, signal) => dumpParsed(parsed, io, {bare: true, signal}));
+export async function runBare(parsed: ParsedArgs<typeof commands.browse.flags>, io: CommandIo): Promise<number> {
+	return onProcess(async signal => dumpParsed(parsed, io, {bare: true, signal}));
 }

@@ -4,8 +4,6 @@
  * variable's value is shown (only whether it is set), so the listing holds no
  * secret by construction; redact() still goes over it, as over all output.
  */
-import process from 'node:process';
-import type {Writable} from 'node:stream';
 import {defaults} from '../../config/config-defaults.js';
 import {commands} from '../../config/flags.js';
 import {inert} from '../../text/inert.js';
@@ -14,7 +12,8 @@ import {helpLine} from '../../config/hints.js';
 import {configLocation, describeSource, selectProfile, type Selection} from '../../config/profiles.js';
 import {redact} from '../../text/secret.js';
 import type {Api} from '../../contract/types.js';
-import {loadProfiles, type ProfileIo} from '../setup/profile-config.js';
+import {loadProfiles} from '../setup/profile-config.js';
+import type {CommandIo} from '../process/command-io.js';
 
 const help = `
 	Usage
@@ -61,8 +60,6 @@ const help = `
 	  --json                   one JSON document instead of text
 `;
 
-export type ProfilesIo = {stdout: Writable; env: Record<string, string | undefined>} & ProfileIo;
-
 const apis: Api[] = ['account', 'commerce'];
 
 function selectedName(selection: () => Selection | undefined): {name: string; how: string} | undefined {
@@ -76,15 +73,15 @@ function selectedName(selection: () => Selection | undefined): {name: string; ho
 }
 
 /** Writes the listing; returns the exit status (a malformed file throws its sentence). */
-export async function listProfiles(argv: string[], io: ProfilesIo): Promise<number> {
+export async function listProfiles(argv: string[], io: CommandIo): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.profiles, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
 	}
 
-	const {config, location} = loadProfiles(io.env, io);
+	const {config, location} = loadProfiles(io.env, io.profiles);
 	const used = selectedName(() => selectProfile(config, undefined, io.env));
-	const path = location ?? configLocation(io.env, io.platform)?.path;
+	const path = location ?? configLocation(io.env, io.profiles?.platform)?.path;
 	const profiles = (config?.profiles ?? []).map((profile) => ({
 		name: profile.name,
 		default: profile.name === config?.defaultProfile,
@@ -133,6 +130,6 @@ export async function listProfiles(argv: string[], io: ProfilesIo): Promise<numb
 	return 0;
 }
 
-export async function run(argv: string[]): Promise<number> {
-	return listProfiles(argv, {stdout: process.stdout, env: process.env});
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+	return listProfiles(argv, io);
 }

@@ -5,6 +5,7 @@ import {parseCommandLine, quoteValue} from '../../config/parse-flags.js';
 import {commandLine, flag} from '../../config/hints.js';
 import {networkInterfaces} from 'node:os';
 import {makeStateFolder} from '../setup/state-folder.js';
+import type {CommandIo} from '../process/command-io.js';
 import {latencyUsage, sandboxFailure} from '../setup/demo.js';
 import {formatOrigin, wildcardHosts} from '../../sandbox/routes/server.js';
 import {defaults} from '../../config/config-defaults.js';
@@ -63,8 +64,8 @@ function wholeNumber(flag: string, value: string | undefined, maximum: number): 
 	return Number(value);
 }
 
-export async function run(argv: string[]): Promise<number> {
-	const parsed = await parseCommandLine(argv, commands.serve, help);
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+	const parsed = await parseCommandLine(argv, commands.serve, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
 	}
@@ -121,7 +122,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const resolvedSeed = seed ?? defaultSeed;
-	const keyDirectory = sandboxKeyDirectory(resolvedSeed);
+	const keyDirectory = sandboxKeyDirectory(resolvedSeed, io.env);
 	const sandbox = await startSandbox({
 		scenario,
 		keyDirectory,
@@ -135,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
 		...(churn === undefined ? {} : {churn}),
 		...(rateLimit === undefined ? {} : {rateLimit}),
 		...(latency === undefined ? {} : {latency}),
-		...(flags.verbose ? {verbose: (line: string) => process.stderr.write(`${line}\n`)} : {}),
+		...(flags.verbose ? {verbose: (line: string) => io.stderr.write(`${line}\n`)} : {}),
 	}).catch(sandboxFailure);
 	// The handlers come before the first line: a script that reads it and stops the server at once must find them there.
 	const stopped = new Promise<void>((resolve) => {
@@ -149,10 +150,10 @@ export async function run(argv: string[]): Promise<number> {
 		process.on('SIGTERM', stop);
 	});
 	if (!loopbackHost(host)) {
-		process.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from ${flag(['serve'], 'seed')}); bind 127.0.0.1 (the default) unless that is what you want.\n`);
+		io.stderr.write(`pagewalk: the sandbox listens on ${host}, so other machines can reach it, and its credentials and keys are public (printed here, derived from ${flag(['serve'], 'seed')}); bind 127.0.0.1 (the default) unless that is what you want.\n`);
 	}
 
-	process.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
+	io.stdout.write(flags.json ? `${JSON.stringify({accountUrl: sandbox.accountUrl, commerceUrl: sandbox.commerceUrl, credentials: sandbox.credentials, keys: sandbox.keys, settings: sandbox.settings})}\n` : banner(sandbox, resolvedSeed, host));
 	await stopped;
 	await sandbox.close();
 	return 0;

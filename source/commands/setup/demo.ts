@@ -12,7 +12,8 @@ import {demoPlan, resolveConfig, type DemoSandbox, type ResolveInput, type WalkC
 import {quoteValue} from '../../config/parse-flags.js';
 import {walkFlag} from '../../config/hints.js';
 import {profileEnvironment, selectProfile} from '../../config/profiles.js';
-import {loadProfiles, profileWalkCredential, readProfileCredential, type ProfileIo} from './profile-config.js';
+import {loadProfiles, profileWalkCredential, readProfileCredential} from './profile-config.js';
+import type {ProfileIo} from '../process/command-io.js';
 import type {ScenarioName} from '../../sandbox/scenarios/scenario-names.js';
 
 /** A started --demo sandbox: what the config needs, and how to stop it. */

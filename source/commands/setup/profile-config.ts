@@ -19,13 +19,7 @@ import type {Api} from '../../contract/types.js';
 import type {SecondCredential} from './second-credential.js';
 import type {Credential} from '../../config/credentials.js';
 import {flag} from '../../config/hints.js';
-
-/** What profile handling needs from outside; tests replace parts of it. */
-export type ProfileIo = {
-	platform?: NodeJS.Platform;
-	/** Bound on a credential command's run (default 10 s). */
-	commandTimeoutMs?: number;
-};
+import type {ProfileIo} from '../process/command-io.js';
 
 /** A config file is a few kilobytes; a huge one is the wrong file and is not read whole. */
 const maxConfigBytes = 1024 * 1024;

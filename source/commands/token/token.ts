@@ -6,8 +6,7 @@
  * is printed as it is. The secret goes to stdout only: never to stderr, a
  * log or an error message.
  */
-import process from 'node:process';
-import type {Writable} from 'node:stream';
+import type {CommandIo} from '../process/command-io.js';
 import {commands} from '../../config/flags.js';
 import {jwtLifetimeSeconds, requestUri, signRequestJwt} from '../../config/jwt-sign.js';
 import {firstPageUrl} from '../../config/options.js';
@@ -34,9 +33,7 @@ const help = `
 	  $ pagewalk token /v2/accounts/ID/transactions --profile work
 `;
 
-export type TokenIo = {stdout: Writable & {isTTY?: boolean}; stderr: Writable; env: Record<string, string | undefined>};
-
-export async function runToken(argv: string[], io: TokenIo): Promise<number> {
+export async function runToken(argv: string[], io: CommandIo): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.token, help, io.stdout);
 	if (parsed === undefined) {
 		return 0;
@@ -58,6 +55,6 @@ export async function runToken(argv: string[], io: TokenIo): Promise<number> {
 	}
 }
 
-export async function run(argv: string[]): Promise<number> {
-	return runToken(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+	return runToken(argv, io);
 }
