@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {jumpUrl, parseJump} from '../../source/browser/stack/jump.js';
 import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
-import {routeKey} from '../../source/browser/keys/screen.js';
+import {routeKey} from '../../source/browser/keys/router.js';
 import {noticeText, statusModel, walkStart} from '../../source/browser/view/status-model.js';
 import {Secret} from '../../source/text/secret.js';
 import {makePage, url} from './pages.js';

@@ -2,8 +2,8 @@ import {describe, expect, it} from 'vitest';
 import {
 	bindings, browsingCommands, commandFor, commands, helpLines, keyLabel, keymap, keyName, modes, shownKeys, type Command, type CommandSpec, type KeyBinding,
 } from '../../source/browser/keys/keymap.js';
-import {modeOf, routeKey} from '../../source/browser/keys/screen.js';
-import type {KeyContext, Screen} from '../../source/browser/keys/types.js';
+import {modeOf, type KeyContext, type Screen} from '../../source/browser/keys/screen.js';
+import {routeKey} from '../../source/browser/keys/router.js';
 
 const context: KeyContext = {bodyRows: 10, overlayLines: 25, filter: '', hasSelection: true};
 const table: Screen = {kind: 'table'};

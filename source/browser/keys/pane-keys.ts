@@ -1,5 +1,5 @@
 import type {Command} from './keymap.js';
-import type {KeyContext, Pane, Routed, Screen} from './types.js';
+import type {KeyContext, Pane, Routed, Screen} from './screen.js';
 import {routeTableKey} from './table-keys.js';
 
 /**

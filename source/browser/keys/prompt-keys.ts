@@ -2,7 +2,7 @@ import {contractDefaults} from '../../contract/contract.js';
 import type {Command} from './keymap.js';
 import type {LimitRefusal, StackAction} from '../stack/types.js';
 import {parseJump} from '../stack/jump.js';
-import type {Routed, Screen} from './types.js';
+import type {Routed, Screen} from './screen.js';
 
 /**
  * The keys of the lines being typed (filter, limit, find in a pane, jump,

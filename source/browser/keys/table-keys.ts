@@ -1,6 +1,6 @@
 import type {RowSort} from '../stack/cells.js';
 import {commandFor, type Command} from './keymap.js';
-import type {KeyContext, Routed} from './types.js';
+import type {KeyContext, Routed} from './screen.js';
 
 /**
  * The table's keys: one route per command of the keymap's table mode, each

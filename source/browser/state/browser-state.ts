@@ -4,7 +4,7 @@ import type {Api, Page} from '../../contract/types.js';
 import {rowsOf} from '../stack/cells.js';
 import {overlayLines} from '../view/pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent} from '../related/related-walks.js';
-import {isPane, modeOf, routeKey, routeWheel} from '../keys/screen.js';
+import {isPane, modeOf, type Pane, type Request, type ViewChange} from '../keys/screen.js';
 import type {Effect, Note, SaveJob, SaveWhat} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
 import type {SaveResult} from '../actions/save-path.js';
@@ -16,8 +16,8 @@ import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
 import {searchStart} from '../stack/search-landing.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
 import type {Bounds, Notice, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
-import type {Pane, Request, ViewChange} from '../keys/types.js';
 import type {BrowserState, CompareResult, RunningSearch, View} from './types.js';
+import {routeKey, routeWheel} from '../keys/router.js';
 
 /**
  * The whole browser state: the page stack and what covers it. Key presses go

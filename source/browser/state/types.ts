@@ -3,7 +3,7 @@ import type {LinkBase} from '../../contract/links.js';
 import type {CompareRow} from '../../contract/page-compare.js';
 import type {Api} from '../../contract/types.js';
 import type {Effect, Note} from '../actions/effects.js';
-import type {Pane, Screen} from '../keys/types.js';
+import type {Pane, Screen} from '../keys/screen.js';
 import type {Follow, PageStackState, SearchDirection, SearchProgress, SearchStart, Settings} from '../stack/types.js';
 
 /**
