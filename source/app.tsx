@@ -1,12 +1,12 @@
 import {Box, Text} from 'ink';
-import type {BrowserState} from './browser/browser-state.js';
-import {overlayLines} from './browser/pane-lines.js';
-import {firstKey, pickerHint} from './browser/keymap.js';
+import type {BrowserState} from './browser/state/types.js';
+import {overlayLines} from './browser/view/pane-lines.js';
+import {firstKey, pickerHint} from './browser/keys/keymap.js';
 import type {ColumnChoice} from './cells/column-order.js';
-import type {Bounds, PageStackState, Settings} from './browser/page-stack.js';
-import {top} from './browser/page-stack.js';
-import {isPane} from './browser/screen.js';
-import {minimumSize, tableScreen, type Size} from './browser/table-screen.js';
+import type {Bounds, PageStackState, Settings} from './browser/stack/types.js';
+import {top} from './browser/stack/stack-steps.js';
+import {isPane} from './browser/keys/screen.js';
+import {minimumSize, tableScreen, type Size} from './browser/view/table-screen.js';
 import {inert} from './text/inert.js';
 import {shortLabel} from './contract/page-compare.js';
 import type {Api, Page} from './contract/types.js';
@@ -60,13 +60,13 @@ export type AppProps = {
 	/** The pause between polls while following (F). */
 	followEveryMs?: number;
 	/**
-	 * `u`: the request of a page as a curl command (commands/curl-command.ts),
+	 * `u`: the request of a page as a curl command (commands/browse/curl-command.ts),
 	 * built by the command: the app never holds a credential, only this.
 	 */
 	curlFor?: CurlFor;
-	/** `w` and `W`: writes pages to a file as NDJSON (commands/copy-save.ts); the app never touches files. */
+	/** `w` and `W`: writes pages to a file as NDJSON (commands/browse/copy-save.ts); the app never touches files. */
 	save?: SavePages;
-	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/terminal-screen.ts). */
+	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/browse/terminal-screen.ts). */
 	suspend?: (() => void) | undefined;
 };
 

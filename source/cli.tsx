@@ -4,14 +4,16 @@ import {homedir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {UsageError} from './text/errors.js';
-import {editDistance, parsesAs, quoteValue} from './config/parse-flags.js';
+import {parsesAs, quoteValue} from './config/parse-flags.js';
+import {editDistance} from './text/edit-distance.js';
 import {commands, type CommandFlags} from './config/flags.js';
 import {commandLine, helpLine, type CommandName} from './config/hints.js';
 import {describeError} from './text/report-error.js';
 import {loadTextWidth} from './text/text-width.js';
-import {setHeapFlags} from './commands/heap-flags.js';
+import {setHeapFlags} from './commands/process/heap-flags.js';
+import {systemIo, type CommandIo} from './commands/process/command-io.js';
 
-type Command = {run(argv: string[]): Promise<number>};
+type Command = {run(argv: string[], io: CommandIo): Promise<number>};
 
 /**
  * Node 22.1 and later keep V8's compiled code of the bundle on disk, so the
@@ -40,12 +42,12 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
 
 // Each subcommand is its own chunk: `serve` and `dump` never load React or Ink.
 const subcommands: Record<string, () => Promise<Command>> = {
-	serve: async () => import('./commands/serve.js'),
-	audit: async () => import('./commands/audit.js'),
-	dump: async () => import('./commands/dump.js'),
-	profiles: async () => import('./commands/profiles.js'),
-	token: async () => import('./commands/token.js'),
-	completion: async () => import('./commands/completion.js'),
+	serve: async () => import('./commands/serve/serve.js'),
+	audit: async () => import('./commands/audit/audit.js'),
+	dump: async () => import('./commands/dump/dump.js'),
+	profiles: async () => import('./commands/profiles/profiles.js'),
+	token: async () => import('./commands/token/token.js'),
+	completion: async () => import('./commands/completion/completion.js'),
 };
 
 /** The command one edit away from `typed`, if any. */
@@ -102,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
 			setHeapFlags('dump');
 		}
 
-		return (await load()).run(rest);
+		return (await load()).run(rest, systemIo());
 	}
 
 	// `pagewalk dupm` is a slip for a command, not an endpoint: no endpoint
@@ -111,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`Unknown command ${quoteValue(first)}${commandHint(first, rest)}; see ${helpLine('cli-see-help', 'browse')}.`);
 	}
 
-	return (await import('./commands/browse.js')).run(argv);
+	return (await import('./commands/browse/browse.js')).run(argv, systemIo());
 }
 
 enableCompileCache(process.env);

@@ -1,10 +1,10 @@
 import chalk from 'chalk';
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
-import {startState, type BrowserOptions} from '../browser/browser-state.js';
-import {formatHeader, rowLine} from '../browser/table-layout.js';
-import {tableScreen, toneColours, type Size, type TableScreen} from '../browser/table-screen.js';
-import type {Segment} from '../browser/status-model.js';
+import {startState, type BrowserOptions} from '../browser/state/browser-state.js';
+import {formatHeader, rowLine} from '../browser/view/table-layout.js';
+import {tableScreen, toneColours, type Size, type TableScreen} from '../browser/view/table-screen.js';
+import type {Segment} from '../browser/view/status-model.js';
 
 /**
  * The browser's first frame, written before Ink and React have loaded.
@@ -12,8 +12,8 @@ import type {Segment} from '../browser/status-model.js';
  * Loading them is most of the browser's start-up (their code is compiled
  * and run, and their first render runs cold), while the first page is
  * usually here long before. So the command writes the screen the app's
- * first frame will show, from the same state (browser/browser-state.ts's
- * startState) and the same screen model (browser/table-screen.ts), and Ink's
+ * first frame will show, from the same state (browser/state/browser-state.ts's
+ * startState) and the same screen model (browser/view/table-screen.ts), and Ink's
  * first frame then draws the same lines over it. Keys typed meanwhile wait
  * in the terminal (the command has put it in raw mode) and reach the app
  * once it reads them.

@@ -1,6 +1,6 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import {Component, type ReactNode} from 'react';
-import {commandFor, firstKey, keyName, type Command} from '../browser/keymap.js';
+import {commandFor, firstKey, keyName, type Command} from '../browser/keys/keymap.js';
 import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
 import {again, type UserLine} from '../config/hints.js';

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {Fragment, memo, type ReactNode} from 'react';
-import type {Segment} from '../browser/status-model.js';
-import {toneColours, type TableScreen} from '../browser/table-screen.js';
+import type {Segment} from '../browser/view/status-model.js';
+import {toneColours, type TableScreen} from '../browser/view/table-screen.js';
 import {styled, useColour} from './colour.js';
 
 const sameSegments = (a: readonly Segment[], b: readonly Segment[]) =>

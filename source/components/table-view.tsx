@@ -1,7 +1,7 @@
 import {Box, Text, Transform} from 'ink';
 import {memo, useRef} from 'react';
-import type {Row, RowSort} from '../browser/cells.js';
-import {formatHeader, rowLine, windowStart, type TableLayout} from '../browser/table-layout.js';
+import type {Row, RowSort} from '../browser/stack/cells.js';
+import {formatHeader, rowLine, windowStart, type TableLayout} from '../browser/view/table-layout.js';
 import {styled, useColour} from './colour.js';
 
 // Blank lines by width, shared by every row of that width.

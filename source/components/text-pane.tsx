@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {cutToWidth} from '../text/text-width.js';
-import {rowMatches, sidewaysCut, sidewaysStart, wrappedWindow} from '../browser/wrap.js';
-import {jsonTokens, type JsonTone} from '../browser/json-tokens.js';
-import {paneTitle} from '../browser/status-model.js';
+import {rowMatches, sidewaysCut, sidewaysStart, wrappedWindow} from '../text/wrap.js';
+import {jsonTokens, type JsonTone} from '../browser/view/json-tokens.js';
+import {paneTitle} from '../browser/view/status-model.js';
 import {styled, useColour} from './colour.js';
 
 type Props = {

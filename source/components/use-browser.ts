@@ -1,10 +1,11 @@
 import {useApp, useInput} from 'ink';
 import {useEffect, useReducer, useRef, useState, type Dispatch} from 'react';
-import {browserReducer, startState, type BrowserAction, type BrowserOptions, type BrowserState} from '../browser/browser-state.js';
-import {pastedText, splitKeys} from '../browser/key-chunks.js';
-import {createMouseFilter} from '../browser/mouse.js';
+import {browserReducer, startState, type BrowserAction, type BrowserOptions} from '../browser/state/browser-state.js';
+import {pastedText, splitKeys} from '../browser/keys/key-chunks.js';
+import {createMouseFilter} from '../browser/keys/mouse.js';
 import type {ColumnChoice} from '../cells/column-order.js';
 import {useTasks, type TaskPorts} from './use-tasks.js';
+import type {BrowserState} from '../browser/state/types.js';
 
 /**
  * The browser's state, and all it asks of the world: its tasks run
@@ -56,8 +57,8 @@ function useRememberedColumns(state: BrowserState, save: ((choice: ColumnChoice,
 /**
  * Keys, the wheel and pastes to actions. What Ink's input parser cut out as
  * one event (`token`: the patch gives it to useInput's handler) is read
- * first: a bracketed paste is text for a prompt (browser/key-chunks.ts), a
- * mouse report a scroll that never types (browser/mouse.ts). One read may
+ * first: a bracketed paste is text for a prompt (browser/keys/key-chunks.ts), a
+ * mouse report a scroll that never types (browser/keys/mouse.ts). One read may
  * hold many keys (key repeat, a paste): each one counts, in order; a
  * sequence that names no key is none.
  */

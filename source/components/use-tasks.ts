@@ -1,21 +1,23 @@
 import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
-import {copyOutcome, type BrowserAction, type BrowserState} from '../browser/browser-state.js';
-import type {SaveJob, SaveWhat} from '../browser/effects.js';
-import {loadFailure} from '../browser/page-stack.js';
-import {searchPages, throttled, type LoadPage, type SearchProgress} from '../browser/search-pages.js';
-import {taskKey, wantedTasks, type Task} from '../browser/tasks.js';
+import {copyOutcome, type BrowserAction} from '../browser/state/browser-state.js';
+import type {SaveJob, SaveWhat} from '../browser/actions/effects.js';
+import {loadFailure} from '../browser/stack/stack-steps.js';
+import {searchPages, throttled, type LoadPage} from '../browser/search/search-pages.js';
+import {taskKey, wantedTasks, type Task} from '../browser/state/tasks.js';
 import {comparePageRows, namesById} from '../contract/page-compare.js';
 import {describeError} from '../text/report-error.js';
-import type {SaveResult} from '../browser/save-path.js';
+import type {SaveResult} from '../browser/actions/save-path.js';
 import type {Page, RetryNotice} from '../contract/types.js';
+import type {SearchProgress} from '../browser/stack/types.js';
+import type {BrowserState} from '../browser/state/types.js';
 
-export type {LoadPage} from '../browser/search-pages.js';
+export type {LoadPage} from '../browser/search/search-pages.js';
 
-/** Builds the curl command for a request URL (commands/curl-command.ts): the command's, which knows the credential's source. */
+/** Builds the curl command for a request URL (commands/browse/curl-command.ts): the command's, which knows the credential's source. */
 export type CurlFor = (url: string) => string;
 
-/** Writes pages as NDJSON to the file a typed name means (commands/copy-save.ts): the command owns the file system. */
+/** Writes pages as NDJSON to the file a typed name means (commands/browse/copy-save.ts): the command owns the file system. */
 export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean; what: SaveWhat}) => Promise<SaveResult>;
 
 /** The pause between polls while following (F), unless the app is given another. */
@@ -41,7 +43,7 @@ type Run = {controller: AbortController; live: boolean; stopped: boolean; drop: 
 type Context = {signal: AbortSignal; answer: (action: BrowserAction) => void; onDrop: (drop: () => void) => void; write: (text: string) => void};
 
 /**
- * Runs the tasks the state wants (browser/tasks.ts): starts each wanted task
+ * Runs the tasks the state wants (browser/state/tasks.ts): starts each wanted task
  * not yet started, aborts each running task no longer wanted (its answer,
  * should one race the abort, is dropped here and ignored by id in the
  * reducer), and asks a search marked to stop to stop on the page reached.

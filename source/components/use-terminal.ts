@@ -1,7 +1,7 @@
 import {useStdout} from 'ink';
 import {useEffect, useState} from 'react';
-import {spinnerFrames} from '../browser/format.js';
-import type {Size} from '../browser/table-screen.js';
+import {spinnerFrames} from '../browser/view/format.js';
+import type {Size} from '../browser/view/table-screen.js';
 
 /** The terminal's size, updated on resize (Ink redraws, but does not re-render us). */
 export function useTerminalSize(fixed?: Size): Size {

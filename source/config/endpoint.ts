@@ -8,7 +8,7 @@ import {inert} from '../text/inert.js';
 import type {LinkBase} from '../contract/links.js';
 import type {Api} from '../contract/types.js';
 import {again, closestName, flag, credentialCommands, type UserLine} from './hints.js';
-import {editDistance} from './parse-flags.js';
+import {editDistance} from '../text/edit-distance.js';
 
 export type Endpoint = {api: Api; path: string; query: URLSearchParams};
 

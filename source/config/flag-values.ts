@@ -14,7 +14,7 @@ import {walkFlag} from './hints.js';
 /**
  * The words flags with a fixed set of values take, in the order help names
  * them: the checks below (and options.ts) read these lists, and shell
- * completion offers them (commands/completion.ts), so the two cannot differ.
+ * completion offers them (commands/completion/completion.ts), so the two cannot differ.
  */
 export const orders = ['asc', 'desc'] as const satisfies readonly Order[];
 export const apiNames = ['account', 'commerce'] as const satisfies readonly Api[];

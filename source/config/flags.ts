@@ -65,7 +65,7 @@ export const browseFlags = {
 	compareProfile: {type: 'string'},
 	format: {type: 'string'},
 	columns: {type: 'string'},
-	// The wheel: mouse reporting is on unless this is given (browser/mouse.ts says why).
+	// The wheel: mouse reporting is on unless this is given (browser/keys/mouse.ts says why).
 	noMouse: {type: 'boolean'},
 } as const;
 

@@ -1,5 +1,5 @@
 import {paginationParameters} from '../contract/contract.js';
-import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenario-names.js';
+import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios/scenario-names.js';
 import {defaults} from './config-defaults.js';
 import {parseKeyFile} from './cdp-key.js';
 import {resolveCredential, tokenCredential, type Credential, type CredentialInput, type ReadKeyFile} from './credentials.js';
@@ -21,7 +21,7 @@ const userAgent = 'pagewalk/0.1';
  * start, so a wrong value costs one sentence and exit status 2, never a
  * request. Single values are checked in flag-values.ts, the endpoint in
  * endpoint.ts; starting the --demo sandbox is the commands' business
- * (commands/demo.ts), which hands its URLs and credentials back in.
+ * (commands/setup/demo.ts), which hands its URLs and credentials back in.
  */
 
 export type WalkQuery = {
@@ -270,7 +270,7 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 			const configBases = {...bases};
 			if (plan) {
 				if (!sandbox) {
-					throw new Error('--demo needs its sandbox started first (see commands/demo.ts).');
+					throw new Error('--demo needs its sandbox started first (see commands/setup/demo.ts).');
 				}
 
 				configBases.account = parseBase(sandbox.accountUrl);

@@ -1,6 +1,7 @@
 import {UsageError} from '../text/errors.js';
 import {commands, kebabName as kebab, type CommandFlags, type FlagDeclarations, type FlagValues} from './flags.js';
 import {inert} from '../text/inert.js';
+import {editDistance} from '../text/edit-distance.js';
 import {commandOf, fixedLine, helpLine, takenBy, type CommandName} from './hints.js';
 
 export type ParsedArgs<D extends FlagDeclarations> = {input: string[]; flags: FlagValues<D>};
@@ -16,24 +17,6 @@ export function quoteValue(value: string): string {
 /** A flag name as typed, shown safely in a message. */
 function shownFlag(raw: string): string {
 	return inert(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
-}
-
-/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-	const rows: number[][] = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-	for (let i = 1; i <= a.length; i++) {
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-				best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-			}
-
-			rows[i]![j] = best;
-		}
-	}
-
-	return rows[a.length]![b.length]!;
 }
 
 /** `argv` with `count` arguments at `index` replaced by `word`. */

@@ -5,13 +5,13 @@
  * file's path from an environment it is given, and turns a profile plus the
  * values already read into the environment the option resolver reads.
  * Reading the file and running credential commands is the commands'
- * business (commands/profile-config.ts, commands/credential-command.ts).
+ * business (commands/setup/profile-config.ts, commands/setup/credential-command.ts).
  */
 import process from 'node:process';
 import {UsageError} from '../text/errors.js';
 import {inert} from '../text/inert.js';
 import {JsonSyntaxError, parseJsonWithLines, type JsonNode} from '../json/json-lines.js';
-import {editDistance} from './parse-flags.js';
+import {editDistance} from '../text/edit-distance.js';
 import {helpLine} from './hints.js';
 import type {Api} from '../contract/types.js';
 

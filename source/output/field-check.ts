@@ -1,5 +1,5 @@
 import {inertLine} from '../text/inert.js';
-import {editDistance} from '../config/parse-flags.js';
+import {editDistance} from '../text/edit-distance.js';
 
 /**
  * `--columns` names checked against the objects the dump wrote: a name no

@@ -2,25 +2,25 @@
  * `startSandbox()`: both list APIs on loopback, for tests, the browser's demo
  * and `pagewalk serve`.
  */
-import {accountApi} from './account-api.js';
-import {issueKeys, writeKeyFiles, type SandboxKey} from './cdp-keys.js';
-import {startChurn} from './churn.js';
-import {commerceApi} from './commerce-api.js';
-import {credentialsFor, type Credentials} from './credentials.js';
-import {json} from './http-types.js';
-import {JwtVerifier} from './jwt-verify.js';
-import {delayFor, type Latency} from './latency.js';
-import {RateLimiter, type RateLimit} from './rate-limit.js';
-import {churnPerSecond, faultFor, type ScenarioName} from './scenarios.js';
-import {listen, type Listener} from './server.js';
-import {defaultLongTail, Lists, maximumTransactions, type SandboxStore} from './store.js';
+import {accountApi} from './routes/account-api.js';
+import {issueKeys, writeKeyFiles, type SandboxKey} from './auth/cdp-keys.js';
+import {startChurn} from './data/churn.js';
+import {commerceApi} from './routes/commerce-api.js';
+import {credentialsFor, type Credentials} from './auth/credentials.js';
+import {json} from './routes/http-types.js';
+import {JwtVerifier} from './auth/jwt-verify.js';
+import {delayFor, type Latency} from './routes/latency.js';
+import {RateLimiter, type RateLimit} from './routes/rate-limit.js';
+import {churnPerSecond, faultFor, type ScenarioName} from './scenarios/scenarios.js';
+import {listen, type Listener} from './routes/server.js';
+import {defaultLongTail, Lists, maximumTransactions, type SandboxStore} from './data/store.js';
 
-export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './store.js';
-export type {Credentials} from './credentials.js';
-export type {IssuedKeyFile, KeyFile, KeyForm, SandboxKey} from './cdp-keys.js';
-export {parseRateLimit, type RateLimit} from './rate-limit.js';
-export {parseLatency, type Latency} from './latency.js';
-export {scenarioBreaks, scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios.js';
+export type {CollectionName, InsertOptions, ListOptions, SandboxStore, Viewer} from './data/store.js';
+export type {Credentials} from './auth/credentials.js';
+export type {IssuedKeyFile, KeyFile, KeyForm, SandboxKey} from './auth/cdp-keys.js';
+export {parseRateLimit, type RateLimit} from './routes/rate-limit.js';
+export {parseLatency, type Latency} from './routes/latency.js';
+export {scenarioBreaks, scenarioNames, scenarioSummaries, isScenario, type ScenarioName} from './scenarios/scenarios.js';
 
 export type SandboxOptions = {
 	/** Interface to bind; default 127.0.0.1. */
@@ -76,7 +76,7 @@ export type SandboxSettings = {scenario: ScenarioName; records: number; longTail
 
 export const defaultRecords = 300;
 export const defaultSeed = 1;
-export {defaultLongTail, maximumTransactions} from './store.js';
+export {defaultLongTail, maximumTransactions} from './data/store.js';
 /** Past this the index still works, but start-up and memory stop being modest. */
 export const maximumRecords = 10_000_000;
 

@@ -7,7 +7,14 @@ import type {Edge} from './imports.js';
 
 export type Layer = string;
 
-/** The layer of a file relative to the source root: its top folder, or the app root files. */
+/** The folders split into rooms: a file beside the rooms is a layer of its own. */
+const roomed = ['browser', 'commands', 'sandbox'];
+
+/**
+ * The layer of a file relative to the source root: the app root files, a
+ * room (`browser/stack`, `commands/dump`, `sandbox/data`: a folder inside a
+ * top folder), a file beside the rooms (`sandbox/index`), or its top folder.
+ */
 export function layerOf(file: string): Layer {
 	if (/^app\.[cm]?[jt]sx?$/.test(file)) {
 		return 'app';
@@ -17,28 +24,58 @@ export function layerOf(file: string): Layer {
 		return 'cli';
 	}
 
-	const slash = file.indexOf('/');
-	return slash === -1 ? file : file.slice(0, slash);
+	const parts = file.split('/');
+	if (parts.length === 2 && roomed.includes(parts[0]!)) {
+		return withoutExtension(file);
+	}
+
+	return parts.length >= 3 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+/** Whether `layer` is `folder` or one of its rooms: a rule naming `browser` names every room of it. */
+export function under(layer: Layer, folder: Layer): boolean {
+	return layer === folder || layer.startsWith(`${folder}/`);
 }
 
 export type Rule = {
 	layer: Layer;
-	/** Layers this one must never import. */
+	/** Layers this one must never import (a folder names its rooms too). */
 	forbid: Layer[];
-	/** For these layers, only these files (relative to the source root, without extension) may be imported. */
+	/** For these layers (a folder names its rooms too), only these files (relative to the source root, without extension) may be imported. */
 	allowOnly?: Partial<Record<Layer, string[]>>;
 	why: string;
 };
 
-/**
- * Every layer: the folders of source/ and the two root files. A folder not
- * listed here fails the layer test, so a new folder comes with its rule.
- */
-export const layers = ['text', 'contract', 'json', 'cells', 'config', 'http', 'browser', 'components', 'output', 'audit', 'sandbox', 'commands', 'app', 'cli'] as const;
+const browserRooms = ['browser/stack', 'browser/search', 'browser/keys', 'browser/actions', 'browser/related', 'browser/view', 'browser/state'] as const;
+const commandRooms = ['commands/browse', 'commands/dump', 'commands/audit', 'commands/serve', 'commands/token', 'commands/profiles', 'commands/completion'] as const;
+const sandboxRooms = ['sandbox/data', 'sandbox/scenarios', 'sandbox/auth', 'sandbox/routes'] as const;
 
-/** The layers `layer` must not import: all but itself and `allowed`. */
+/**
+ * Every layer: the folders of source/, the rooms of browser/, commands/ and
+ * sandbox/, and the two root files. A folder not listed here fails the layer
+ * test, so a new folder comes with its rule.
+ */
+export const layers = [
+	'text', 'contract', 'json', 'cells', 'config', 'http',
+	...browserRooms,
+	'components', 'output', 'audit',
+	'sandbox/index', ...sandboxRooms,
+	'commands/process', 'commands/setup', ...commandRooms,
+	'app', 'cli',
+] as const;
+
+/** The layers `layer` must not import: all but itself and `allowed` (a folder allows its rooms). */
 function allBut(layer: Layer, allowed: readonly Layer[]): Layer[] {
-	return layers.filter(other => other !== layer && !allowed.includes(other));
+	return layers.filter(other => other !== layer && !allowed.some(folder => under(other, folder)));
+}
+
+/** What the browser's rooms stand on outside browser/: the walker and the cell model, no React, no command. */
+const browserBase = ['text', 'contract', 'json', 'cells', 'config', 'http'];
+const sandboxContract = {contract: ['contract/contract', 'contract/types']};
+
+/** A command's folder: any layer but the CLI entry and the other commands (but `also`). */
+function command(layer: Layer, why: string, also: Layer[] = [], allowOnly?: Rule['allowOnly']): Rule {
+	return {layer, forbid: ['cli', ...commandRooms.filter(other => other !== layer && !also.includes(other))], ...(allowOnly && {allowOnly}), why};
 }
 
 export const rules: Rule[] = [
@@ -46,7 +83,7 @@ export const rules: Rule[] = [
 		layer: 'text',
 		forbid: allBut('text', ['contract']),
 		allowOnly: {contract: ['contract/types']},
-		why: 'what reaches a terminal or stderr (inert text, widths, colour, redaction, the one sentence of an error) depends on nothing of ours but the contract\'s types',
+		why: 'what reaches a terminal or stderr (inert text, widths, wrapping, colour, redaction, the one sentence of an error, how far apart two words are) depends on nothing of ours but the contract\'s types',
 	},
 	{
 		layer: 'contract',
@@ -68,7 +105,7 @@ export const rules: Rule[] = [
 	{
 		layer: 'config',
 		forbid: allBut('config', ['text', 'contract', 'json', 'sandbox']),
-		allowOnly: {sandbox: ['sandbox/scenario-names']},
+		allowOnly: {sandbox: ['sandbox/scenarios/scenario-names']},
 		why: 'flags, options, profiles and credentials say what a run is asked to do, before any request; of the sandbox only its scenario names, to check --scenario',
 	},
 	{
@@ -76,10 +113,46 @@ export const rules: Rule[] = [
 		forbid: allBut('http', ['text', 'contract', 'json', 'config']),
 		why: 'the client, the wire and the walker make requests as the configuration says, and know nothing of the screen, the writers or the sandbox',
 	},
+	// The browser's rooms: its pure state (no React, no command) stands on the walker and the cell model.
+	// A room above another may import it; a room below imports of one above only its leaf types module.
 	{
-		layer: 'browser',
-		forbid: allBut('browser', ['text', 'contract', 'json', 'cells', 'config', 'http']),
-		why: 'the browser\'s pure state (no React, no command) stands on the walker and the cell model',
+		layer: 'browser/stack',
+		forbid: allBut('browser/stack', browserBase),
+		why: 'the page stack is a pure reducer over pages with its steps (follow, jump, where a search lands, the rows a page shows) and its types in stack/types.ts; every other room reads it, it reads none',
+	},
+	{
+		layer: 'browser/search',
+		forbid: allBut('browser/search', [...browserBase, 'browser/stack']),
+		why: 'the search across pages walks the list with the walker outside the reducer and hands the stack an outcome in the stack\'s own types; the task runner (components/) starts it',
+	},
+	{
+		layer: 'browser/keys',
+		forbid: allBut('browser/keys', [...browserBase, 'browser/stack', 'browser/actions']),
+		allowOnly: {'browser/actions': ['browser/actions/effects']},
+		why: 'the one keymap and the routers turn a key into actions of the stack and the screen; of actions/ only the kinds of copy and save a key asks for (effects.ts, types)',
+	},
+	{
+		layer: 'browser/actions',
+		forbid: allBut('browser/actions', [...browserBase, 'browser/keys']),
+		allowOnly: {'browser/keys': ['browser/keys/keymap']},
+		why: 'copy and save as data (effects.ts), the clipboard\'s OSC 52 write, save paths and the notes that word what they did; a note names its keys from the keymap',
+	},
+	{
+		layer: 'browser/related',
+		forbid: allBut('browser/related', [...browserBase, 'browser/stack', 'browser/state']),
+		allowOnly: {'browser/state': ['browser/state/types']},
+		why: 'walks inside walks, each its own page stack; of state/ only its types (the walks are part of the browser state, whose reducer opens them)',
+	},
+	{
+		layer: 'browser/view',
+		forbid: allBut('browser/view', [...browserBase, 'browser/stack', 'browser/keys', 'browser/actions', 'browser/related', 'browser/state']),
+		allowOnly: {'browser/state': ['browser/state/types']},
+		why: 'what the screen shows, as lines and models without React, made from the state; of state/ only its types (the reducer asks the view how long a pane is)',
+	},
+	{
+		layer: 'browser/state',
+		forbid: allBut('browser/state', [...browserBase, 'browser/stack', 'browser/keys', 'browser/actions', 'browser/related', 'browser/view']),
+		why: 'the browser state and its one reducer hold every room together and declare the tasks; a search is a task it declares, never runs',
 	},
 	{
 		layer: 'components',
@@ -96,17 +169,55 @@ export const rules: Rule[] = [
 		forbid: allBut('audit', ['text', 'contract', 'json', 'cells', 'config', 'http']),
 		why: 'the audit is a report over a walk: pure checks and words on top of the walker, run by its command',
 	},
+	// The sandbox's rooms: of ours, only the contract module it shares with the client.
 	{
-		layer: 'sandbox',
-		forbid: allBut('sandbox', ['contract']),
-		allowOnly: {contract: ['contract/contract', 'contract/types']},
-		why: 'the sandbox and the client share the contract module, never each other',
+		layer: 'sandbox/data',
+		forbid: allBut('sandbox/data', ['contract']),
+		allowOnly: sandboxContract,
+		why: 'the records, their ordered indexes, the windows over them and churn: the data both APIs serve, knowing nothing of a request',
 	},
 	{
-		layer: 'commands',
-		forbid: ['cli'],
-		why: 'a command is an entry the CLI dispatches to, never the other way',
+		layer: 'sandbox/scenarios',
+		forbid: allBut('sandbox/scenarios', ['contract', 'sandbox/data']),
+		allowOnly: sandboxContract,
+		why: 'the scenarios\' names (config reads them to check --scenario) and each one\'s faults, over the data',
 	},
+	{
+		layer: 'sandbox/auth',
+		forbid: allBut('sandbox/auth', ['contract', 'sandbox/data', 'sandbox/routes']),
+		allowOnly: {...sandboxContract, 'sandbox/routes': ['sandbox/routes/query']},
+		why: 'who a request is: credentials, JWT checks and CDP keys; a refused token answers with the routes\' problem (query.ts ApiProblem), nothing else of them',
+	},
+	{
+		layer: 'sandbox/routes',
+		forbid: allBut('sandbox/routes', ['contract', 'sandbox/data', 'sandbox/scenarios', 'sandbox/auth']),
+		allowOnly: sandboxContract,
+		why: 'the HTTP server and both APIs\' routes: read the query, check the caller and the budget, serve a window of the data',
+	},
+	{
+		layer: 'sandbox/index',
+		forbid: allBut('sandbox/index', ['contract', 'sandbox']),
+		allowOnly: sandboxContract,
+		why: 'the sandbox\'s entry (index.ts) starts the server over its data, keys and scenario; the sandbox and the client share the contract module, never each other',
+	},
+	// The commands: a folder each (gh's pkg/cmd/<command>), entries the CLI dispatches to.
+	{
+		layer: 'commands/process',
+		forbid: allBut('commands/process', ['text', 'contract', 'config']),
+		why: 'what a command holds of its process (its streams, stop signals, V8 heap flags) serves every command and the CLI entry, and knows no command',
+	},
+	{
+		layer: 'commands/setup',
+		forbid: allBut('commands/setup', ['text', 'contract', 'json', 'config', 'http', 'sandbox', 'commands/process']),
+		why: 'what a command sets up before its work (the configuration opened from a profile or the demo\'s sandbox, credentials, refused flag pairs, the state folder) is shared by the commands and knows none of them',
+	},
+	command('commands/browse', 'browse runs the browser; with no terminal it writes the walk as dump does (runBare)', ['commands/dump']),
+	command('commands/dump', 'a command is an entry the CLI dispatches to, never another command\'s part'),
+	command('commands/audit', 'the audit walks as dump does; of dump only its steps (which walks go from both ends)', ['commands/dump'], {'commands/dump': ['commands/dump/dump-steps']}),
+	command('commands/serve', 'a command is an entry the CLI dispatches to, never another command\'s part'),
+	command('commands/token', 'a command is an entry the CLI dispatches to, never another command\'s part'),
+	command('commands/profiles', 'a command is an entry the CLI dispatches to, never another command\'s part'),
+	command('commands/completion', 'a command is an entry the CLI dispatches to, never another command\'s part'),
 	{
 		layer: 'app',
 		forbid: ['commands', 'sandbox', 'audit', 'cli'],
@@ -114,8 +225,8 @@ export const rules: Rule[] = [
 	},
 	{
 		layer: 'cli',
-		forbid: ['app', 'browser', 'components', 'sandbox', 'audit', 'output'],
-		why: 'the entry dispatches to the commands; what a command loads is its own',
+		forbid: ['app', 'browser', 'components', 'sandbox', 'audit', 'output', 'commands/setup'],
+		why: 'the entry dispatches to the commands (and sets the V8 flags first); what a command loads is its own',
 	},
 ];
 
@@ -138,11 +249,11 @@ export function violations(edges: readonly Edge[], layerRules: readonly Rule[] =
 				continue;
 			}
 
-			const allowed = rule.allowOnly?.[to];
-			if (rule.forbid.includes(to)) {
+			const narrowed = Object.entries(rule.allowOnly ?? {}).find(([folder]) => under(to, folder));
+			if (rule.forbid.some(folder => under(to, folder))) {
 				found.push(`${edge.from}:${edge.line} imports ${edge.to} (${edge.kind}): ${from}/ must not import ${to === 'app' || to === 'cli' ? 'the app root' : `${to}/`}; ${rule.why}`);
-			} else if (allowed && !allowed.includes(withoutExtension(edge.to))) {
-				found.push(`${edge.from}:${edge.line} imports ${edge.to} (${edge.kind}): ${from}/ may import from ${to}/ only ${allowed.map(file => `${file}.ts`).join(' and ')}; ${rule.why}`);
+			} else if (narrowed && !narrowed[1]!.includes(withoutExtension(edge.to))) {
+				found.push(`${edge.from}:${edge.line} imports ${edge.to} (${edge.kind}): ${from}/ may import from ${narrowed[0]}/ only ${narrowed[1]!.map(file => `${file}.ts`).join(' and ')}; ${rule.why}`);
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {hash32} from '../../source/sandbox/random.js';
+import {hash32} from '../../source/sandbox/data/random.js';
 import {testIo} from '../support/test-io.js';
 import {validate} from './json-schema.js';
 import {auditInProcess, auditJson, sandboxTarget, schema} from './run-audit.js';
@@ -166,7 +166,7 @@ describe('audit while the list changes', () => {
 
 describe('progress', () => {
 	test('drawn on stderr only when stderr is a terminal', async () => {
-		const {runAudit} = await import('../../source/commands/audit.js');
+		const {runAudit} = await import('../../source/commands/audit/audit.js');
 		const target = sandboxTarget(sandbox);
 		const io = testIo({env: target.env, stderr: {tty: true}});
 		const code = await runAudit(['accounts', ...target.flags, '--limit', '10'], io);

@@ -4,7 +4,7 @@ import {cpSync, existsSync, mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {runAudit} from '../../source/commands/audit.js';
+import {runAudit} from '../../source/commands/audit/audit.js';
 import type {AuditReport} from '../../source/audit/report.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
 import {runWithIo, testIo, type Result} from '../support/test-io.js';

@@ -58,7 +58,7 @@ describe('the compare client for the browser', () => {
 		const {startSandbox} = await import('../../source/sandbox/index.js');
 		const {resolveConfig} = await import('../../source/config/options.js');
 		const {createClient} = await import('../../source/http/http-client.js');
-		const {compareCredential, createCompareClient} = await import('../../source/audit/second-credential.js');
+		const {compareCredential, createCompareClient} = await import('../../source/commands/setup/second-credential.js');
 		const sandbox = await startSandbox({port: 0, records: 60});
 		try {
 			const env = {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full, OTHER: sandbox.credentials.account.restricted};

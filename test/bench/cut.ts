@@ -44,7 +44,7 @@ function time(rounds: number, run: () => unknown, warm = true): number {
 /** A string as a parsed body gives it: flat, not a rope built by repeat(). */
 const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
-/** The browser's cell cut before text/text-width.ts (browser/table-layout.ts fitCell). */
+/** The browser's cell cut before text/text-width.ts (browser/view/table-layout.ts fitCell). */
 function oldFitCell(text: string, width: number): string {
 	let cut = text;
 	let cells = stringWidth(text);

@@ -10,7 +10,7 @@
  * - the first frame of a page holding a 1 MB cell.
  *
  * The browser renders with the browse command's own Ink options
- * (commands/run-browser.tsx `inkOptions`: frame rate, incremental writes)
+ * (commands/browse/run-browser.tsx `inkOptions`: frame rate, incremental writes)
  * through Ink's terminal writer, into an in-memory terminal (screen-model.ts)
  * of the same size; a key's time runs from writing it to stdin to the write
  * after which the screen shows its effect. Keys are pressed one at a time,
@@ -199,7 +199,7 @@ class Side {
 			import(url('source/app.tsx')) as Promise<AppModule>,
 			import(url('source/config/options.ts')) as Promise<OptionsModule>,
 			import(url('source/http/http-client.ts')) as Promise<ClientModule>,
-			import(url('source/commands/run-browser.tsx')) as Promise<{inkOptions?: RenderOptions}>,
+			import(url('source/commands/browse/run-browser.tsx')) as Promise<{inkOptions?: RenderOptions}>,
 			// Ink's own copy of Yoga, to time its layout pass.
 			import(url('node_modules/yoga-layout/dist/src/index.js')) as Promise<YogaModule>,
 		]);

@@ -22,7 +22,7 @@ type Ready = {accountUrl: string; token: string; cursors: string[]};
 if (process.argv[2] === '--serve') {
 	// Child: start the sandbox and report where it is and some cursors to use.
 	const {startSandbox} = await import('../../source/sandbox/index.js');
-	const {Lists} = await import('../../source/sandbox/store.js');
+	const {Lists} = await import('../../source/sandbox/data/store.js');
 	const sandbox = await startSandbox({records: Number(process.argv[3])});
 	const {store} = sandbox;
 	if (!(store instanceof Lists)) {
@@ -124,7 +124,7 @@ async function throughput(ready: Ready, seconds: number): Promise<number> {
 
 /** Median of `runs` builds of the in-process store of `records` objects, in ms. */
 async function buildMs(records: number, runs: number): Promise<number> {
-	const {Lists} = await import('../../source/sandbox/store.js');
+	const {Lists} = await import('../../source/sandbox/data/store.js');
 	const times: number[] = [];
 	for (let n = 0; n < runs; n++) {
 		const started = performance.now();

@@ -47,9 +47,9 @@ const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stack
 	import('../../source/app.js'),
 	import('../../source/config/options.js'),
 	import('../../source/http/http-client.js'),
-	import('../../source/commands/dump.js'),
-	import('../../source/browser/page-stack.js'),
-	import('../../source/browser/search-pages.js'),
+	import('../../source/commands/dump/dump.js'),
+	import('../../source/browser/stack/page-stack.js'),
+	import('../../source/browser/search/search-pages.js'),
 ]);
 
 const {values} = parseArgs({

@@ -6,12 +6,13 @@
  * read, one of each kind (the records below must name every kind).
  */
 import {describe, expect, it} from 'vitest';
-import type {SaveWhat} from '../../source/browser/effects.js';
-import {noteText, type Note} from '../../source/browser/notes.js';
-import type {Notice} from '../../source/browser/page-stack.js';
-import {notAFileSentence, saveErrorSentence, savePath} from '../../source/browser/save-path.js';
-import {routeKey, type Screen} from '../../source/browser/screen.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import type {SaveWhat} from '../../source/browser/actions/effects.js';
+import {noteText, type Note} from '../../source/browser/actions/notes.js';
+import type {Notice} from '../../source/browser/stack/types.js';
+import {notAFileSentence, saveErrorSentence, savePath} from '../../source/browser/actions/save-path.js';
+import type {Screen} from '../../source/browser/keys/screen.js';
+import {routeKey} from '../../source/browser/keys/router.js';
+import {noticeText} from '../../source/browser/view/status-model.js';
 
 const loop = {kind: 'not-advancing' as const, note: 'page 3 holds the same objects as page 1'};
 

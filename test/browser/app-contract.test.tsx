@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import type {ScenarioName} from '../../source/sandbox/scenario-names.js';
+import type {ScenarioName} from '../../source/sandbox/scenarios/scenario-names.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {keys, renderApp} from './support/render-app.js';
 

@@ -1,5 +1,5 @@
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {helpLines} from '../../source/browser/keymap.js';
+import {helpLines} from '../../source/browser/keys/keymap.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import stringWidth from 'string-width';
 import {keys, renderApp} from './support/render-app.js';

@@ -1,10 +1,10 @@
 import {describe, expect, it, vi} from 'vitest';
-import {parseWalkArgs} from '../../source/commands/browse.js';
-import {earlyFirstPage} from '../../source/commands/browse-terminal.js';
+import {parseWalkArgs} from '../../source/commands/browse/browse.js';
+import {earlyFirstPage} from '../../source/commands/browse/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
-import {initialBrowserState} from '../../source/browser/browser-state.js';
-import {wantedRequests} from '../../source/browser/page-stack.js';
+import {initialBrowserState} from '../../source/browser/state/browser-state.js';
+import {wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
 
 describe('browse flags', () => {

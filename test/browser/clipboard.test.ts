@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
-import {copyNote, maxClipboardBytes, osc52} from '../../source/browser/clipboard.js';
+import {copyNote, maxClipboardBytes, osc52} from '../../source/browser/actions/clipboard.js';
 import {isInert} from '../../source/text/inert.js';
 
 function payload(sequence: string): string {

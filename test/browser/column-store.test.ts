@@ -2,7 +2,7 @@ import {lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {columnStatePath, loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from '../../source/commands/column-store.js';
+import {columnStatePath, loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from '../../source/commands/browse/column-store.js';
 
 const made: string[] = [];
 function stateDir(): string {

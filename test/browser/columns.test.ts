@@ -5,8 +5,8 @@
  * Pages come from the sandbox over HTTP, as the browser gets them.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {rowsOf, type Row} from '../../source/browser/cells.js';
-import {formatHeader, formatRow, layoutColumns, pickerItems} from '../../source/browser/table-layout.js';
+import {rowsOf, type Row} from '../../source/browser/stack/cells.js';
+import {formatHeader, formatRow, layoutColumns, pickerItems} from '../../source/browser/view/table-layout.js';
 import {chooseColumns, columnTraits, nameRank, orderColumns, parseColumnList, ranks} from '../../source/cells/column-order.js';
 import {createClient} from '../../source/http/http-client.js';
 import {resolveConfig} from '../../source/config/options.js';

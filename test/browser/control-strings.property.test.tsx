@@ -5,7 +5,7 @@
  * sequence the browser has no key for (device attributes, a cursor position
  * report, focus in and out, kitty's flags and keys, window reports, colours,
  * 8-bit CSI), also as raw 8-bit bytes that are no UTF-8 (a lone 0x9D,
- * read through commands/terminal-input.ts's decoder). Each, with any printable payload (keys such as ] j J W Y q g
+ * read through commands/browse/terminal-input.ts's decoder). Each, with any printable payload (keys such as ] j J W Y q g
  * included), cut across reads at any point, does nothing at all: the frame
  * is the same and is not even drawn again (the note a key would clear stays),
  * no page is requested, nothing is copied or written.
@@ -20,8 +20,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
-import {InputDecoder} from '../../source/browser/input-bytes.js';
-import {savePages} from '../../source/commands/copy-save.js';
+import {savePages} from '../../source/commands/browse/copy-save.js';
+import {InputDecoder} from '../../source/browser/keys/input-bytes.js';
 import type {Page} from '../../source/contract/types.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
@@ -160,7 +160,7 @@ function cutBytesIntoReads(piece: fc.Arbitrary<number[]>) {
 	});
 }
 
-/** Raw reads as the browser's stdin hands them to Ink (commands/terminal-input.ts): through one decoder. */
+/** Raw reads as the browser's stdin hands them to Ink (commands/browse/terminal-input.ts): through one decoder. */
 function decoded(reads: readonly Uint8Array[]): string[] {
 	const decoder = new InputDecoder();
 	return reads.map(read => decoder.decode(read));

@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {curlBuilder, savePages} from '../../source/commands/copy-save.js';
+import {curlBuilder, savePages} from '../../source/commands/browse/copy-save.js';
 import type {WalkConfig} from '../../source/config/options.js';
 import type {Page} from '../../source/contract/types.js';
 import {dumpInProcess} from '../support/run-dump.js';

@@ -1,10 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {browserReducer, copyOutcome, initialBrowserState, type BrowserState} from '../../source/browser/browser-state.js';
-import type {Effect} from '../../source/browser/effects.js';
-import {commandFor} from '../../source/browser/keymap.js';
-import {modeOf} from '../../source/browser/screen.js';
+import {browserReducer, copyOutcome, initialBrowserState} from '../../source/browser/state/browser-state.js';
+import type {Effect} from '../../source/browser/actions/effects.js';
+import {commandFor} from '../../source/browser/keys/keymap.js';
+import {modeOf} from '../../source/browser/keys/screen.js';
 import {makePage} from './pages.js';
-import {noteText} from '../../source/browser/notes.js';
+import {noteText} from '../../source/browser/actions/notes.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 /** The note's words, as the status line draws them. */
 const noteOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.note ? noteText(state.note).text : undefined);

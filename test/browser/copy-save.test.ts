@@ -4,8 +4,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {curlBuilder, profileVariable, savePages} from '../../source/commands/copy-save.js';
-import {openConfig} from '../../source/commands/demo.js';
+import {curlBuilder, profileVariable, savePages} from '../../source/commands/browse/copy-save.js';
+import {openConfig} from '../../source/commands/setup/demo.js';
 import type {Page} from '../../source/contract/types.js';
 
 /** A page as the client makes one, as far as the writer reads it: objects and their exact texts. */

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest';
-import {fillLine, shortNote} from '../../source/browser/fill-line.js';
-import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {fillLine, shortNote} from '../../source/browser/view/fill-line.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
+import type {PageStackState} from '../../source/browser/stack/types.js';
 
 const settings = {order: 'desc' as const, limit: 4};
 

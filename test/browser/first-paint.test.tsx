@@ -10,7 +10,7 @@ import chalk from 'chalk';
 import {render} from 'ink-testing-library';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {App} from '../../source/app.js';
-import type {BrowserOptions} from '../../source/browser/browser-state.js';
+import type {BrowserOptions} from '../../source/browser/state/browser-state.js';
 import {firstFrameLines} from '../../source/components/first-paint.js';
 import {resolveConfig} from '../../source/config/options.js';
 import type {ListObject, Page} from '../../source/contract/types.js';

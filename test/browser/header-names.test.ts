@@ -6,8 +6,8 @@
  */
 import stringWidth from 'string-width';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {rowsOf, type Row} from '../../source/browser/cells.js';
-import {formatHeader, layoutColumns, markerWidth} from '../../source/browser/table-layout.js';
+import {rowsOf, type Row} from '../../source/browser/stack/cells.js';
+import {formatHeader, layoutColumns, markerWidth} from '../../source/browser/view/table-layout.js';
 import {gap, maximumWidth} from '../../source/cells/table-layout.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {authHeaders, get, listUrl, type Api} from '../sandbox/helpers.js';

@@ -1,12 +1,12 @@
 /**
- * The terminal's bytes as Ink's parser reads them (browser/input-bytes.ts):
+ * The terminal's bytes as Ink's parser reads them (browser/keys/input-bytes.ts):
  * UTF-8 exactly as TextDecoder reads it, wherever the reads cut it; a byte
  * 0x80–0x9F that is no part of a whole character is its C1 control; a
  * character broken off is U+FFFD for its lead, and what followed is read again.
  */
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {InputDecoder} from '../../source/browser/input-bytes.js';
+import {InputDecoder} from '../../source/browser/keys/input-bytes.js';
 
 function decodeReads(reads: number[][]): string {
 	const decoder = new InputDecoder();

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {jsonTokens} from '../../source/browser/json-tokens.js';
+import {jsonTokens} from '../../source/browser/view/json-tokens.js';
 
 describe('jsonTokens: syntax colour for pretty JSON lines', () => {
 	it('tells keys, strings, numbers and literals apart, and loses no character', () => {

@@ -1,10 +1,12 @@
 import {describe, expect, it} from 'vitest';
-import {jumpUrl, parseJump} from '../../source/browser/jump.js';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
-import {routeKey} from '../../source/browser/screen.js';
-import {noticeText, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {jumpUrl, parseJump} from '../../source/browser/stack/jump.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {routeKey} from '../../source/browser/keys/router.js';
+import {noticeText, statusModel, walkStart} from '../../source/browser/view/status-model.js';
 import {Secret} from '../../source/text/secret.js';
-import {answer, url} from './pages.js';
+import {url, answer} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {PageStackState, StackAction} from '../../source/browser/stack/types.js';
 
 /**
  * Jump to a cursor (`:`): the syntax, the URL it builds (percent-encoded,

@@ -1,8 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import {pastedText, splitKeys} from '../../source/browser/key-chunks.js';
-import {keyName} from '../../source/browser/keymap.js';
-import {initialState, pageStackReducer as reduce, top, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
+import {pastedText, splitKeys} from '../../source/browser/keys/key-chunks.js';
+import {keyName} from '../../source/browser/keys/keymap.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {PageStackState} from '../../source/browser/stack/types.js';
 
 function names(input: string, key = {}, token?: string): string[] {
 	return splitKeys(input, key, token).map(press => keyName(press.input, press.key));

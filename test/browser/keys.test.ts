@@ -1,8 +1,9 @@
 import {describe, expect, it} from 'vitest';
 import {
 	bindings, browsingCommands, commandFor, commands, helpLines, keyLabel, keymap, keyName, modes, shownKeys, type Command, type CommandSpec, type KeyBinding,
-} from '../../source/browser/keymap.js';
-import {modeOf, routeKey, type KeyContext, type Screen} from '../../source/browser/screen.js';
+} from '../../source/browser/keys/keymap.js';
+import {modeOf, type KeyContext, type Screen} from '../../source/browser/keys/screen.js';
+import {routeKey} from '../../source/browser/keys/router.js';
 
 const context: KeyContext = {bodyRows: 10, overlayLines: 25, filter: '', hasSelection: true};
 const table: Screen = {kind: 'table'};

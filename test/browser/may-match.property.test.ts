@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {filterRows, flatten, mayMatch, visibleRows} from '../../source/browser/cells.js';
+import {filterRows, flatten, mayMatch, visibleRows} from '../../source/browser/stack/cells.js';
 
 /**
  * The quick scan a search runs before the `/` filter's own test must never

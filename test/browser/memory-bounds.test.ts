@@ -9,7 +9,7 @@
 import {spawnSync} from 'node:child_process';
 import process from 'node:process';
 import {describe, expect, it} from 'vitest';
-import {maxRowPages} from '../../source/browser/cells.js';
+import {maxRowPages} from '../../source/browser/stack/cells.js';
 
 type Report = {
 	walk: {entries: number; entriesWithPages: number; maxCachedPages: number; pagesWithRows: number; seen: number; idsCopied: number};

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {createMouseFilter, wheelRows} from '../../source/browser/mouse.js';
+import {createMouseFilter, wheelRows} from '../../source/browser/keys/mouse.js';
 
 describe('the mouse filter', () => {
 	it('an SGR wheel report scrolls three rows and types nothing, with or without the ESC Ink strips', () => {

@@ -1,15 +1,10 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {visibleRows} from '../../source/browser/cells.js';
-import {
-	initialState,
-	pageStackReducer as reduce,
-	top,
-	wantedRequests,
-	type PageStackState,
-	type StackAction,
-} from '../../source/browser/page-stack.js';
+import {visibleRows} from '../../source/browser/stack/cells.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {PageStackState, StackAction} from '../../source/browser/stack/types.js';
 
 /**
  * Random key presses, and answers to any request ever made (current, stale or

@@ -1,15 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import {
-	initialState,
-	pageStackReducer as reduce,
-	top,
-	wantedRequests,
-	firstPageUrl,
-} from '../../source/browser/page-stack.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {answer, apply, makePage, notice, url} from './pages.js';
 import {contractDefaults} from '../../source/contract/contract.js';
 import {Secret} from '../../source/text/secret.js';
-import {retryText} from '../../source/browser/status-model.js';
+import {retryText} from '../../source/browser/view/status-model.js';
+import {top, firstPageUrl} from '../../source/browser/stack/stack-steps.js';
 
 const settings = {order: 'desc' as const, limit: 3};
 

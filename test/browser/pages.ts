@@ -1,6 +1,7 @@
 import {expect} from 'vitest';
-import {pageStackReducer, wantedRequests, type PageStackState, type StackAction} from '../../source/browser/page-stack.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import {pageStackReducer, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import type {PageStackState, StackAction} from '../../source/browser/stack/types.js';
+import {noticeText} from '../../source/browser/view/status-model.js';
 import type {ListObject, Page} from '../../source/contract/types.js';
 import {pageSpans} from '../../source/json/json-spans.js';
 

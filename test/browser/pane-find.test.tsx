@@ -7,7 +7,7 @@
  */
 import chalk from 'chalk';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {helpLines} from '../../source/browser/keymap.js';
+import {helpLines} from '../../source/browser/keys/keymap.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import {commandFor, keyName} from '../../source/browser/keymap.js';
-import {modeOf, routeKey, type KeyContext, type Screen} from '../../source/browser/screen.js';
+import {commandFor, keyName} from '../../source/browser/keys/keymap.js';
+import {modeOf, type KeyContext, type Screen} from '../../source/browser/keys/screen.js';
+import {routeKey} from '../../source/browser/keys/router.js';
 
 const items = [{path: 'id', shown: true}, {path: 'name', shown: true}, {path: 'created_at', shown: true}];
 const context: KeyContext = {bodyRows: 10, overlayLines: 25, filter: '', hasSelection: true, columnItems: () => items};

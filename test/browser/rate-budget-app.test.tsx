@@ -3,7 +3,7 @@
  * --rate-limit answers carry RateLimit-* headers), and nothing when it does not.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {budgetSegment, waitingText} from '../../source/browser/status-model.js';
+import {budgetSegment, waitingText} from '../../source/browser/view/status-model.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {makePage, url} from './pages.js';
 import {keys, renderApp} from './support/render-app.js';

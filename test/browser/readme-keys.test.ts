@@ -5,7 +5,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {endMarker, keyTable, readmePath, startMarker, withKeyTable} from '../../scripts/keymap-table.js';
-import {browsingCommands, keymap} from '../../source/browser/keymap.js';
+import {browsingCommands, keymap} from '../../source/browser/keys/keymap.js';
 
 describe('README key table', () => {
 	it('is the one generated from the keymap (run npm run keys:readme)', () => {

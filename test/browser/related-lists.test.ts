@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {childLists, listName, objectLabel, relatedLists, safeResourcePath, walkBase} from '../../source/browser/related-lists.js';
+import {childLists, listName, objectLabel, relatedLists, safeResourcePath, walkBase} from '../../source/browser/related/related-lists.js';
 
 const base = {origin: 'https://api.example.com', prefix: ''};
 const account = {id: 'a1', name: 'BTC Wallet', resource: 'account', resource_path: '/v2/accounts/a1'};

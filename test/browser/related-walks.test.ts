@@ -4,13 +4,15 @@
  * was; request ids never repeat across walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import {overlayLines} from '../../source/browser/pane-lines.js';
-import type {KeyFlags} from '../../source/browser/keymap.js';
-import {top, wantedRequests} from '../../source/browser/page-stack.js';
-import {breadcrumb, maxParents, openRelated, returnToParent} from '../../source/browser/related-walks.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {overlayLines} from '../../source/browser/view/pane-lines.js';
+import type {KeyFlags} from '../../source/browser/keys/keymap.js';
+import {wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {breadcrumb, maxParents, openRelated, returnToParent} from '../../source/browser/related/related-walks.js';
 import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 const origin = 'http://x.test';
 const startUrl = `${origin}/v2/accounts?limit=25&order=desc`;

@@ -6,8 +6,8 @@
  */
 import {describe, expect, it, vi} from 'vitest';
 import type {ColumnChoice} from '../../source/cells/column-order.js';
-import {visibleRows} from '../../source/browser/cells.js';
-import {objectLabel} from '../../source/browser/related-lists.js';
+import {visibleRows} from '../../source/browser/stack/cells.js';
+import {objectLabel} from '../../source/browser/related/related-lists.js';
 import type {ListObject} from '../../source/contract/types.js';
 import {keys, type renderApp} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';

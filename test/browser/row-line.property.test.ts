@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {rowsOf} from '../../source/browser/cells.js';
-import {layoutColumns, rowLine} from '../../source/browser/table-layout.js';
+import {rowsOf} from '../../source/browser/stack/cells.js';
+import {layoutColumns, rowLine} from '../../source/browser/view/table-layout.js';
 
 /**
  * The table hands Ink a blank line of each row's width and swaps the row's

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {noFileName, overwriteQuestion, saveErrorSentence, savePath, shownName, wroteNote} from '../../source/browser/save-path.js';
+import {noFileName, overwriteQuestion, saveErrorSentence, savePath, shownName, wroteNote} from '../../source/browser/actions/save-path.js';
 import {isInert} from '../../source/text/inert.js';
 
 function errno(code: string): NodeJS.ErrnoException {

@@ -5,23 +5,17 @@
  * error), and how the page stack takes its one landing.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {
-	initialState,
-	pageStackReducer as reduce,
-	searchStart,
-	top,
-	wantedRequests,
-	type Bounds,
-	type PageStackState,
-	type StackAction,
-} from '../../source/browser/page-stack.js';
-import {searchPages, throttled, type LoadPage, type SearchDirection, type SearchOptions, type SearchProgress} from '../../source/browser/search-pages.js';
-import {noticeText, walkStart} from '../../source/browser/status-model.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {searchPages, throttled, type LoadPage, type SearchOptions} from '../../source/browser/search/search-pages.js';
+import {noticeText, walkStart} from '../../source/browser/view/status-model.js';
 import {createClient, type PageClient} from '../../source/http/http-client.js';
 import {resolveConfig} from '../../source/config/options.js';
 import type {Page} from '../../source/contract/types.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {startFaultyServer, type FaultName} from '../support/faulty-server.js';
+import {searchStart} from '../../source/browser/stack/search-landing.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {Bounds, PageStackState, StackAction, SearchDirection, SearchProgress} from '../../source/browser/stack/types.js';
 
 const limit = 10;
 const records = 300;

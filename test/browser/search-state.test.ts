@@ -1,9 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import {top, wantedRequests} from '../../source/browser/page-stack.js';
-import type {SearchOutcome} from '../../source/browser/search-pages.js';
-import {noticeText} from '../../source/browser/status-model.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {wantedRequests} from '../../source/browser/stack/page-stack.js';
+import type {SearchOutcome} from '../../source/browser/stack/types.js';
+import {noticeText} from '../../source/browser/view/status-model.js';
 import {makePage, url} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 /**
  * The browser state's side of a search (`n`, `N`): when it starts, what keys

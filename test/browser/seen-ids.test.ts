@@ -3,7 +3,7 @@
  * each state counts the ids added up to it, whatever was added after it.
  */
 import {describe, expect, it} from 'vitest';
-import {withIds} from '../../source/browser/seen-ids.js';
+import {withIds} from '../../source/browser/stack/seen-ids.js';
 
 const objects = (...ids: string[]) => ids.map(id => ({id}));
 

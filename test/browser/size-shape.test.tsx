@@ -7,8 +7,8 @@
  */
 import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
 import {startFaultyServer, type FaultName, type FaultyServer} from '../support/faulty-server.js';
-import {flatten, rowsOf} from '../../source/browser/cells.js';
-import {jsonLines} from '../../source/browser/format.js';
+import {flatten, rowsOf} from '../../source/browser/stack/cells.js';
+import {jsonLines} from '../../source/browser/view/format.js';
 import {keys, renderApp} from './support/render-app.js';
 
 let faulty: FaultyServer;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {shownPageRows, type RowSort} from '../../source/browser/cells.js';
+import {shownPageRows, type RowSort} from '../../source/browser/stack/cells.js';
 
 /**
  * `s` sorts the rows on screen in one total order: whatever order the server

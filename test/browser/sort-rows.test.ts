@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {shownPageRows} from '../../source/browser/cells.js';
+import {shownPageRows} from '../../source/browser/stack/cells.js';
 
 describe('shownPageRows: rows sorted on screen', () => {
 	const objects = [

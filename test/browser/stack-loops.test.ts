@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer as reduce, top, wantedRequests} from '../../source/browser/page-stack.js';
-import {answer, apply, makePage, notice, url} from './pages.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {makePage, url, answer, apply, notice} from './pages.js';
+import {top} from '../../source/browser/stack/stack-steps.js';
 
 /**
  * The page stack at a loop (→ and F judge the next page by the walk rules

@@ -1,10 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {initialState, pageStackReducer, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
-import {overlayLines} from '../../source/browser/pane-lines.js';
-import {startState} from '../../source/browser/browser-state.js';
-import {matchesOffScreen} from '../../source/browser/cells.js';
-import {errorText, joinSegments, limitText, offScreenText, statusLegend, statusModel, walkStart} from '../../source/browser/status-model.js';
+import {initialState, pageStackReducer, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {overlayLines} from '../../source/browser/view/pane-lines.js';
+import {startState} from '../../source/browser/state/browser-state.js';
+import {matchesOffScreen} from '../../source/browser/stack/cells.js';
+import {errorText, joinSegments, limitText, offScreenText, statusLegend, statusModel, walkStart} from '../../source/browser/view/status-model.js';
 import {makePage, url} from './pages.js';
+import type {PageStackState} from '../../source/browser/stack/types.js';
 
 function withPage(page: Parameters<typeof makePage>[0], startUrl = url()) {
 	const state = initialState({startUrl, settings: {order: 'desc', limit: 25}});

@@ -5,11 +5,12 @@
  * differs visibly from what was sent.
  */
 import {describe, expect, it} from 'vitest';
-import {debugLines} from '../../source/browser/debug-lines.js';
-import {initialState, pageStackReducer as reduce, wantedRequests, type PageStackState} from '../../source/browser/page-stack.js';
-import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/status-model.js';
-import {messageLine} from '../../source/browser/table-screen.js';
+import {initialState, pageStackReducer as reduce, wantedRequests} from '../../source/browser/stack/page-stack.js';
+import {errorText, fitSegments, hintSegments, joinSegments, paneTitle, retryText, statusModel, waitingText} from '../../source/browser/view/status-model.js';
+import {messageLine} from '../../source/browser/view/table-screen.js';
+import {debugLines} from '../../source/browser/view/debug-lines.js';
 import {makePage, url} from './pages.js';
+import type {PageStackState} from '../../source/browser/stack/types.js';
 
 const input = {api: 'account', endpoint: '/v2/accounts', spinner: '⠋', filter: '', visible: 0};
 

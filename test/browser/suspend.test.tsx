@@ -1,14 +1,15 @@
 import {describe, expect, it, vi} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import {commandFor, modes} from '../../source/browser/keymap.js';
-import {giveBackSequence, takeSequence} from '../../source/commands/terminal-screen.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {commandFor, modes} from '../../source/browser/keys/keymap.js';
+import {giveBackSequence, takeSequence} from '../../source/commands/browse/terminal-screen.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 import {makePage, url} from './pages.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 /**
  * Ctrl-Z (the byte 0x1a in raw mode): the reducer counts it and does nothing
  * else, in every mode; the app hands each one to the command's suspend, which
- * gives the terminal back and stops (commands/terminal-screen.ts; the real
+ * gives the terminal back and stops (commands/browse/terminal-screen.ts; the real
  * stop and `fg` are in test/e2e/suspend.test.ts).
  */
 

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {deriveColumns, flatten, rowsOf, visibleRows} from '../../source/browser/cells.js';
-import {fitCell, formatHeader, formatRow, layoutColumns, windowStart} from '../../source/browser/table-layout.js';
+import {deriveColumns, flatten, rowsOf, visibleRows} from '../../source/browser/stack/cells.js';
+import {fitCell, formatHeader, formatRow, layoutColumns, windowStart} from '../../source/browser/view/table-layout.js';
 
 const account = {
 	name: 'BTC Wallet',

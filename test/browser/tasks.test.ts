@@ -1,15 +1,16 @@
 /**
- * The tasks a browser state wants (browser/tasks.ts), as data: which ones for
+ * The tasks a browser state wants (browser/state/tasks.ts), as data: which ones for
  * a given state, that a task no longer wanted leaves the list (the runner
  * then aborts it), and that ids come from one counter, never repeating across
  * kinds or walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
-import type {KeyFlags} from '../../source/browser/keymap.js';
-import {wantedTasks, type Task} from '../../source/browser/tasks.js';
+import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import type {KeyFlags} from '../../source/browser/keys/keymap.js';
+import {wantedTasks, type Task} from '../../source/browser/state/tasks.js';
 import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
+import type {BrowserState} from '../../source/browser/state/types.js';
 
 const origin = 'http://x.test';
 const startUrl = `${origin}/v2/accounts?limit=3&order=desc`;

@@ -1,5 +1,5 @@
 /**
- * The terminal the first paint opens (commands/terminal-screen.ts) hands the
+ * The terminal the first paint opens (commands/browse/terminal-screen.ts) hands the
  * stop signals to the browser without losing one: a signal received while
  * the browser's modules load reaches the browser's handler. Run in a child
  * process, since the signal is real.

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {wrapLines} from '../../source/browser/wrap-lines.js';
+import {wrapLines} from '../../source/text/wrap-lines.js';
 
 describe('wrapLines', () => {
 	it('wraps at word boundaries, keeping every word', () => {

@@ -1,9 +1,9 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {helpLines} from '../../source/browser/keymap.js';
-import {overlayLines} from '../../source/browser/pane-lines.js';
-import {statusLegend} from '../../source/browser/status-model.js';
-import {hanging, lineRows, sidewaysCut, wrappedRows, wrappedWindow} from '../../source/browser/wrap.js';
+import {lineRows, sidewaysCut, wrappedRows, wrappedWindow, hanging} from '../../source/text/wrap.js';
+import {helpLines} from '../../source/browser/keys/keymap.js';
+import {overlayLines} from '../../source/browser/view/pane-lines.js';
+import {statusLegend} from '../../source/browser/view/status-model.js';
 
 describe('wrapping text panes', () => {
 	it('wraps long lines at the width, nothing cut, wide characters never split', () => {

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {rowsOf} from '../../source/browser/cells.js';
-import {layoutColumns as browserLayout, markerWidth} from '../../source/browser/table-layout.js';
+import {rowsOf} from '../../source/browser/stack/cells.js';
+import {layoutColumns as browserLayout, markerWidth} from '../../source/browser/view/table-layout.js';
 import {formatCells, layoutColumns, maximumWidth} from '../../source/cells/table-layout.js';
 
 const cells = (object: Record<string, string>) => new Map(Object.entries(object));

@@ -10,11 +10,11 @@ import path from 'node:path';
 import process from 'node:process';
 import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {flagsOf, flagValueLists} from '../../source/commands/completion.js';
+import {flagsOf, flagValueLists} from '../../source/commands/completion/completion.js';
 import {apiNames, demoAuths, demoCredentials, orders} from '../../source/config/flag-values.js';
 import {commands} from '../../source/config/flags.js';
 import {formats} from '../../source/output/writer.js';
-import {scenarioNames} from '../../source/sandbox/scenario-names.js';
+import {scenarioNames} from '../../source/sandbox/scenarios/scenario-names.js';
 import {keepServer, pollUntil, requireTmux, tmuxPath} from '../e2e/support/tmux.js';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {runCredentialCommand} from '../../source/commands/credential-command.js';
+import {runCredentialCommand} from '../../source/commands/setup/credential-command.js';
 import {UsageError} from '../../source/text/errors.js';
 import {cliPath} from '../support/run-dump.js';
 import {pollUntil} from '../e2e/support/tmux.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {parseKeyParts} from '../../source/config/cdp-key.js';
 import type {Credential} from '../../source/config/credentials.js';
-import {curlAuthOf, curlCommand} from '../../source/commands/curl-command.js';
+import {curlAuthOf, curlCommand} from '../../source/commands/browse/curl-command.js';
 import {shellQuote} from '../../source/text/shell-quote.js';
 import {Secret} from '../../source/text/secret.js';
 import {leakedRun} from '../support/secret-runs.js';

@@ -1,6 +1,6 @@
 /**
  * Pairs of dump's and audit's flags where one would silently undo the other
- * (commands/flag-pairs.ts): each refused with exit 2, in one sentence naming
+ * (commands/setup/flag-pairs.ts): each refused with exit 2, in one sentence naming
  * both flags as the flag table spells them, before any request; the pairs
  * that work together still do.
  */

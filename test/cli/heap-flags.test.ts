@@ -1,5 +1,5 @@
 /**
- * The V8 flags pagewalk sets after start (source/commands/heap-flags.ts) are
+ * The V8 flags pagewalk sets after start (source/commands/process/heap-flags.ts) are
  * accepted by the Node running the suite (CI runs it on Node 20, 22 and 24).
  * V8 answers a flag it does not know, set with v8.setFlagsFromString, by
  * printing `Error: unrecognized flag …` on stdout, which would land on the
@@ -10,7 +10,7 @@
 import {spawnSync} from 'node:child_process';
 import process from 'node:process';
 import {describe, expect, it} from 'vitest';
-import {heapFlags} from '../../source/commands/heap-flags.js';
+import {heapFlags} from '../../source/commands/process/heap-flags.js';
 import {patience} from '../support/patience.js';
 
 const entries = Object.entries(heapFlags);

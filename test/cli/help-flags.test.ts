@@ -8,7 +8,7 @@ import path from 'node:path';
 import process from 'node:process';
 import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
-import {flagsOf} from '../../source/commands/completion.js';
+import {flagsOf} from '../../source/commands/completion/completion.js';
 import {commands} from '../../source/config/flags.js';
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import {createInterface} from 'node:readline';
 import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import {unsupportedKeywords, validate, type Schema} from '../audit/json-schema.js';
-import {scenarioNames} from '../../source/sandbox/scenario-names.js';
+import {scenarioNames} from '../../source/sandbox/scenarios/scenario-names.js';
 
 const run = promisify(execFile);
 const cli = path.resolve('dist/cli.js');

@@ -64,9 +64,9 @@ describe('dump to a pipe', () => {
 		const meta = await metafile();
 		const outputs = Object.keys(meta.outputs);
 		const entry = outputs.find(file => file.endsWith('/cli.js'))!;
-		const dumpChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/commands/dump.ts'))!;
+		const dumpChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/commands/dump/dump.ts'))!;
 		const inputs = staticInputs(meta, [entry, dumpChunk]);
-		expect(inputs).toContain('source/commands/dump.ts');
+		expect(inputs).toContain('source/commands/dump/dump.ts');
 		expect(inputs.filter(input => /node_modules\/(ink|react|react-reconciler|string-width|yoga-layout)\//.test(input))).toEqual([]);
 		// The browser's chunks do hold them (the check above could not pass by looking nowhere).
 		expect(Object.values(meta.outputs).some(output => Object.keys(output.inputs).some(input => input.includes('node_modules/string-width/')))).toBe(true);
@@ -77,7 +77,7 @@ describe('dump to a pipe', () => {
 		const outputs = Object.keys(meta.outputs);
 		const entry = outputs.find(file => file.endsWith('/cli.js'))!;
 		const paintChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/components/first-paint.ts'))!;
-		const browseChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/commands/browse.tsx'))!;
+		const browseChunk = outputs.find(file => Object.keys(meta.outputs[file]!.inputs).includes('source/commands/browse/browse.tsx'))!;
 		const inputs = staticInputs(meta, [entry, browseChunk, paintChunk]);
 		expect(inputs).toContain('source/components/first-paint.ts');
 		expect(inputs.filter(input => /node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(input))).toEqual([]);

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {loadBrowser} from '../../source/commands/load-browser.js';
+import {loadBrowser} from '../../source/commands/browse/load-browser.js';
 
 describe('loadBrowser', () => {
 	it('loads the browser and puts the global fetch back as it was', async () => {

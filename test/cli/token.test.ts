@@ -5,7 +5,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeJwtClaims} from '../../source/config/jwt-sign.js';
-import {runToken} from '../../source/commands/token.js';
+import {runToken} from '../../source/commands/token/token.js';
 import {PagewalkError} from '../../source/text/errors.js';
 import {describeError} from '../../source/text/report-error.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';

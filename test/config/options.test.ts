@@ -1,7 +1,7 @@
 import {inspect} from 'node:util';
 import {describe, expect, test} from 'vitest';
 import {UsageError} from '../../source/text/errors.js';
-import {openConfig} from '../../source/commands/demo.js';
+import {openConfig} from '../../source/commands/setup/demo.js';
 import type {Credential} from '../../source/config/credentials.js';
 import {demoPlan, firstPageUrl, resolveConfig, type WalkFlagValues} from '../../source/config/options.js';
 

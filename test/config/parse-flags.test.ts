@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {UsageError} from '../../source/text/errors.js';
 import {commands, type CommandFlags} from '../../source/config/flags.js';
-import {editDistance, parseCommandLine, parseFlags} from '../../source/config/parse-flags.js';
+import {parseCommandLine, parseFlags} from '../../source/config/parse-flags.js';
+import {editDistance} from '../../source/text/edit-distance.js';
 
 const every: CommandFlags[] = Object.values(commands);
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ContractChecks} from '../../source/audit/checks.js';
-import {pageFindings} from '../../source/browser/page-findings.js';
+import {pageFindings} from '../../source/browser/stack/page-findings.js';
 import {resolveConfig} from '../../source/config/options.js';
 import {consumerScopes, contractRules, rulesShownBy, type Consumer, type RuleId} from '../../source/contract/rules.js';
 import type {Order, Page} from '../../source/contract/types.js';

@@ -17,11 +17,11 @@ import path from 'node:path';
 import process from 'node:process';
 import {createInterface} from 'node:readline';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {bindings, keyLabel} from '../../source/browser/keymap.js';
-import {defaultSearchPages} from '../../source/browser/search-pages.js';
+import {bindings, keyLabel} from '../../source/browser/keys/keymap.js';
+import {defaultSearchPages} from '../../source/browser/search/search-pages.js';
 import {maximumWidth} from '../../source/cells/table-layout.js';
-import {firstPaintWaitMs} from '../../source/commands/browse-terminal.js';
-import {signalExitCodes} from '../../source/commands/stop-signals.js';
+import {firstPaintWaitMs} from '../../source/commands/browse/browse-terminal.js';
+import {signalExitCodes} from '../../source/commands/process/stop-signals.js';
 import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';
 import {JsonReader, jsonEnd} from '../../source/json/json-tokenizer.js';
@@ -319,7 +319,7 @@ const claims: Claim[] = [
 	},
 	{
 		file: 'docs/exit-codes.md',
-		says: /`source\/text\/errors\.ts` \(`exitCodes`: ([\d, ]+)\), `source\/commands\/stop-signals\.ts` \(([\d, ]+)\)/,
+		says: /`source\/text\/errors\.ts` \(`exitCodes`: ([\d, ]+)\), `source\/commands\/process\/stop-signals\.ts` \(([\d, ]+)\)/,
 		check([plain, signals]) {
 			const list = (text: string) => text.split(',').map(code => figure(code.trim()));
 			expect(list(plain!)).toEqual(Object.values(exitCodes));

@@ -12,7 +12,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import type {FaultName} from '../support/faulty-server.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';

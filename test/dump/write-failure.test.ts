@@ -12,7 +12,7 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {cliPath, sandboxEnv, usePrivateCli} from '../support/run-dump.js';
 import {testIo} from '../support/test-io.js';

@@ -11,8 +11,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {HeldBrowser, pollUntil, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
-import {giveBackSequence, takeSequence} from '../../source/commands/terminal-screen.js';
+import {pollUntil, requireTmux, selectedRow, TmuxServer, HeldBrowser} from './support/tmux.js';
+import {giveBackSequence, takeSequence} from '../../source/commands/browse/terminal-screen.js';
 
 const server = new TmuxServer('suspend', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-suspend-'));

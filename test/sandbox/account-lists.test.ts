@@ -14,9 +14,9 @@ import type {ListObject, Order, Page, WalkEnd} from '../../source/contract/types
 import {walkBothEnds} from '../../source/http/both-ends.js';
 import {createClient, type PageClient} from '../../source/http/http-client.js';
 import {walk, type PageSource} from '../../source/http/walker.js';
-import {startChurn} from '../../source/sandbox/churn.js';
+import {startChurn} from '../../source/sandbox/data/churn.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {Lists} from '../../source/sandbox/store.js';
+import {Lists} from '../../source/sandbox/data/store.js';
 
 type Viewer = 'full' | 'restricted';
 type Walked = {ids: string[]; objects: ListObject[]; pages: Page[]; end: WalkEnd};

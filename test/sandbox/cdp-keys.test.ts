@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {CdpKey, parseKeyFile, readKeyFile} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
 import {startSandbox, type Sandbox, type SandboxKey} from '../../source/sandbox/index.js';
-import {issueKeys, SandboxKeyFileError, writeKeyFiles} from '../../source/sandbox/cdp-keys.js';
+import {issueKeys, SandboxKeyFileError, writeKeyFiles} from '../../source/sandbox/auth/cdp-keys.js';
 import {authHeaders, get, walk, type Reply} from './helpers.js';
 
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
 /** `churn`: background inserts and removals while clients walk, and the walk stays consistent (docs/contract.md#consistent-under-change). */
 import {expect, it, vi} from 'vitest';
 import {startSandbox} from '../../source/sandbox/index.js';
-import {redactTarget} from '../../source/sandbox/server.js';
+import {redactTarget} from '../../source/sandbox/routes/server.js';
 import {patience, pollUntil} from '../support/patience.js';
 import {authHeaders, get, type Api} from './helpers.js';
 

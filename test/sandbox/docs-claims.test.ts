@@ -6,7 +6,7 @@
 import {readFileSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {defaultLongTail, startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {heldObjectLimit} from '../../source/sandbox/store.js';
+import {heldObjectLimit} from '../../source/sandbox/data/store.js';
 import {authHeaders, get} from './helpers.js';
 
 let sandbox: Sandbox;

@@ -117,10 +117,10 @@ it('malformed HTTP gets a 400 or a closed socket, and the server keeps serving',
 });
 
 it('the handlers themselves never throw or answer 500 for any target and header bytes', async () => {
-	const {accountApi} = await import('../../source/sandbox/account-api.js');
-	const {commerceApi} = await import('../../source/sandbox/commerce-api.js');
-	const {credentialsFor} = await import('../../source/sandbox/credentials.js');
-	const {Lists} = await import('../../source/sandbox/store.js');
+	const {accountApi} = await import('../../source/sandbox/routes/account-api.js');
+	const {commerceApi} = await import('../../source/sandbox/routes/commerce-api.js');
+	const {credentialsFor} = await import('../../source/sandbox/auth/credentials.js');
+	const {Lists} = await import('../../source/sandbox/data/store.js');
 	const lists = new Lists(3, 50);
 	const credentials = credentialsFor(3);
 	const handlers = {account: accountApi(lists, credentials), commerce: commerceApi(lists, credentials, () => 'http://127.0.0.1:1')};

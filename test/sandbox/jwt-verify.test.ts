@@ -3,8 +3,8 @@ import {generateKeyPairSync} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
 import {CdpKey} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
-import {JwtVerifier, looksLikeJwt} from '../../source/sandbox/jwt-verify.js';
-import {parseRateLimit, RateLimiter} from '../../source/sandbox/rate-limit.js';
+import {JwtVerifier, looksLikeJwt} from '../../source/sandbox/auth/jwt-verify.js';
+import {parseRateLimit, RateLimiter} from '../../source/sandbox/routes/rate-limit.js';
 
 const pair = generateKeyPairSync('ed25519');
 const key = new CdpKey('k', 'EdDSA', pair.privateKey);

@@ -5,7 +5,7 @@
  * never shorter).
  */
 import {describe, expect, it} from 'vitest';
-import {delayFor, parseLatency} from '../../source/sandbox/latency.js';
+import {delayFor, parseLatency} from '../../source/sandbox/routes/latency.js';
 import {startSandbox} from '../../source/sandbox/index.js';
 import {authHeaders, get, listUrl} from './helpers.js';
 import {dumpInProcess} from '../support/run-dump.js';

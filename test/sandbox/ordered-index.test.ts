@@ -1,11 +1,11 @@
 /** The ordered index and the store, without HTTP. */
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {hiddenClumps} from '../../source/sandbox/clumps.js';
-import {OrderedIndex} from '../../source/sandbox/ordered-index.js';
-import {idFor, serialOfId} from '../../source/sandbox/random.js';
-import {createdTimes} from '../../source/sandbox/records.js';
-import {Lists} from '../../source/sandbox/store.js';
+import {hiddenClumps} from '../../source/sandbox/data/clumps.js';
+import {OrderedIndex} from '../../source/sandbox/data/ordered-index.js';
+import {idFor, serialOfId} from '../../source/sandbox/data/random.js';
+import {createdTimes} from '../../source/sandbox/data/records.js';
+import {Lists} from '../../source/sandbox/data/store.js';
 
 describe('ids', () => {
 	it('encode their serial and decode back; other strings do not decode', () => {

@@ -1,7 +1,7 @@
 /** The record generators: times written as the APIs write them. */
 import fc from 'fast-check';
 import {expect, it} from 'vitest';
-import {isoTime} from '../../source/sandbox/records.js';
+import {isoTime} from '../../source/sandbox/data/records.js';
 
 it('isoTime matches Date#toISOString, without ".000" for whole seconds', () => {
 	fc.assert(

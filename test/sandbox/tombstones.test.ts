@@ -5,7 +5,7 @@
  */
 import {describe, expect, it} from 'vitest';
 import {startSandbox} from '../../source/sandbox/index.js';
-import {Lists} from '../../source/sandbox/store.js';
+import {Lists} from '../../source/sandbox/data/store.js';
 import {authHeaders, get, listUrl} from './helpers.js';
 
 function randomFrom(seed: number): () => number {

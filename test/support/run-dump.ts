@@ -9,7 +9,7 @@ import {cpSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import type {Sandbox} from '../../source/sandbox/index.js';
 import {runWithIo, testIo, type Result} from './test-io.js';
 

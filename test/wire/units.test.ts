@@ -7,11 +7,11 @@ import {execFileSync} from 'node:child_process';
 import {isUtf8} from 'node:buffer';
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {resumeFlag} from '../../source/commands/dump.js';
+import {resumeFlag} from '../../source/commands/dump/dump.js';
 import {decodeBodyBytes, firstInvalidUtf8} from '../../source/http/body-bytes.js';
 import {checkSameOrigin, credentialParameter, ForeignLinkError, parseBase, resolveLink} from '../../source/contract/links.js';
 import {resolveConfig} from '../../source/config/options.js';
-import {compareCredential} from '../../source/audit/second-credential.js';
+import {compareCredential} from '../../source/commands/setup/second-credential.js';
 import {redact, Secret} from '../../source/text/secret.js';
 
 describe('relative links resolve against the request they came from', () => {

@@ -6,7 +6,7 @@
  */
 import {execFileSync} from 'node:child_process';
 import {describe, expect, test} from 'vitest';
-import {runDump} from '../../source/commands/dump.js';
+import {runDump} from '../../source/commands/dump/dump.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {canary, canaryEnv, dumpInProcess} from '../support/run-dump.js';
 import {testIo, type CaptureOptions} from '../support/test-io.js';

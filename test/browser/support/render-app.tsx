@@ -3,7 +3,7 @@ import {App, type AppProps} from '../../../source/app.js';
 import {colourLevel} from '../../../source/text/colour.js';
 import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
 import {createClient} from '../../../source/http/http-client.js';
-import {createCompareClient} from '../../../source/audit/second-credential.js';
+import {createCompareClient} from '../../../source/commands/setup/second-credential.js';
 import {patience, pollUntil} from '../../support/patience.js';
 
 /** Key sequences as a terminal sends them. */

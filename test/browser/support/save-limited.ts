@@ -4,7 +4,7 @@
  * bytes cuts the second, last, write short. Prints the result as JSON.
  */
 import process from 'node:process';
-import {savePages} from '../../../source/commands/copy-save.js';
+import {savePages} from '../../../source/commands/browse/copy-save.js';
 import type {Page} from '../../../source/contract/types.js';
 
 function page(prefix: string): Page {

@@ -5,7 +5,7 @@
  * its modules have loaded. Prints which listener got the signal.
  */
 import process from 'node:process';
-import {takeStopSignals, TerminalScreen} from '../../../source/commands/terminal-screen.js';
+import {takeStopSignals, TerminalScreen} from '../../../source/commands/browse/terminal-screen.js';
 
 const screen = new TerminalScreen({mouse: false});
 screen.paint(['painted']);

@@ -22,10 +22,12 @@ globalThis.Set = CountingSet as SetConstructor;
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
-const {initialState, pageStackReducer: reduce, searchStart, top, wantedRequests} = await import('../../../source/browser/page-stack.js');
-const {searchPages} = await import('../../../source/browser/search-pages.js');
-const {rowsOf} = await import('../../../source/browser/cells.js');
-const {pageLayout} = await import('../../../source/browser/table-layout.js');
+const {initialState, pageStackReducer: reduce, wantedRequests} = await import('../../../source/browser/stack/page-stack.js');
+const {top} = await import('../../../source/browser/stack/stack-steps.js');
+const {searchStart} = await import('../../../source/browser/stack/search-landing.js');
+const {searchPages} = await import('../../../source/browser/search/search-pages.js');
+const {rowsOf} = await import('../../../source/browser/stack/cells.js');
+const {pageLayout} = await import('../../../source/browser/view/table-layout.js');
 const {base, makePage, url} = await import('../pages.js');
 type PageStackState = ReturnType<typeof initialState>;
 type Page = ReturnType<typeof makePage>;

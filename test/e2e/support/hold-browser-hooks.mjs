@@ -5,7 +5,7 @@
 // that its import waits for the release file first, with timers, and the main
 // thread stays free meanwhile (signals, the terminal) on every Node.
 
-// esbuild's dynamic import of the browser's chunk (source/commands/load-browser.ts).
+// esbuild's dynamic import of the browser's chunk (source/commands/browse/load-browser.ts).
 const browserImport = /\bimport\((["'])(\.\/run-browser-[\w-]+\.js)\1\)/g;
 const browserChunk = /\/run-browser-[\w-]+\.js$/;
 let rewritten = false;

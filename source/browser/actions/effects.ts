@@ -1,0 +1,30 @@
+import type {Page} from '../../contract/types.js';
+
+/**
+ * What a key asks of the world outside the reducer: text for the clipboard,
+ * pages for a file. The reducer stays pure: it records the request with the
+ * data it needs (taken when the key was pressed) as a task (tasks.ts), the
+ * task runner carries it out through the callbacks the command passed, and
+ * the outcome comes back as an action that sets the status line's note.
+ */
+
+export type CopyWhat = 'id' | 'json' | 'curl';
+export type SaveWhat = 'page' | 'walk';
+
+/** A page of the walk to write: in memory, or evicted (page null) and fetched again from `url` when its turn comes. */
+export type WalkPage = {url: string; page: Page | null};
+
+/** A write asked for: the name as typed, the pages as they were when the key was pressed. */
+export type SaveJob = {what: SaveWhat; name: string; pages: WalkPage[]; overwrite: boolean};
+
+export type Effect =
+	/**
+	 * `text` (id, JSON) or, for curl, the request `url` the command's curlFor
+	 * turns into text; the note says `words` and `label` (server text, the id,
+	 * drawn inert): `copied JSON of 7c1…`; `caveat` on the first copy only
+	 * (the OSC 52 caveat is said once, not on every copy).
+	 */
+	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string; caveat?: boolean}
+	| {id: number; kind: 'save'; job: SaveJob};
+
+export type {Note} from './notes.js';
