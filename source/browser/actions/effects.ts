@@ -9,7 +9,8 @@ import type {Page} from '../../contract/types.js';
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';
-export type SaveWhat = 'page' | 'walk';
+export type {SaveWhat} from './save-path.js';
+import type {SaveWhat} from './save-path.js';
 
 /** A page of the walk to write: in memory, or evicted (page null) and fetched again from `url` when its turn comes. */
 export type WalkPage = {url: string; page: Page | null};

@@ -3,7 +3,7 @@ import {noFileName, shownName, wroteNote} from './save-path.js';
 import {cutToWidth} from '../../text/text-width.js';
 import {inert} from '../../text/inert.js';
 import {firstKey} from '../keys/keymap.js';
-import type {SaveWhat} from './effects.js';
+import type {SaveWhat} from './save-path.js';
 
 /**
  * The status line's notes, as the reducers state them: what was copied or
