@@ -5,16 +5,22 @@
  */
 import fc from 'fast-check';
 import {beforeEach, describe, expect, it, vi} from 'vitest';
-import * as contract from '../../source/contract/contract.js';
-import {checkRules, contractRules, pageContext, pageRulesOf, type Consumer, type PageRule} from '../../source/contract/rules.js';
+import type * as contractModule from '../../source/contract/contract.js';
+import type {Consumer, PageRule} from '../../source/contract/rules.js';
 import type {Finding} from '../../source/contract/contract.js';
 import type {Page} from '../../source/contract/types.js';
 import {object, page} from '../audit/pages.js';
 
 vi.mock('../../source/contract/contract.js', async importOriginal => {
-	const real = await importOriginal<typeof contract>();
+	const real = await importOriginal<typeof contractModule>();
 	return {...real, checkEcho: vi.fn(real.checkEcho), checkCommerceCounts: vi.fn(real.checkCommerceCounts)};
 });
+
+// The unit project shares its workers' modules (vitest.config.ts): another file
+// may have loaded the rules with the real checks, so load them again, mocked.
+vi.resetModules();
+const contract = await import('../../source/contract/contract.js');
+const {checkRules, contractRules, pageContext, pageRulesOf} = await import('../../source/contract/rules.js');
 
 const consumers: Consumer[] = ['browser', 'dump', 'audit'];
 const pageRules = contractRules.filter((rule): rule is PageRule => rule.scope === 'page');
