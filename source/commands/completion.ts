@@ -191,10 +191,10 @@ export function fishScript(): string {
 
 const scripts = {bash: bashScript, zsh: zshScript, fish: fishScript} as const;
 
-export type CompletionIo = {stdout: Writable; env: Record<string, string | undefined>};
+export type CompletionIo = {stdout: Writable; stderr: Writable; env: Record<string, string | undefined>};
 
 export async function runCompletion(argv: string[], io: CompletionIo): Promise<number> {
-	const out = commandOutput(io.stdout);
+	const out = commandOutput(io.stdout, io.stderr);
 	const parsed = await parseCommandLine(argv, commands.completion, help, out);
 	if (parsed === undefined) {
 		return 0;
@@ -221,5 +221,5 @@ export async function runCompletion(argv: string[], io: CompletionIo): Promise<n
 }
 
 export async function run(argv: string[]): Promise<number> {
-	return runCompletion(argv, {stdout: process.stdout, env: process.env});
+	return runCompletion(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
 }

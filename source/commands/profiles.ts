@@ -62,7 +62,7 @@ const help = `
 	  --json                   one JSON document instead of text
 `;
 
-export type ProfilesIo = {stdout: Writable; env: Record<string, string | undefined>} & ProfileIo;
+export type ProfilesIo = {stdout: Writable; stderr: Writable; env: Record<string, string | undefined>} & ProfileIo;
 
 const apis: Api[] = ['account', 'commerce'];
 
@@ -78,7 +78,7 @@ function selectedName(selection: () => Selection | undefined): {name: string; ho
 
 /** Writes the listing; returns the exit status (a malformed file throws its sentence). */
 export async function listProfiles(argv: string[], io: ProfilesIo): Promise<number> {
-	const out = commandOutput(io.stdout);
+	const out = commandOutput(io.stdout, io.stderr);
 	const parsed = await parseCommandLine(argv, commands.profiles, help, out);
 	if (parsed === undefined) {
 		return 0;
@@ -136,5 +136,5 @@ export async function listProfiles(argv: string[], io: ProfilesIo): Promise<numb
 }
 
 export async function run(argv: string[]): Promise<number> {
-	return listProfiles(argv, {stdout: process.stdout, env: process.env});
+	return listProfiles(argv, {stdout: process.stdout, stderr: process.stderr, env: process.env});
 }

@@ -218,7 +218,7 @@ describe('pagewalk profiles', () => {
 
 	async function list(argv: string[], env: Record<string, string | undefined>): Promise<string> {
 		const stdout = new Capture();
-		expect(await listProfiles(argv, {stdout, env})).toBe(0);
+		expect(await listProfiles(argv, {stdout, stderr: new Capture(), env})).toBe(0);
 		return stdout.text;
 	}
 
@@ -255,7 +255,7 @@ describe('pagewalk profiles', () => {
 
 	test('a malformed file is its one sentence', async () => {
 		const env = configFile('{"profiles": {\n"a": {"account": {"env": "X"}},\n}}');
-		await expect(listProfiles([], {stdout: new Capture(), env})).rejects.toThrow(/line 3 is not valid JSON \(a comma before '}'/);
+		await expect(listProfiles([], {stdout: new Capture(), stderr: new Capture(), env})).rejects.toThrow(/line 3 is not valid JSON \(a comma before '}'/);
 	});
 });
 
