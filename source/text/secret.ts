@@ -314,7 +314,12 @@ function hexAt(text: string, at: number, digits: number): number {
 	return value;
 }
 
-/** A JSON string escape at `at` (`\/`, `\n`, `\u00e9` ...): its length, or 0. */
+/**
+ * A JSON string escape at `at` (`\/`, `\n`, `\u00e9` ...), or one of
+ * inert()'s (`\x00`, `\u{200d}`, of a character in the Basic Multilingual
+ * Plane): its length, or 0. inert's too, so that text made inert before it
+ * is redacted (a line of the debug view) reads as the server sent it.
+ */
 function jsonEscape(text: string, at: number): number {
 	const next = text.charCodeAt(at + 1);
 	const simple = next < 128 ? jsonEscapes[next]! : 0;
@@ -323,10 +328,19 @@ function jsonEscape(text: string, at: number): number {
 		return 2;
 	}
 
-	const value = next === 0x75 ? hexAt(text, at + 2, 4) : -1;
+	const value = next === 0x75 ? hexAt(text, at + 2, 4) : next === 0x78 ? hexAt(text, at + 2, 2) : -1;
 	if (value >= 0) {
 		decoded = value;
-		return 6;
+		return next === 0x75 ? 6 : 4;
+	}
+
+	if (next === 0x75 && text.charCodeAt(at + 2) === 0x7B) {
+		const close = text.indexOf('}', at + 3);
+		const braced = close > at + 3 && close <= at + 7 ? hexAt(text, at + 3, close - at - 3) : -1;
+		if (braced >= 0) {
+			decoded = braced;
+			return close - at + 1;
+		}
 	}
 
 	return 0;
@@ -489,8 +503,8 @@ function scanSplit(view: View, spans: number[], table: Uint32Array): void {
 	scan(hasGap(view.text) ? squeeze(view, squeezeScratch) : view, spans, table);
 }
 
-/** The most characters of the text one escape takes (`\u00e9`, `%C3%A9`). */
-const widestEscape = 6;
+/** The most characters of the text one escape takes (`\u00e9`, `%C3%A9`, inert's `\u{200d}`). */
+const widestEscape = 8;
 
 /**
  * The stretches of `text` (start, end pairs) that a decoded view can differ

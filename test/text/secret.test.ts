@@ -5,6 +5,7 @@
  */
 import {createHash, generateKeyPairSync} from 'node:crypto';
 import fc from 'fast-check';
+import {inert} from '../../source/text/inert.js';
 import {describe, expect, it} from 'vitest';
 import {parseKeyParts} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
@@ -85,8 +86,14 @@ describe('runs of a credential', () => {
 		expect(redact(`t=${Buffer.from(token, 'utf16le').toString('latin1')}.`)).toBe(`t=${mark}\0.`);
 		// JSON-escaped, as a report's --json holds it.
 		expect(redact(JSON.stringify({m: [...token].join('\0')}))).toBe(`{"m":"${mark}"}`);
+		// Made inert before it is redacted (the debug view's cursor evidence): inert's escapes are read as the characters they show.
+		for (const gap of ['\0', '\u001B', '\u0085', '\u200D', '\u2066']) {
+			expect(redact(`cursor ${inert([...token.slice(2, 14)].join(gap))}.`)).toBe(`cursor ${mark}.`);
+		}
+
 		// Text with such characters in it is otherwise left as it is.
 		expect(redact('a\0b\u200Dc\u00ADd')).toBe('a\0b\u200Dc\u00ADd');
+		expect(redact(inert('a\0b\u200Dc\u00ADd'))).toBe(inert('a\0b\u200Dc\u00ADd'));
 	});
 
 	it('base64 and base64url, whatever came before it in what was encoded (a Basic header, Bearer): no run of 8 of it is left', () => {
