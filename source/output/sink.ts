@@ -266,8 +266,9 @@ export type CommandOutput = {write(text: string): Promise<void>};
  * of a write that failed is taken off a file again: no output cut short in
  * silence.
  */
-export function commandOutput(stream: Writable, stderr?: Writable): CommandOutput {
-	const sink = new Sink(stream, () => {}, stderr === undefined ? {} : {stderr});
+export function commandOutput(stream: Writable, stderr: Writable): CommandOutput {
+	// stderr is required: on the same file as stdout, the failed write is not taken off (stderr's sentence would follow a gap of zeros).
+	const sink = new Sink(stream, () => {}, {stderr});
 	return {
 		async write(text) {
 			await sink.write(text);

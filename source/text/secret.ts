@@ -52,13 +52,48 @@ export class Secret extends Redacted {
  * of a credential to matter, and would redact ordinary words.
  */
 export const secretRunLength = 8;
-/** Spaces and line breaks a server may split an echoed value with (one UTF-16 unit each). */
-const gaps = /[\t\n\v\f\r \u00A0\u1680\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
+/**
+ * What a server may split an echoed value with, one UTF-16 unit each: spaces
+ * and line breaks, and characters that show nothing of their own, so split
+ * by them the value reads whole: control characters (NUL between every
+ * character, as UTF-16 read as bytes is), and invisible format characters and
+ * joiners (a soft hyphen, zero-width ones, bidi marks, variation selectors).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are the point
+const gaps = /[\u0000-\u0020\u007F-\u00A0\u00AD\u061C\u1680\u180E\u2000-\u200F\u2028-\u202F\u205F-\u206F\u3000\uFEFF\uFFF9-\uFFFB]/;
 
-const allGaps = new RegExp(gaps.source, 'g');
+/** The joiner and the variation selectors: combining marks (which a character class cannot hold plainly), checked by code. */
+function combiningGap(code: number): boolean {
+	return code === 0x03_4F || (code >= 0x18_0B && code <= 0x18_0D) || (code >= 0xFE_00 && code <= 0xFE_0F);
+}
 
 function isGap(code: number): boolean {
-	return code === 0x20 || (code >= 0x09 && code <= 0x0D) || (code >= 0xA0 && gaps.test(String.fromCharCode(code)));
+	return code <= 0x20 || (code >= 0x7F && code <= 0xA0) || (code > 0xA0 && (combiningGap(code) || gaps.test(String.fromCharCode(code))));
+}
+
+function hasGap(text: string): boolean {
+	if (gaps.test(text)) {
+		return true;
+	}
+
+	for (let at = 0; at < text.length; at++) {
+		if (combiningGap(text.charCodeAt(at))) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
+function withoutGaps(text: string): string {
+	let tight = '';
+	for (let at = 0; at < text.length; at++) {
+		if (!isGap(text.charCodeAt(at))) {
+			tight += text[at];
+		}
+	}
+
+	return tight;
 }
 
 /** Each secret window, counted: the JWTs of the ring share their header's windows, and leave it one by one. */
@@ -137,7 +172,7 @@ function index(form: string, delta: 1 | -1): void {
 
 function rememberForm(form: string): void {
 	// Indexed as it is read: with its spaces and line breaks taken out (see scanSplit).
-	const tight = form.replaceAll(allGaps, '');
+	const tight = withoutGaps(form);
 	if (tight.length >= secretRunLength) {
 		if (!indexed.has(tight)) {
 			indexed.add(tight);
@@ -279,7 +314,12 @@ function hexAt(text: string, at: number, digits: number): number {
 	return value;
 }
 
-/** A JSON string escape at `at` (`\/`, `\n`, `\u00e9` ...): its length, or 0. */
+/**
+ * A JSON string escape at `at` (`\/`, `\n`, `\u00e9` ...), or one of
+ * inert()'s (`\x00`, `\u{200d}`, of a character in the Basic Multilingual
+ * Plane): its length, or 0. inert's too, so that text made inert before it
+ * is redacted (a line of the debug view) reads as the server sent it.
+ */
 function jsonEscape(text: string, at: number): number {
 	const next = text.charCodeAt(at + 1);
 	const simple = next < 128 ? jsonEscapes[next]! : 0;
@@ -288,10 +328,19 @@ function jsonEscape(text: string, at: number): number {
 		return 2;
 	}
 
-	const value = next === 0x75 ? hexAt(text, at + 2, 4) : -1;
+	const value = next === 0x75 ? hexAt(text, at + 2, 4) : next === 0x78 ? hexAt(text, at + 2, 2) : -1;
 	if (value >= 0) {
 		decoded = value;
-		return 6;
+		return next === 0x75 ? 6 : 4;
+	}
+
+	if (next === 0x75 && text.charCodeAt(at + 2) === 0x7B) {
+		const close = text.indexOf('}', at + 3);
+		const braced = close > at + 3 && close <= at + 7 ? hexAt(text, at + 3, close - at - 3) : -1;
+		if (braced >= 0) {
+			decoded = braced;
+			return close - at + 1;
+		}
 	}
 
 	return 0;
@@ -451,11 +500,11 @@ function scan(view: View, spans: number[], table: Uint32Array): void {
  * (rememberForm), so one scan finds a run split by them and one that is not.
  */
 function scanSplit(view: View, spans: number[], table: Uint32Array): void {
-	scan(gaps.test(view.text) ? squeeze(view, squeezeScratch) : view, spans, table);
+	scan(hasGap(view.text) ? squeeze(view, squeezeScratch) : view, spans, table);
 }
 
-/** The most characters of the text one escape takes (`\u00e9`, `%C3%A9`). */
-const widestEscape = 6;
+/** The most characters of the text one escape takes (`\u00e9`, `%C3%A9`, inert's `\u{200d}`). */
+const widestEscape = 8;
 
 /**
  * The stretches of `text` (start, end pairs) that a decoded view can differ

@@ -44,6 +44,32 @@ describe('events that are no key', () => {
 		expect(names('[12;40R')).toEqual(['[', '1', '2', ';', '4', '0', 'R']);
 	});
 
+	it('a kitty key released is no key; pressed or repeated, it is', () => {
+		expect(splitKeys('j', {}, '\u001B[106;1:3u')).toEqual([]);
+		expect(splitKeys('q', {}, '\u001B[113;1:3u')).toEqual([]);
+		expect(splitKeys('', {upArrow: true}, '\u001B[1;1:3A')).toEqual([]);
+		expect(splitKeys('', {pageDown: true}, '\u001B[6;1:3~')).toEqual([]);
+		expect(splitKeys('g', {shift: true}, '\u001B[103;2:3u')).toEqual([]);
+		expect(names('j', {}, '\u001B[106;1:1u')).toEqual(['j']);
+		expect(names('j', {}, '\u001B[106;1:2u')).toEqual(['j']);
+		expect(names('', {upArrow: true}, '\u001B[1;1:2A')).toEqual(['up']);
+		// A legacy modifier is no event type.
+		expect(names('', {upArrow: true, ctrl: true}, '\u001B[1;5A')).toEqual(['up']);
+	});
+
+	it('a kitty letter with Shift and no text is the capital (G is the last row, g the first); with Caps Lock too, the small one', () => {
+		expect(names('g', {shift: true}, '\u001B[103;2u')).toEqual(['G']);
+		expect(names('w', {shift: true}, '\u001B[119;2u')).toEqual(['W']);
+		expect(names('g', {}, '\u001B[103;65u')).toEqual(['G']);
+		expect(names('g', {shift: true}, '\u001B[103;66u')).toEqual(['g']);
+		expect(names('g', {shift: true}, '\u001B[103;130u')).toEqual(['G']);
+		// The text field, where the terminal sends one, is what Ink reads already.
+		expect(names('G', {shift: true}, '\u001B[103;2;71u')).toEqual(['G']);
+		// Ctrl or Alt with Shift: the key as Ink reads it.
+		expect(names('g', {shift: true, ctrl: true}, '\u001B[103;6u')).toEqual(['ctrl+g']);
+		expect(names('1', {shift: true}, '\u001B[49;2u')).toEqual(['1']);
+	});
+
 	it('a bracketed paste is text, one line, never keys', () => {
 		expect(pastedText('\u001B[200~file name.ndjson\r\n\u001B[201~')).toBe('file name.ndjson');
 		expect(pastedText('\u001B[200~a\tb\r\nc\u0007\u001B[Ad\u001B[201~')).toBe('a b c[Ad');

@@ -48,10 +48,10 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-/** `pagewalk ARGV > OUT` through sh, with `ulimit -f BLOCKS` (512 bytes each) when given. */
-async function runTo(out: string, argv: string[], blocks?: number): Promise<{code: number; stderr: string}> {
+/** `pagewalk ARGV > OUT` through sh, with `ulimit -f BLOCKS` (512 bytes each) when given; `2>&1` too when `shared`. */
+async function runTo(out: string, argv: string[], blocks?: number, shared = false): Promise<{code: number; stderr: string}> {
 	const limit = blocks === undefined ? '' : `ulimit -f ${blocks}; `;
-	const child = spawn('sh', ['-c', `${limit}exec "$0" "$@" > "$OUT"`, process.execPath, cli, ...argv], {
+	const child = spawn('sh', ['-c', `${limit}exec "$0" "$@" > "$OUT"${shared ? ' 2>&1' : ''}`, process.execPath, cli, ...argv], {
 		env: {PATH: process.env['PATH'], ...env, OUT: out},
 		stdio: ['ignore', 'ignore', 'pipe'],
 	});
@@ -99,6 +99,15 @@ describe('stdout a file that fills up', () => {
 		expect(cut).toEqual({code: 1, stderr: failure('EFBIG: file too large')});
 		// Not a silent short file: what went out of the failed write is taken off again.
 		expect(readFileSync(out).length).toBe(0);
+	});
+
+	// A cut would leave the descriptor's offset past the end, shared with stderr: its sentence would land after a gap of zeros.
+	test.each(outputs)('%s > file 2>&1: nothing taken off the file stderr shares', async (_name, argv) => {
+		const out = path.join(directory, `shared-cut-${argv.join('-')}`);
+		expect((await runTo(out, argv, 1, true)).code).toBe(1);
+		const kept = readFileSync(out);
+		expect(kept.length).toBe(512);
+		expect(kept.includes(0)).toBe(false);
 	});
 
 	test.each([...outputs, ['--version', ['--version']] as [string, string[]]])('%s to /dev/full: one sentence, exit 1', async (_name, argv) => {

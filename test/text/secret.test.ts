@@ -5,6 +5,7 @@
  */
 import {createHash, generateKeyPairSync} from 'node:crypto';
 import fc from 'fast-check';
+import {inert} from '../../source/text/inert.js';
 import {describe, expect, it} from 'vitest';
 import {parseKeyParts} from '../../source/config/cdp-key.js';
 import {signRequestJwt} from '../../source/config/jwt-sign.js';
@@ -75,6 +76,24 @@ describe('runs of a credential', () => {
 		expect(redact(`{"m":"${token.slice(0, 10)}\\n${token.slice(10, 17)}"}`)).toBe(`{"m":"${mark}"}`);
 		// Words apart stay words.
 		expect(redact('the token was rejected; see the docs')).toBe('the token was rejected; see the docs');
+	});
+
+	it('split by characters that show nothing: NUL (UTF-16 read as bytes), other controls, zero-width joiners, a soft hyphen, bidi marks, variation selectors', () => {
+		for (const gap of ['\0', '\u0001', '\u001B', '\u007F', '\u0085', '\u00AD', '\u200C', '\u200D', '\u200E', '\u2060', '\u2066', '\uFE0F']) {
+			expect(redact(`[${[...token.slice(2, 14)].join(gap)}]`)).toBe(`[${mark}]`);
+		}
+
+		expect(redact(`t=${Buffer.from(token, 'utf16le').toString('latin1')}.`)).toBe(`t=${mark}\0.`);
+		// JSON-escaped, as a report's --json holds it.
+		expect(redact(JSON.stringify({m: [...token].join('\0')}))).toBe(`{"m":"${mark}"}`);
+		// Made inert before it is redacted (the debug view's cursor evidence): inert's escapes are read as the characters they show.
+		for (const gap of ['\0', '\u001B', '\u0085', '\u200D', '\u2066']) {
+			expect(redact(`cursor ${inert([...token.slice(2, 14)].join(gap))}.`)).toBe(`cursor ${mark}.`);
+		}
+
+		// Text with such characters in it is otherwise left as it is.
+		expect(redact('a\0b\u200Dc\u00ADd')).toBe('a\0b\u200Dc\u00ADd');
+		expect(redact(inert('a\0b\u200Dc\u00ADd'))).toBe(inert('a\0b\u200Dc\u00ADd'));
 	});
 
 	it('base64 and base64url, whatever came before it in what was encoded (a Basic header, Bearer): no run of 8 of it is left', () => {

@@ -115,6 +115,34 @@ function kittyFunctionalKey(token: string): boolean {
 }
 
 /**
+ * kitty's event type where the sequence gives one after its modifiers
+ * (`CSI 106;1:3u`, an arrow's `CSI 1;1:3A`): 3 is a release. A terminal
+ * reports releases only to a program that asked, but one left in that mode
+ * by another program sends them to us too; Ink reads a release as the key
+ * itself, so a key pressed would count twice and `q` let go would quit.
+ */
+// eslint-disable-next-line no-control-regex -- matching the sequence's ESC is the point
+const kittyRelease = /^\u001B\[[\d:]*;\d*:3(?:;[\d:]*)?[u~A-Z]$/;
+
+/**
+ * kitty's letter key with Shift (or Caps Lock, not both) and no text field
+ * (`CSI 103;2u`, as sent when every key is reported as a sequence): the
+ * capital, which Ink reads as the small letter with a Shift flag (`g`, the
+ * first row, for `G`, the last). Undefined for any other token.
+ */
+// eslint-disable-next-line no-control-regex -- matching the sequence's ESC is the point
+const kittyLetter = /^\u001B\[(\d+);(\d+)(?::[12])?u$/;
+
+function kittyCapital(token: string): string | undefined {
+	const [, code, modifiers] = kittyLetter.exec(token) ?? [];
+	const letter = String.fromCodePoint(Number(code ?? 0));
+	const flags = Number(modifiers ?? 1) - 1;
+	// Shift is bit 1 and Caps Lock bit 64 of the modifiers; Ctrl (4), Alt (2) and the rest keep the letter as Ink reads it.
+	const shifted = ((flags & 1) !== 0) !== ((flags & 64) !== 0);
+	return /^[a-z]$/.test(letter) && shifted && (flags & ~(1 | 64 | 128)) === 0 ? letter.toUpperCase() : undefined;
+}
+
+/**
  * The key presses of one useInput call, in order. A single key (or a key Ink
  * named) passes through as it came; a run of characters becomes one press per
  * character (code point, so an emoji stays whole); a sequence that names no
@@ -122,8 +150,13 @@ function kittyFunctionalKey(token: string): boolean {
  * argument, from the Ink patch).
  */
 export function splitKeys(input: string, key: KeyFlags, token: string = input): KeyPress[] {
-	if (unnamedSequence(input, key, token)) {
+	if (kittyRelease.test(token) || unnamedSequence(input, key, token)) {
 		return [];
+	}
+
+	const capital = kittyCapital(token);
+	if (capital !== undefined) {
+		return [{input: capital, key: {...key, shift: true}}];
 	}
 
 	// Esc and a key in one read (`Esc / b t c`, typed fast, pasted or sent

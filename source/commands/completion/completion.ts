@@ -191,7 +191,7 @@ export function fishScript(): string {
 const scripts = {bash: bashScript, zsh: zshScript, fish: fishScript} as const;
 
 export async function runCompletion(argv: string[], io: CommandIo): Promise<number> {
-	const out = commandOutput(io.stdout);
+	const out = commandOutput(io.stdout, io.stderr);
 	const parsed = await parseCommandLine(argv, commands.completion, help, out);
 	if (parsed === undefined) {
 		return 0;

@@ -75,7 +75,7 @@ function selectedName(selection: () => Selection | undefined): {name: string; ho
 
 /** Writes the listing; returns the exit status (a malformed file throws its sentence). */
 export async function listProfiles(argv: string[], io: CommandIo): Promise<number> {
-	const out = commandOutput(io.stdout);
+	const out = commandOutput(io.stdout, io.stderr);
 	const parsed = await parseCommandLine(argv, commands.profiles, help, out);
 	if (parsed === undefined) {
 		return 0;
