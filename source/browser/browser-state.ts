@@ -6,7 +6,7 @@ import {rowsOf} from './cells.js';
 import {overlayLines} from './pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent, type Walks} from './related-walks.js';
 import {isPane, modeOf, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
-import type {Effect, Note, SaveJob, SaveWhat} from './effects.js';
+import type {Effect, SaveJob, SaveWhat} from './effects.js';
 import {osc52} from './clipboard.js';
 import type {SaveResult} from './save-path.js';
 import {commandFor, keyName, type KeyFlags} from './keymap.js';
@@ -43,8 +43,6 @@ export type BrowserState = {
 	effects: Effect[];
 	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
 	tasks: HeldTasks;
-	/** What the last copy or write did, on the status line until the next key. */
-	note: Note | null;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
 	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
@@ -91,10 +89,9 @@ export type BrowserAction =
 	| {type: 'stack'; action: StackAction}
 	// The answers of tasks (tasks.ts), each under the id of the task it answers.
 	| {type: 'compared'; id: number; result: CompareResult}
-	| {type: 'done'; id: number; note: Note}
+	| {type: 'done'; id: number; notice: Notice}
 	| {type: 'saved'; id: number; job: SaveJob; result: SaveResult; refetched: number}
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
-	| {type: 'note'; note: Note}
 	// Search across pages: progress (throttled by the app) and the one landing.
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
 	| {type: 'search-done'; id: number; outcome: SearchOutcome};
@@ -147,7 +144,7 @@ export function initialBrowserState(options: {
 
 	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}, suspends: 0};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, search: {running: null, count: 0}, suspends: 0};
 }
 
 /** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
@@ -198,7 +195,7 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 			if (request.what === 'curl') {
 				return page
 					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
-					: {...state, note: {kind: 'nothing-to-copy'}};
+					: withNotice(state, {kind: 'nothing-to-copy'});
 			}
 
 			const row = selectedRow(state.stack);
@@ -213,12 +210,12 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 
 		case 'save': {
 			if (request.name.trim() === '') {
-				return {...state, note: {kind: 'no-file-name'}};
+				return withNotice(state, {kind: 'no-file-name'});
 			}
 
 			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
 			if (pages.length === 0) {
-				return {...state, note: {kind: 'nothing-to-write'}};
+				return withNotice(state, {kind: 'nothing-to-write'});
 			}
 
 			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
@@ -229,32 +226,32 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 		}
 
 		case 'kept': {
-			return {...state, note: {kind: 'kept', name: request.name}};
+			return withNotice(state, {kind: 'kept', name: request.name});
 		}
 	}
 }
 
-/** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
-export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
+/** The message after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
+export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; notice: Notice} {
 	const write = osc52(text);
-	return {sequence: write.ok ? write.sequence : null, note: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
+	return {sequence: write.ok ? write.sequence : null, notice: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
 }
 
-/** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
+/** What a write came to: a message, or the overwrite question when the file exists (unless the user is typing). */
 function savedState(state: BrowserState, action: Extract<BrowserAction, {type: 'saved'}>): BrowserState {
 	const {job, result} = action;
 	switch (result.kind) {
 		case 'written': {
-			return {...state, note: {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'}};
+			return withNotice(state, {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'});
 		}
 
 		case 'exists': {
 			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
-			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {kind: 'exists', name: job.name}};
+			return free ? {...state, screen: {kind: 'overwrite', job}} : withNotice(state, {kind: 'exists', name: job.name});
 		}
 
 		case 'failed': {
-			return {...state, note: {kind: 'write-failed', message: result.message}};
+			return withNotice(state, {kind: 'write-failed', message: result.message});
 		}
 	}
 }
@@ -272,12 +269,8 @@ function withoutEffect(state: BrowserState, id: number): BrowserState {
 
 function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState {
 	switch (action.type) {
-		case 'note': {
-			return {...state, note: action.note};
-		}
-
 		case 'done': {
-			return state.effects.some(effect => effect.id === action.id) ? {...withoutEffect(state, action.id), note: action.note} : state;
+			return state.effects.some(effect => effect.id === action.id) ? withNotice(withoutEffect(state, action.id), action.notice) : state;
 		}
 
 		case 'saved': {
@@ -327,7 +320,7 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>, name = keyName(action.input, action.key)): BrowserState {
 	let state = previous;
 	// Ctrl-Z everywhere, a running search and following included, and nothing
-	// else: a prompt types nothing, the note stays, following goes on after `fg`.
+	// else: a prompt types nothing, the message stays, following goes on after `fg`.
 	if (commandFor(modeOf(state.screen), name) === 'suspend') {
 		return {...state, suspends: state.suspends + 1};
 	}
@@ -364,12 +357,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return {...state, quit: true};
 	}
 
-	// A key clears the last note (a copy's, a write's, what the last key did,
-	// how a search ended): what it does may say something new.
-	if (state.note !== null) {
-		state = {...state, note: null};
-	}
-
+	// A key clears the message (what the last key did, what a copy or a write
+	// came to, how a search ended): what it does may say something new.
 	if (state.stack.notice !== null) {
 		state = {...state, stack: {...state.stack, notice: null}};
 	}
@@ -429,7 +418,7 @@ function suggestedName(state: BrowserState, what: SaveWhat): string {
  * after the line it found last while the pane is where that find left it:
  * a pane scrolled to its end cannot bring a line near its end to the top,
  * and starting from the top line would find the same line for ever. The
- * note says which line, or that none holds it.
+ * message says which line, or that none holds it.
  */
 function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: number, columns: number | undefined): BrowserState {
 	const text = typed === '' ? state.found ?? '' : typed;
@@ -452,15 +441,16 @@ function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: nu
 	}
 
 	if (found === -1) {
-		return {...state, screen: pane, found: text, foundAt: undefined, note: {kind: 'not-found', text}};
+		return withNotice({...state, screen: pane, found: text, foundAt: undefined}, {kind: 'not-found', text});
 	}
 
 	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
 	const row = wrapping ? wrappedRows(lines, columns, found) : found;
 	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
-	return {...state, screen: {...pane, scroll}, found: text, foundAt: {pane: pane.kind, line: found, scroll}, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
+	return withNotice({...state, screen: {...pane, scroll}, found: text, foundAt: {pane: pane.kind, line: found, scroll}}, {kind: 'found', text, line: found + 1, lines: lines.length});
 }
 
+/** The state with `notice` the status line's message (the page stack holds it: one message, one clear rule). */
 function withNotice(state: BrowserState, notice: Notice): BrowserState {
 	return {...state, stack: pageStackReducer(state.stack, {type: 'notice', notice})};
 }

@@ -50,7 +50,7 @@ function bannerLines(error: LoadError, related: boolean, columns: number, frameR
 
 /**
  * The status area's last line, by what it says: a line being typed, the
- * error banner, a message (with why the page is short beside a note), why
+ * error banner, a message (with why the page is short beside a copy's, a write's or a find's), why
  * the page is short, or the keys' hint.
  */
 export type MessageLine =
@@ -78,14 +78,16 @@ export function messageLine(model: StatusModel, prompt: string | undefined, note
 			return {kind: 'banner', lines: banner ?? [model.message.text]};
 		}
 
-		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+		// What a key did to the walk (info) takes the line; what a copy, a write or a find came to is not about the page, and leaves why it is short beside it.
+		const beside = model.level !== undefined && model.level !== 'info';
+		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && beside ? note : null};
 	} else if (note) {
 		line = {kind: 'short', text: note};
 	} else {
 		return {kind: 'hint', text: joinSegments(hintSegments(columns))};
 	}
 
-	// Too long for one line: wrapped rather than cut mid-text (the short note beside a note goes after it).
+	// Too long for one line: wrapped rather than cut mid-text (why the page is short goes after the message beside it).
 	const text = line.kind === 'message' && line.short ? `${line.text} · ${line.short}` : line.text;
 	if (displayWidth(text) <= columns || maxRows <= 1) {
 		return line;
@@ -143,7 +145,6 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
 		search: state.search.running?.progress ?? null,
-		note: state.note,
 		related,
 		missingColumns: missingColumns(allRows, state.view.choice),
 		offScreenMatches: matchesOffScreen(rows, stack.filter, new Set(layout.columns.map(column => column.path))),

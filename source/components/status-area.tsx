@@ -59,7 +59,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 		}
 
 		case 'message': {
-			// A copy's or a write's note goes first; why the page is short stays beside it.
+			// The last key's message (a copy's, a write's, a move's) goes first; why the page is short stays beside it.
 			message = (
 				<Text {...styled(colour, {color: toneColours[line.tone]})} wrap="truncate-end">
 					{line.text}

@@ -4,11 +4,18 @@ import type {Effect} from '../../source/browser/effects.js';
 import {commandFor} from '../../source/browser/keymap.js';
 import {modeOf} from '../../source/browser/screen.js';
 import {makePage} from './pages.js';
-import {noteText} from '../../source/browser/notes.js';
+import {flash, levelTone} from '../../source/browser/status-model.js';
 
-/** The note's words, as the status line draws them. */
-const noteOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.note ? noteText(state.note).text : undefined);
-const toneOf = (state: {note: Parameters<typeof noteText>[0] | null}) => (state.note ? noteText(state.note) : null);
+/** The message's words, as the status line draws them, and its colour. */
+const noteOf = (state: BrowserState) => (state.stack.notice ? flash(state.stack.notice).text : undefined);
+const toneOf = (state: BrowserState) => {
+	if (!state.stack.notice) {
+		return null;
+	}
+
+	const {text, level} = flash(state.stack.notice);
+	return {text, tone: levelTone[level]};
+};
 
 /**
  * Copy, save and the wheel through the one reducer, no terminal: what each
@@ -49,10 +56,10 @@ describe('copy keys', () => {
 		expect(effect.text).toBe('b');
 		const outcome = copyOutcome(effect, effect.text);
 		expect(outcome.sequence).toBe('\u001B]52;c;Yg==\u0007');
-		state = browserReducer(state, {type: 'done', id: effect.id, note: outcome.note});
+		state = browserReducer(state, {type: 'done', id: effect.id, notice: outcome.notice});
 		expect(state.effects).toEqual([]);
 		expect(noteOf(state)).toBe('copied id b (needs a terminal that allows OSC 52)');
-		expect(press(state, 'j').note).toBeNull();
+		expect(press(state, 'j').stack.notice).toBeNull();
 	});
 
 	it('no selection (a filter matching nothing): y copies nothing', () => {

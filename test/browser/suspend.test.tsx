@@ -48,7 +48,7 @@ describe('Ctrl-Z in the reducer', () => {
 		expect(filter.screen).toMatchObject({kind: 'filter', draft: 'a'});
 		expectSuspendedOnly(filter);
 		expectSuspendedOnly(keysOn(table, key('L')));
-		expectSuspendedOnly({...table, note: {kind: 'cannot', what: 'curl'}});
+		expectSuspendedOnly({...table, stack: {...table.stack, notice: {kind: 'cannot', what: 'curl'}}});
 	});
 
 	it('neither stops a running search nor following: both go on after fg', () => {

@@ -54,7 +54,7 @@ describe('the tasks a state wants', () => {
 		let state = press(start(), 'y');
 		const copy = wantedTasks(state).find(task => task.kind === 'copy');
 		expect(copy).toMatchObject({kind: 'copy', what: 'id', text: 'a1'});
-		state = browserReducer(state, {type: 'done', id: copy!.id, note: {kind: 'kept', name: 'copied'}});
+		state = browserReducer(state, {type: 'done', id: copy!.id, notice: {kind: 'kept', name: 'copied'}});
 		expect(kinds(state)).toEqual(['prefetch']);
 		state = press(state, 'w', 'f', 'return');
 		const save = wantedTasks(state).find(task => task.kind === 'save');
