@@ -104,11 +104,18 @@ export type BrowserOptions = {
 	startUrl: string;
 	settings: Settings;
 	maxCachedPages?: number | undefined;
+	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page | undefined;
 	compareLabels: {a: string; b: string} | null;
 	bounds?: Bounds | undefined;
+	/** The endpoint's path under the API base (where related lists resolve), and its API. */
 	endpoint: string;
 	api: Api;
+	/**
+	 * The columns to start with (--columns, or remembered for the endpoint),
+	 * where a choice made is remembered, and the choices remembered for
+	 * related lists, by pattern (`/v2/accounts/:id/transactions`).
+	 */
 	columns?: {
 		initial?: ColumnChoice | undefined;
 		save?: (choice: ColumnChoice, endpoint?: string) => void;
@@ -116,34 +123,22 @@ export type BrowserOptions = {
 	} | undefined;
 };
 
-/** The state the browser starts in, from what the command gives it. */
-export function startState(options: BrowserOptions): BrowserState {
-	return initialBrowserState({...options, columnChoice: options.columns?.initial, rememberedColumns: options.columns?.remembered});
-}
+/**
+ * What {@link startState} needs: the command's options, where the endpoint, its
+ * API and a second credential may be left out (a list with no related lists, no
+ * compare view).
+ */
+export type StartOptions = Omit<BrowserOptions, 'compareLabels' | 'endpoint' | 'api'> & Partial<Pick<BrowserOptions, 'compareLabels' | 'endpoint' | 'api'>>;
 
-export function initialBrowserState(options: {
-	startUrl: string;
-	settings: Settings;
-	maxCachedPages?: number;
-	bounds?: Bounds;
-	/** The first page when it is already here: the first frame shows it. */
-	firstPage?: Page;
-	compareLabels?: {a: string; b: string} | null;
-	/** The columns to start with (--columns, or remembered for the endpoint). */
-	columnChoice?: ColumnChoice;
-	/** The endpoint's path under the API base (where related lists resolve), and its API. */
-	endpoint?: string;
-	api?: Api;
-	/** Column choices remembered for related lists, by pattern (`/v2/accounts/:id/transactions`). */
-	rememberedColumns?: Readonly<Record<string, ColumnChoice>>;
-}): BrowserState {
+/** The one state the browser starts in, from what the command gives it: the first page on screen when it is already here. */
+export function startState(options: StartOptions): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
 		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
 	}
 
-	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
-	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
+	const view: View = {choice: options.columns?.initial, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
+	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.columns?.remembered});
 	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, search: {running: null, count: 0}, suspends: 0};
 }
 

@@ -3,7 +3,7 @@ import {parseWalkArgs} from '../../source/commands/browse.js';
 import {earlyFirstPage} from '../../source/commands/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
-import {initialBrowserState} from '../../source/browser/browser-state.js';
+import {startState} from '../../source/browser/browser-state.js';
 import {wantedRequests} from '../../source/browser/page-stack.js';
 import {makePage, url} from './pages.js';
 
@@ -110,7 +110,7 @@ describe('the first page fetched before Ink loads', () => {
 			setImmediate(resolve);
 		});
 		expect(early.arrived()).toBe(page);
-		const state = initialBrowserState({startUrl: url(), settings: {order: 'desc', limit: 25}, firstPage: early.arrived()});
+		const state = startState({startUrl: url(), settings: {order: 'desc', limit: 25}, firstPage: early.arrived()});
 		expect(state.stack.entries).toHaveLength(1);
 		expect(state.stack.pending).toBeNull();
 		// Only the prefetch of page 2 is wanted.

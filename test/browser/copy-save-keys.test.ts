@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {browserReducer, copyOutcome, initialBrowserState, type BrowserState} from '../../source/browser/browser-state.js';
+import {browserReducer, copyOutcome, startState, type BrowserState} from '../../source/browser/browser-state.js';
 import type {Effect} from '../../source/browser/effects.js';
 import {commandFor} from '../../source/browser/keymap.js';
 import {modeOf} from '../../source/browser/screen.js';
@@ -26,7 +26,7 @@ const url = 'http://127.0.0.1:9/v2/accounts';
 const page = {...makePage({url, ids: ['a', 'b', 'c', 'd', 'e'], next: `${url}?starting_after=e`}), objectTexts: ['{"id":"a","n":1.0}', '{"id":"b"}', '{"id":"c"}', '{"id":"d"}', '{"id":"e"}']};
 
 function start(): BrowserState {
-	return initialBrowserState({startUrl: url, settings: {order: 'desc', limit: 5}, firstPage: page});
+	return startState({startUrl: url, settings: {order: 'desc', limit: 5}, firstPage: page});
 }
 
 function press(state: BrowserState, ...inputs: string[]): BrowserState {

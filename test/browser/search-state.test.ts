@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {browserReducer, startState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
 import {top, wantedRequests} from '../../source/browser/page-stack.js';
 import type {SearchOutcome} from '../../source/browser/search-pages.js';
 import {noticeText} from '../../source/browser/status-model.js';
@@ -20,7 +20,7 @@ function key(input: string, flags: {escape?: boolean; ctrl?: boolean} = {}): Bro
 }
 
 function onPage1(filter = ''): BrowserState {
-	let state = initialBrowserState({startUrl: p1.url, settings, firstPage: makePage(p1)});
+	let state = startState({startUrl: p1.url, settings, firstPage: makePage(p1)});
 	if (filter !== '') {
 		state = browserReducer(state, {type: 'stack', action: {type: 'set-filter', filter}});
 	}

@@ -1,5 +1,5 @@
 import {describe, expect, it, vi} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {browserReducer, startState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
 import {commandFor, modes} from '../../source/browser/keymap.js';
 import {giveBackSequence, takeSequence} from '../../source/commands/terminal-screen.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
@@ -30,7 +30,7 @@ function expectSuspendedOnly(before: BrowserState): void {
 	expect(after).toEqual({...before, suspends: before.suspends + 1});
 }
 
-const onPage1 = () => initialBrowserState({startUrl: page1.url, settings, firstPage: makePage(page1)});
+const onPage1 = () => startState({startUrl: page1.url, settings, firstPage: makePage(page1)});
 
 describe('Ctrl-Z in the reducer', () => {
 	it('is the suspend command in every mode', () => {

@@ -5,7 +5,7 @@
  * kinds or walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
+import {browserReducer, startState, type BrowserAction, type BrowserState} from '../../source/browser/browser-state.js';
 import type {KeyFlags} from '../../source/browser/keymap.js';
 import {wantedTasks, type Task} from '../../source/browser/tasks.js';
 import type {ListObject} from '../../source/contract/types.js';
@@ -24,7 +24,7 @@ function press(state: BrowserState, ...keys: string[]): BrowserState {
 }
 
 function start(options: {firstPage?: boolean; compare?: boolean} = {}): BrowserState {
-	return initialBrowserState({
+	return startState({
 		startUrl,
 		settings: {order: 'desc', limit: 3},
 		firstPage: options.firstPage === false ? undefined : page1,
