@@ -6,7 +6,7 @@ import {promptLine} from './prompt-line.js';
 import {errorText, fitSegments, hintSegments, joinSegments, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
 import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
 import {shownRows, top, type LoadError} from './page-stack.js';
-import {wrapLines} from './wrap-lines.js';
+import {wrapLines} from './wrap.js';
 import {clampOffset} from '../cells/table-layout.js';
 import {inert} from '../text/inert.js';
 import {displayWidth} from '../text/text-width.js';
