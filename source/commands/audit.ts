@@ -15,7 +15,7 @@ import {compareProfileCredential, demoCompareProfile, type ProfileIo} from './pr
 import type {Order, Page, RetryNotice} from '../contract/types.js';
 import {WalkFindings} from '../output/walk-findings.js';
 import {walk} from '../http/walker.js';
-import {walkBothEnds} from '../http/both-ends.js';
+import {canWalkBothEnds, walkBothEnds} from '../http/both-ends.js';
 import {chainFlags} from './dump-steps.js';
 import {refuseAuditPairs, refuseCursorInEndpoint} from './flag-pairs.js';
 import {progressOn} from '../output/progress.js';
@@ -115,6 +115,19 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * Runs the audit for a resolved config and writes the report. Returns the
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
+/**
+ * Whether a walk of the audit goes from both ends. Only when asked
+ * (--both-ends): an audit checks the pages a walk in the order asked for
+ * meets, and from both ends the pages past the meeting point in either order
+ * are never read, so a fault on one of them would pass unseen. Where any walk
+ * may (canWalkBothEnds), under the same bound in pages; not where walks are
+ * compared page by page (`compared`: --both-orders, a second credential):
+ * their pages must fall alike.
+ */
+export function auditsBothEnds(config: WalkConfig, options: Pick<AuditOptions, 'bothEnds'>, compared: boolean): boolean {
+	return options.bothEnds === true && !compared && canWalkBothEnds(config);
+}
+
 export async function audit(config: WalkConfig, options: AuditOptions, io: AuditIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
@@ -149,12 +162,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Audit
 				progress.retry(notice);
 			};
 
-			// Only when asked (--both-ends): an audit checks the pages a walk in the order asked for meets, and
-			// from both ends the pages past the meeting point in either order are never read, so a fault on one
-			// of them would pass unseen. A whole list from its first page, under the same bound in pages; not where
-			// walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
-			const bothEnds = options.bothEnds === true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
-				&& query.startingAfter === undefined && query.endingBefore === undefined;
+			const bothEnds = auditsBothEnds(plan.config, options, keepIds);
 			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
 			const backFindings = new WalkFindings();
 			const doubt = (page: Page) => {
