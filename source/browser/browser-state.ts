@@ -5,15 +5,15 @@ import type {Api, Page} from '../contract/types.js';
 import {rowsOf} from './cells.js';
 import {overlayLines} from './pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent, type Walks} from './related-walks.js';
-import {isPane, modeOf, routeKey, routeWheel, type Pane, type Request, type Screen, type ViewChange} from './screen.js';
+import {isPane, modeOf, routeKey, routeWheel, type Ask, type Pane, type Screen, type ViewChange} from './screen.js';
 import type {Effect, SaveJob, SaveWhat} from './effects.js';
 import {osc52} from './clipboard.js';
 import type {SaveResult} from './save-path.js';
 import {commandFor, keyName, type KeyFlags} from './keymap.js';
-import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type SearchStart, type Settings, type StackAction} from './page-stack.js';
+import {initialState, pageStackReducer, searchStart, selectedRow, top, type Bounds, type Notice, type PageStackState, type Settings, type StackAction} from './page-stack.js';
 import type {SearchDirection, SearchOutcome, SearchProgress} from './search-pages.js';
 import {pageColumns, pickerItems} from './table-layout.js';
-import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks} from './tasks.js';
+import {noHeldTasks, settleTasks, takeTaskId, type HeldTasks, type RunningSearch} from './tasks.js';
 import {wrappedRows, wrappedWindow} from './wrap.js';
 
 /**
@@ -39,9 +39,11 @@ export type BrowserState = {
 	view: View;
 	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
 	walks: Walks;
-	/** Copies and writes asked for and not yet done (see effects.ts), oldest first: tasks (tasks.ts) until they answer. */
-	effects: Effect[];
-	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
+	/**
+	 * Work in flight the state holds itself (tasks.ts): the compare request,
+	 * the follow poll, a search across pages, copies and writes not yet done.
+	 * The page requests are the stack's own (`pending`, `prefetch`).
+	 */
 	tasks: HeldTasks;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
@@ -49,29 +51,9 @@ export type BrowserState = {
 	found?: string;
 	/** Where that find landed (0-based line, the pane's scroll then): the next one goes on after it while the pane stays there; the pane marks the matches. */
 	foundAt?: {pane: Pane['kind']; line: number; scroll: number};
-	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
-	search: SearchState;
 	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
 	suspends: number;
 };
-
-/**
- * A search across pages while it runs: a task (tasks.ts) the runner carries
- * out with search-pages.ts, answering with `search-done`; `cancelling` asks
- * it to stop (Esc), which it does on the page reached. `stack` is the stack
- * it searches from, `from` where that stack was (checked when it lands).
- */
-export type RunningSearch = {
-	id: number;
-	stack: PageStackState;
-	direction: SearchDirection;
-	filter: string;
-	progress: SearchProgress;
-	cancelling: boolean;
-	from: SearchStart;
-};
-
-export type SearchState = {running: RunningSearch | null; count: number};
 
 /**
  * How the user looks at pages: `choice` of columns (picker, --columns; none:
@@ -139,7 +121,7 @@ export function startState(options: StartOptions): BrowserState {
 
 	const view: View = {choice: options.columns?.initial, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
 	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.columns?.remembered});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, search: {running: null, count: 0}, suspends: 0};
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, tasks: noHeldTasks, copied: false, suspends: 0};
 }
 
 /** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
@@ -178,16 +160,16 @@ function withEffect(state: BrowserState, effect: Effect extends infer E ? (E ext
 	const first = effect.kind === 'copy' && !state.copied;
 	const queued = first ? {...effect, caveat: true} : effect;
 	const [id, numbered] = takeTaskId(state);
-	return {...numbered, effects: [...numbered.effects, {...queued, id} as Effect], copied: state.copied || effect.kind === 'copy'};
+	return {...numbered, tasks: {...numbered.tasks, effects: [...numbered.tasks.effects, {...queued, id} as Effect]}, copied: state.copied || effect.kind === 'copy'};
 }
 
-/** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
-function applyRequest(state: BrowserState, request: Request): BrowserState {
+/** A key's copy or write ask, with the data taken now: what is on screen when the key was pressed. */
+function applyAsk(state: BrowserState, ask: Ask): BrowserState {
 	const entry = top(state.stack);
 	const page = entry?.page ?? null;
-	switch (request.kind) {
+	switch (ask.kind) {
 		case 'copy': {
-			if (request.what === 'curl') {
+			if (ask.what === 'curl') {
 				return page
 					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
 					: withNotice(state, {kind: 'nothing-to-copy'});
@@ -199,29 +181,29 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 			}
 
 			const id = String(row.object['id']);
-			const text = request.what === 'id' ? id : page.objectTexts?.[row.index] ?? JSON.stringify(row.object);
-			return withEffect(state, {kind: 'copy', what: request.what, text, url: page.requestUrl, words: request.what === 'id' ? 'id' : 'JSON of', label: id});
+			const text = ask.what === 'id' ? id : page.objectTexts?.[row.index] ?? JSON.stringify(row.object);
+			return withEffect(state, {kind: 'copy', what: ask.what, text, url: page.requestUrl, words: ask.what === 'id' ? 'id' : 'JSON of', label: id});
 		}
 
 		case 'save': {
-			if (request.name.trim() === '') {
+			if (ask.name.trim() === '') {
 				return withNotice(state, {kind: 'no-file-name'});
 			}
 
-			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
+			const pages = ask.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
 			if (pages.length === 0) {
 				return withNotice(state, {kind: 'nothing-to-write'});
 			}
 
-			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
+			return withEffect(state, {kind: 'save', job: {what: ask.what, name: ask.name, pages, overwrite: false}});
 		}
 
 		case 'overwrite': {
-			return withEffect(state, {kind: 'save', job: {...request.job, overwrite: true}});
+			return withEffect(state, {kind: 'save', job: {...ask.job, overwrite: true}});
 		}
 
 		case 'kept': {
-			return withNotice(state, {kind: 'kept', name: request.name});
+			return withNotice(state, {kind: 'kept', name: ask.name});
 		}
 	}
 }
@@ -259,17 +241,17 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 
 /** The state without a task's effect (copy, save): it answered. */
 function withoutEffect(state: BrowserState, id: number): BrowserState {
-	return {...state, effects: state.effects.filter(effect => effect.id !== id)};
+	return {...state, tasks: {...state.tasks, effects: state.tasks.effects.filter(effect => effect.id !== id)}};
 }
 
 function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState {
 	switch (action.type) {
 		case 'done': {
-			return state.effects.some(effect => effect.id === action.id) ? withNotice(withoutEffect(state, action.id), action.notice) : state;
+			return state.tasks.effects.some(effect => effect.id === action.id) ? withNotice(withoutEffect(state, action.id), action.notice) : state;
 		}
 
 		case 'saved': {
-			return state.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
+			return state.tasks.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
 		}
 
 		case 'wheel': {
@@ -305,7 +287,7 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 
 		case 'paste': {
 			// The table and the panes take nothing from a paste: its letters are no keys.
-			const typing = 'draft' in state.screen && state.search.running === null;
+			const typing = 'draft' in state.screen && state.tasks.search === null;
 			return typing ? reduceKey(state, {type: 'key', input: action.text, key: {}, bodyRows: 0}, '') : state;
 		}
 	}
@@ -320,8 +302,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return {...state, suspends: state.suspends + 1};
 	}
 
-	if (state.search.running) {
-		return searchingKey(state, state.search.running, name);
+	if (state.tasks.search) {
+		return searchingKey(state, state.tasks.search, name);
 	}
 
 	// Following (F): any key stops it, as in less, and does nothing else; Q still quits.
@@ -370,8 +352,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return findInPane(state, routed.screen, routed.find, action.bodyRows, action.columns);
 	}
 
-	if (routed.request) {
-		state = applyRequest(state, routed.request);
+	if (routed.ask) {
+		state = applyAsk(state, routed.ask);
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
@@ -477,7 +459,7 @@ function startSearch(state: BrowserState, direction: SearchDirection): BrowserSt
 		cancelling: false,
 		from: searchStart(stack),
 	};
-	return {...numbered, search: {running, count: state.search.count + 1}};
+	return {...numbered, tasks: {...numbered.tasks, search: running}};
 }
 
 /**
@@ -493,14 +475,14 @@ function searchingKey(state: BrowserState, running: RunningSearch, name: string)
 	}
 
 	if (stops && !running.cancelling) {
-		return {...state, search: {...state.search, running: {...running, cancelling: true}}};
+		return {...state, tasks: {...state.tasks, search: {...running, cancelling: true}}};
 	}
 
 	return state;
 }
 
 function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type: 'search-progress' | 'search-done'}>): BrowserState {
-	const running = state.search.running;
+	const running = state.tasks.search;
 	if (running?.id !== action.id) {
 		return state; // A search that is over (or another one).
 	}
@@ -511,9 +493,9 @@ function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type
 			return state;
 		}
 
-		return {...state, search: {...state.search, running: {...running, progress: action.progress}}};
+		return {...state, tasks: {...state.tasks, search: {...running, progress: action.progress}}};
 	}
 
 	const stack = pageStackReducer(state.stack, {type: 'searched', outcome: action.outcome, from: running.from});
-	return {...state, stack, search: {...state.search, running: null}};
+	return {...state, stack, tasks: {...state.tasks, search: null}};
 }

@@ -1,8 +1,8 @@
 import type {BrowserState} from './browser-state.js';
 import type {Page} from '../contract/types.js';
 import type {Effect} from './effects.js';
-import {top, wantedRequests, type Follow, type PageStackState} from './page-stack.js';
-import type {SearchDirection} from './search-pages.js';
+import {top, wantedRequests, type Follow, type PageStackState, type SearchStart} from './page-stack.js';
+import type {SearchDirection, SearchProgress} from './search-pages.js';
 
 /**
  * The one way the browser starts work outside the reducer, in the shape of
@@ -32,15 +32,39 @@ export type Task =
 	/** A copy or a write a key asked for (effects.ts), with the data taken when it was pressed. */
 	| (Effect & {kind: 'copy' | 'save'});
 
-/** What the state holds of tasks it alone decides on (the stack's requests live in the stack). */
+/**
+ * A search across pages while it runs: a task the runner carries out with
+ * search-pages.ts, answering with `search-done`; `cancelling` asks it to stop
+ * (Esc), which it does on the page reached. `stack` is the stack it searches
+ * from, `from` where that stack was (checked when it lands).
+ */
+export type RunningSearch = {
+	id: number;
+	stack: PageStackState;
+	direction: SearchDirection;
+	filter: string;
+	progress: SearchProgress;
+	cancelling: boolean;
+	from: SearchStart;
+};
+
+/**
+ * The one place the browser state keeps its work in flight, but for the page
+ * requests, which the page stack's own reducer keeps (`pending`, `prefetch`):
+ * {@link wantedTasks} reads both.
+ */
 export type HeldTasks = {
 	/** The compare view's request while its answer is wanted. */
 	compare: {id: number; url: string} | null;
 	/** The armed poll while following and idle; `follow` is the answer it was armed after. */
 	poll: {id: number; follow: Follow} | null;
+	/** The search across pages (`n`, `N`) running, if any. */
+	search: RunningSearch | null;
+	/** Copies and writes asked for and not yet done (effects.ts), oldest first, until they answer. */
+	effects: Effect[];
 };
 
-export const noHeldTasks: HeldTasks = {compare: null, poll: null};
+export const noHeldTasks: HeldTasks = {compare: null, poll: null, search: null, effects: []};
 
 /** Every task the state wants running now, page requests first. */
 export function wantedTasks(state: BrowserState): Task[] {
@@ -50,7 +74,7 @@ export function wantedTasks(state: BrowserState): Task[] {
 		tasks.push({id: requestId, kind: stack.pending ? 'load' : 'prefetch', url});
 	}
 
-	const running = state.search.running;
+	const running = state.tasks.search;
 	if (running) {
 		tasks.push({id: running.id, kind: 'search', direction: running.direction, filter: running.filter, stack: running.stack, stop: running.cancelling});
 	}
@@ -64,7 +88,7 @@ export function wantedTasks(state: BrowserState): Task[] {
 		tasks.push({id: state.tasks.poll.id, kind: 'follow-poll', failures: state.tasks.poll.follow.failures});
 	}
 
-	tasks.push(...state.effects);
+	tasks.push(...state.tasks.effects);
 	return tasks;
 }
 

@@ -42,7 +42,7 @@ function press(state: BrowserState, ...inputs: string[]): BrowserState {
 describe('copy keys', () => {
 	it('y and Y queue the selected id and its exact text; u the page\'s request URL', () => {
 		const state = press(start(), 'y', 'Y', 'u');
-		expect(state.effects.map(effect => effect.kind === 'copy' && [effect.what, effect.text, effect.url])).toEqual([
+		expect(state.tasks.effects.map(effect => effect.kind === 'copy' && [effect.what, effect.text, effect.url])).toEqual([
 			['id', 'a', url],
 			['json', '{"id":"a","n":1.0}', url],
 			['curl', '', url],
@@ -52,19 +52,19 @@ describe('copy keys', () => {
 
 	it('the app taking them empties the queue; the note it reports stays until the next key', () => {
 		let state = press(start(), 'j', 'y');
-		const effect = state.effects[0] as Extract<Effect, {kind: 'copy'}>;
+		const effect = state.tasks.effects[0] as Extract<Effect, {kind: 'copy'}>;
 		expect(effect.text).toBe('b');
 		const outcome = copyOutcome(effect, effect.text);
 		expect(outcome.sequence).toBe('\u001B]52;c;Yg==\u0007');
 		state = browserReducer(state, {type: 'done', id: effect.id, notice: outcome.notice});
-		expect(state.effects).toEqual([]);
+		expect(state.tasks.effects).toEqual([]);
 		expect(noteOf(state)).toBe('copied id b (needs a terminal that allows OSC 52)');
 		expect(press(state, 'j').stack.notice).toBeNull();
 	});
 
 	it('no selection (a filter matching nothing): y copies nothing', () => {
 		const state = press(start(), '/', 'z', 'z', 'z', '\r', 'y', 'Y');
-		expect(state.effects).toEqual([]);
+		expect(state.tasks.effects).toEqual([]);
 	});
 });
 
@@ -77,36 +77,36 @@ describe('w and W', () => {
 		expect(state.quit).toBe(false);
 		state = press(state, '\r');
 		expect(state.screen).toEqual({kind: 'table'});
-		expect(state.effects).toEqual([{id: expect.any(Number) as number, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
+		expect(state.tasks.effects).toEqual([{id: expect.any(Number) as number, kind: 'save', job: {what: 'page', name: 'qy.nd', pages: [{url, page}], overwrite: false}}]);
 	});
 
 	it('Esc writes nothing; Enter with no name typed takes the name offered (the list and the page)', () => {
-		expect(press(start(), 'w', 'x', '\u001B').effects).toEqual([]);
+		expect(press(start(), 'w', 'x', '\u001B').tasks.effects).toEqual([]);
 		const opened = press(start(), 'w');
 		expect(opened.screen).toMatchObject({suggested: expect.stringMatching(/^[\w-]+-page-1\.ndjson$/) as string});
 		const state = press(opened, '\r');
-		expect(state.effects[0]).toMatchObject({kind: 'save', job: {what: 'page', name: (opened.screen as {suggested: string}).suggested}});
-		expect(press(start(), 'W', '\r').effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: expect.stringMatching(/-page-1\.ndjson$/) as string}});
+		expect(state.tasks.effects[0]).toMatchObject({kind: 'save', job: {what: 'page', name: (opened.screen as {suggested: string}).suggested}});
+		expect(press(start(), 'W', '\r').tasks.effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: expect.stringMatching(/-page-1\.ndjson$/) as string}});
 	});
 
 	it('W queues every page of the stack, bottom to top', () => {
 		const state = press(start(), 'W', 'f', '\r');
-		expect(state.effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: 'f', pages: [{url, page}]}});
+		expect(state.tasks.effects[0]).toMatchObject({kind: 'save', job: {what: 'walk', name: 'f', pages: [{url, page}]}});
 	});
 
 	it('an existing file asks: y queues the overwrite, any other key keeps the file', () => {
 		const asked = press(start(), 'w', 'f', '\r');
-		const {id, job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		const {id, job} = asked.tasks.effects[0] as Extract<Effect, {kind: 'save'}>;
 		const question = browserReducer(asked, {type: 'saved', id, job, result: {kind: 'exists'}, refetched: 0});
 		expect(question.screen).toEqual({kind: 'overwrite', job});
 		expect(modeOf(question.screen)).toBe('confirm');
 		const yes = press(question, 'y');
 		expect(yes.screen).toEqual({kind: 'table'});
-		expect(yes.effects.at(-1)).toMatchObject({kind: 'save', job: {...job, overwrite: true}});
+		expect(yes.tasks.effects.at(-1)).toMatchObject({kind: 'save', job: {...job, overwrite: true}});
 		for (const key of ['n', '\u001B', 'q', 'j']) {
 			const no = press(question, key);
 			expect(no.screen, key).toEqual({kind: 'table'});
-			expect(no.effects, key).toEqual(question.effects);
+			expect(no.tasks.effects, key).toEqual(question.tasks.effects);
 			expect(noteOf(no), key).toBe('kept f as it was; nothing written');
 			expect(no.quit).toBe(false);
 		}
@@ -114,7 +114,7 @@ describe('w and W', () => {
 
 	it('written and failed are notes; no question while the user types', () => {
 		const asked = press(start(), 'W', 'f', '\r');
-		const {id, job} = asked.effects[0] as Extract<Effect, {kind: 'save'}>;
+		const {id, job} = asked.tasks.effects[0] as Extract<Effect, {kind: 'save'}>;
 		expect(toneOf(browserReducer(asked, {type: 'saved', id, job, result: {kind: 'written', objects: 5, pages: 1}, refetched: 0}))).toEqual({text: 'wrote 5 objects from 1 page to f', tone: 'good'});
 		expect(toneOf(browserReducer(asked, {type: 'saved', id, job, result: {kind: 'failed', message: 'Cannot write f: x.'}, refetched: 0}))).toEqual({text: 'Cannot write f: x.', tone: 'warn'});
 		const typing = press(asked, '/');

@@ -53,7 +53,7 @@ describe('Ctrl-Z in the reducer', () => {
 
 	it('neither stops a running search nor following: both go on after fg', () => {
 		const searching = keysOn(onPage1(), key('/'), key('z'), key('', {return: true}), key('n'));
-		expect(searching.search.running).not.toBeNull();
+		expect(searching.tasks.search).not.toBeNull();
 		expectSuspendedOnly(searching);
 		const following = keysOn(onPage1(), key('F'));
 		expect(following.stack.follow).not.toBeNull();

@@ -149,3 +149,22 @@ describe('one counter', () => {
 		expect(taken).toEqual([...taken].sort((a, b) => a - b));
 	});
 });
+
+describe('one place for work in flight', () => {
+	/** The ids of the work the state holds in `tasks`: all it wants but the stack's page requests. */
+	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id)].filter(id => id !== undefined).sort((a, b) => a - b);
+	const beyondPages = (state: BrowserState) => wantedTasks(state).filter(task => task.kind !== 'load' && task.kind !== 'prefetch').map(task => task.id).sort((a, b) => a - b);
+
+	it('every task but a page request is one the state holds in tasks, and nothing else', () => {
+		const copyAndCompare = press(start({compare: true}), 'y', 'c');
+		const copyThenSearch = press(browserReducer(start(), {type: 'stack', action: {type: 'set-filter', filter: 'a'}}), 'y', 'n');
+		const following = press(answer(start(), wantedTasks(start())[0]!, page2), 'F');
+		const writing = press(start(), 'w', 'f', 'return', 'W', 'g', 'return');
+		for (const [name, state] of Object.entries({copyAndCompare, copyThenSearch, following, writing})) {
+			expect(held(state).length, name).toBeGreaterThan(0);
+			expect(beyondPages(state), name).toEqual(held(state));
+			// Without what it holds, a state wants only what its stack asks for.
+			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: []}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
+		}
+	});
+});
