@@ -29,16 +29,6 @@ export const statusHeight = 4;
 /** Lines the table keeps under an error banner, however long: its header and a row. */
 const keptUnderBanner = 2;
 
-/** The colour of each tone of the status area (Ink's colour names; none for plain). */
-export const toneColours: Record<Tone, string | undefined> = {
-	plain: undefined,
-	dim: 'gray',
-	good: 'green',
-	warn: 'yellow',
-	bad: 'red',
-	accent: 'cyan',
-};
-
 /**
  * The error banner's lines at `columns` (a space each side): the error's
  * words, wrapped, read in full, taking what the table can give (all but its
