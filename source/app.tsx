@@ -84,7 +84,7 @@ export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSiz
 	);
 	const {stack} = state;
 	// Ticking while a page loads or a search waits: the wait on the message line is counted down.
-	const spinner = useSpinner((stack.pending !== null || state.search.running?.progress.waiting !== undefined) && still !== true);
+	const spinner = useSpinner((stack.pending !== null || state.tasks.search?.progress.waiting !== undefined) && still !== true);
 	const screen = tableScreen(state, {size, api, endpoint, spinner, now: Date.now()});
 	const styling = (colour ?? 1) > 0;
 	// Without styling, a pane's text sits behind a gutter that marks the rows a find matched (TextPane): the keys count its rows at that width.

@@ -1,8 +1,10 @@
 import {Box, Text} from 'ink';
-import {Fragment, memo, type ReactNode} from 'react';
+import {Fragment, memo} from 'react';
+import type {ReactNode} from 'react';
 import type {Segment} from '../browser/view/status-model.js';
-import {toneColours, type TableScreen} from '../browser/view/table-screen.js';
+import type {TableScreen} from '../browser/view/table-screen.js';
 import {styled, useColour} from './colour.js';
+import {styles, toneStyle} from './styles.js';
 
 const sameSegments = (a: readonly Segment[], b: readonly Segment[]) =>
 	a.length === b.length && a.every((segment, index) => segment.id === b[index]!.id && segment.text === b[index]!.text && segment.tone === b[index]!.tone);
@@ -17,8 +19,8 @@ const Line = memo(({segments}: {segments: readonly Segment[]}) => {
 		<Text wrap="truncate-end">
 			{segments.map((segment, index) => (
 				<Fragment key={segment.id}>
-					{index > 0 ? <Text {...styled(colour, {dimColor: true})}> · </Text> : null}
-					<Text {...styled(colour, {color: toneColours[segment.tone]})}>{segment.text}</Text>
+					{index > 0 ? <Text {...styled(colour, styles.separator)}> · </Text> : null}
+					<Text {...styled(colour, toneStyle(segment.tone))}>{segment.text}</Text>
 				</Fragment>
 			))}
 		</Text>
@@ -34,10 +36,10 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 	switch (line.kind) {
 		case 'prompt': {
 			message = (
-				<Text {...styled(colour, {color: 'cyan'})} wrap="truncate-end">
+				<Text {...styled(colour, styles.prompt)} wrap="truncate-end">
 					{line.text}
 					{/* The cursor: a block when styling is allowed, an underscore when not. */}
-					{colour ? <Text inverse> </Text> : '_'}
+					{colour ? <Text {...styles.cursor}> </Text> : '_'}
 				</Text>
 			);
 			break;
@@ -49,7 +51,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 					{line.lines.map((text, index) => (
 						// Lines of one message: their place is their identity.
 						// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position
-						<Text key={index} {...styled(colour, {backgroundColor: 'red', color: 'white', bold: true})} wrap="truncate-end">
+						<Text key={index} {...styled(colour, styles.banner)} wrap="truncate-end">
 							{` ${text} `}
 						</Text>
 					))}
@@ -59,11 +61,11 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 		}
 
 		case 'message': {
-			// A copy's or a write's note goes first; why the page is short stays beside it.
+			// The last key's message (a copy's, a write's, a move's) goes first; why the page is short stays beside it.
 			message = (
-				<Text {...styled(colour, {color: toneColours[line.tone]})} wrap="truncate-end">
+				<Text {...styled(colour, toneStyle(line.tone))} wrap="truncate-end">
 					{line.text}
-					{line.short ? <Text {...styled(colour, {color: 'yellow'})}>{` · ${line.short}`}</Text> : null}
+					{line.short ? <Text {...styled(colour, styles.short)}>{` · ${line.short}`}</Text> : null}
 				</Text>
 			);
 			break;
@@ -75,7 +77,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 					{line.lines.map((text, index) => (
 						// Lines of one message: their place is their identity.
 						// eslint-disable-next-line react/no-array-index-key -- lines have no identity beyond their position
-						<Text key={index} {...styled(colour, {color: toneColours[line.tone]})} wrap="truncate-end">
+						<Text key={index} {...styled(colour, toneStyle(line.tone))} wrap="truncate-end">
 							{text}
 						</Text>
 					))}
@@ -86,7 +88,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 
 		case 'short': {
 			message = (
-				<Text {...styled(colour, {color: 'yellow'})} wrap="truncate-end">
+				<Text {...styled(colour, styles.short)} wrap="truncate-end">
 					{line.text}
 				</Text>
 			);
@@ -95,7 +97,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 
 		case 'hint': {
 			message = (
-				<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
+				<Text {...styled(colour, styles.hint)} wrap="truncate-end">
 					{line.text}
 				</Text>
 			);
@@ -107,7 +109,7 @@ export function StatusArea({location, page, fill, message: line}: Props) {
 		<Box flexDirection="column">
 			<Line segments={location} />
 			<Line segments={page} />
-			<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
+			<Text {...styled(colour, styles.fill)} wrap="truncate-end">
 				{fill === '' ? ' ' : fill}
 			</Text>
 			{message}

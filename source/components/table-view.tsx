@@ -3,6 +3,7 @@ import {memo, useRef} from 'react';
 import type {Row, RowSort} from '../browser/stack/cells.js';
 import {formatHeader, rowLine, windowStart, type TableLayout} from '../browser/view/table-layout.js';
 import {styled, useColour} from './colour.js';
+import {styles} from './styles.js';
 
 // Blank lines by width, shared by every row of that width.
 const blanks = new Map<number, string>();
@@ -58,7 +59,7 @@ function RowLines({shown, selectedRow, layout, fresh}: {shown: readonly Row[]; s
 			) : (
 				<>
 					{`${standIn}\n`.repeat(selected)}
-					{colour ? <Text inverse>{standIn}</Text> : standIn}
+					{colour ? <Text {...styles.selected}>{standIn}</Text> : standIn}
 					{`\n${standIn}`.repeat(lines.length - selected - 1)}
 				</>
 			)}
@@ -96,11 +97,11 @@ export const TableView = memo(({rows, layout, selected, height, empty, hidden = 
 
 	return (
 		<Box flexDirection="column" height={height} display={hidden ? 'none' : 'flex'}>
-			<Text {...styled(colour, {bold: true})} wrap="truncate-end">
+			<Text {...styled(colour, styles.header)} wrap="truncate-end">
 				{formatHeader(layout.columns, sort)}
 			</Text>
 			{shown.length === 0 ? (
-				<Text {...styled(colour, {dimColor: true})} wrap="truncate-end">
+				<Text {...styled(colour, styles.empty)} wrap="truncate-end">
 					{'  '}
 					{empty}
 				</Text>

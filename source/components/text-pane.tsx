@@ -4,6 +4,7 @@ import {rowMatches, sidewaysCut, sidewaysStart, wrappedWindow} from '../text/wra
 import {jsonTokens, type JsonTone} from '../browser/view/json-tokens.js';
 import {paneTitle} from '../browser/view/status-model.js';
 import {styled, useColour} from './colour.js';
+import {styles} from './styles.js';
 
 type Props = {
 	title: string;
@@ -100,7 +101,7 @@ export function TextPane({title, lines, scroll, height, width: paneWidth, wrap =
 	const mode = wrap ? '' : `wrap off${column > 0 ? `, from cell ${column + 1}` : ''}`;
 	return (
 		<Box flexDirection="column" height={height}>
-			<Text {...styled(colour, {bold: true, color: 'cyan'})} wrap="truncate-end">
+			<Text {...styled(colour, styles.paneTitle)} wrap="truncate-end">
 				{paneTitle({title, position, mode}, paneWidth)}
 			</Text>
 			{rows.map((line, index) => {

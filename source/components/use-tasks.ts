@@ -144,7 +144,7 @@ function startTask(task: Task, ports: TaskPorts, context: Context): void {
 
 		case 'copy': {
 			if (task.what === 'curl' && !ports.curlFor) {
-				context.answer({type: 'done', id: task.id, note: {kind: 'cannot', what: 'curl'}});
+				context.answer({type: 'done', id: task.id, notice: {kind: 'cannot', what: 'curl'}});
 				return;
 			}
 
@@ -154,7 +154,7 @@ function startTask(task: Task, ports: TaskPorts, context: Context): void {
 				context.write(outcome.sequence);
 			}
 
-			context.answer({type: 'done', id: task.id, note: outcome.note});
+			context.answer({type: 'done', id: task.id, notice: outcome.notice});
 			return;
 		}
 
@@ -262,7 +262,7 @@ async function * walkPages(job: SaveJob, loadPage: LoadPage, signal: AbortSignal
 /** A write through the command's callback, asynchronously, so keys keep working meanwhile. */
 function startSave(id: number, job: SaveJob, ports: TaskPorts, {signal, answer}: Context): void {
 	if (!ports.save) {
-		answer({type: 'done', id, note: {kind: 'cannot', what: 'write'}});
+		answer({type: 'done', id, notice: {kind: 'cannot', what: 'write'}});
 		return;
 	}
 

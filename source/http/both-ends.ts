@@ -96,6 +96,16 @@ export type BothEndsOptions = {
 	quickMs?: number;
 };
 
+/**
+ * Whether a walk may go from both ends at all, for dump and audit alike: only
+ * a whole list from its first page, where the two chains meet. A bound
+ * (--max-pages, --max-items) or a cursor to start from asks for one end of
+ * the list and its order.
+ */
+export function canWalkBothEnds(config: {maxPages: number | null; maxItems: number | null; query: Pick<WalkQuery, 'startingAfter' | 'endingBefore'>}): boolean {
+	return config.maxPages === null && config.maxItems === null && config.query.startingAfter === undefined && config.query.endingBefore === undefined;
+}
+
 /** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
 export const quickServerMs = 15;
 

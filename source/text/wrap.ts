@@ -1,9 +1,11 @@
-import {cutWithWidth} from './text-width.js';
+import {cutWithWidth, cutToWidth} from './text-width.js';
 
 /**
- * Text panes (detail JSON, debug, help, compare) wrap long lines, so nothing
- * that matters is cut; with wrapping off, lines are cut at the pane's width
- * and scrolled sideways. Width-aware (terminal cells, never a split
+ * The one word-wrapper. Text panes (detail JSON, debug, help, compare) wrap
+ * long lines, so nothing that matters is cut; with wrapping off, lines are
+ * cut at the pane's width and scrolled sideways. Messages (the error banner,
+ * a long message line) wrap by the same rule, their rows trimmed
+ * ({@link wrapLines}). Width-aware (terminal cells, never a split
  * cluster: text/text-width.ts does every cut) and bounded: a pane draws only
  * the rows on screen, so a megabyte line costs its first screen of rows,
  * not a megabyte of cutting. Counting a pane's rows (for the scroll limit and
@@ -16,13 +18,20 @@ const printableAscii = /^[\u0020-\u007E]*$/;
  * The head of `text` that fits in `width` cells (at least one character, so
  * wrapping always moves on). A cut inside a word moves back to the start of
  * that word when the row holds an earlier space, so prose (help, messages)
- * wraps between words; a word longer than the row is still broken.
+ * wraps between words; a word longer than the row is still broken where the
+ * row ends. `trimmed`: the row is drawn without its trailing spaces (a
+ * message), so a space just past the edge goes on it rather than moving the
+ * word before it down; a pane draws every character, so there it cannot.
  */
-function chunk(text: string, width: number): string {
+function chunk(text: string, width: number, trimmed = false): string {
 	const {text: head} = cutWithWidth(text, width, {ellipsis: ''});
 	if (head === '' && text !== '') {
 		// A cluster wider than the pane (a CJK letter in one cell): drawn alone.
 		return String.fromCodePoint(text.codePointAt(0)!);
+	}
+
+	if (trimmed && text[head.length] === ' ') {
+		return `${head} `;
 	}
 
 	if (head.length < text.length && !head.endsWith(' ')) {
@@ -195,6 +204,34 @@ export function wrappedWindow(lines: readonly string[], width: number, scroll: n
 	}
 
 	return {rows, firstLine, lastLine, pieces};
+}
+
+/**
+ * A message word-wrapped to `width` cells, so it is read in full rather than
+ * cut with … (the error banner: its advice is at the end): the panes' rows,
+ * trimmed. At most `maxLines`; the last one is cut only when even that is not
+ * enough.
+ */
+export function wrapLines(text: string, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+	if (width <= 0) {
+		return [''];
+	}
+
+	const lines: string[] = [];
+	let rest = text;
+	do {
+		const row = chunk(rest, width, true);
+		lines.push(row.trimEnd());
+		rest = rest.slice(row.length);
+	} while (rest !== '');
+
+	if (lines.length > maxLines) {
+		const kept = lines.slice(0, maxLines);
+		kept[maxLines - 1] = cutToWidth(`${kept[maxLines - 1]!} ${lines.slice(maxLines).join(' ')}`, width);
+		return kept;
+	}
+
+	return lines;
 }
 
 /** Where in `line` a window `column` cells from its start begins (wrapping off). */

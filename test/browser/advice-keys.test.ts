@@ -2,12 +2,11 @@
  * Advice to type, said once the prompt it belongs to has closed, names the
  * key that opens that prompt again, and that key opens it: typed on the
  * table, the advice would otherwise go to the table's keys (`o` flips the
- * order). Every notice, note and write failure the message line can say is
+ * order). Every message and write failure the message line can say is
  * read, one of each kind (the records below must name every kind).
  */
 import {describe, expect, it} from 'vitest';
 import type {SaveWhat} from '../../source/browser/actions/effects.js';
-import {noteText, type Note} from '../../source/browser/actions/notes.js';
 import type {Notice} from '../../source/browser/stack/types.js';
 import {notAFileSentence, saveErrorSentence, savePath} from '../../source/browser/actions/save-path.js';
 import type {Screen} from '../../source/browser/keys/screen.js';
@@ -52,9 +51,6 @@ const notices: {[Kind in Notice['kind']]: Array<Extract<Notice, {kind: Kind}>>} 
 	'search-bound': (['max-pages', 'max-items', 'search'] as const).map(flag => ({kind: 'search-bound', direction: 'forward', searched: 5, filter: 'btc', bound: {flag, limit: 5}})),
 	'search-stopped': [{kind: 'search-stopped', direction: 'forward', searched: 5, moved: true, by: 'escape'}, {kind: 'search-stopped', direction: 'backward', searched: 5, moved: false, by: 'error'}],
 	'follow-stopped': [{kind: 'follow-stopped', count: 2}, {kind: 'follow-stopped', count: 0, loop}],
-};
-
-const notes: {[Kind in Note['kind']]: Array<Extract<Note, {kind: Kind}>>} = {
 	copied: [{kind: 'copied', words: 'id', label: 'a', write: {ok: true, sequence: '', bytes: 10}, caveat: true}],
 	'nothing-to-copy': [{kind: 'nothing-to-copy'}],
 	cannot: [{kind: 'cannot', what: 'curl'}, {kind: 'cannot', what: 'write'}],
@@ -94,7 +90,6 @@ function advised(sentence: string): Array<{key: string; opens: string | undefine
 describe('advice to type names the key that opens the prompt again', () => {
 	const sentences = [
 		...Object.values(notices).flat().map(notice => noticeText(notice)),
-		...Object.values(notes).flat().map(note => noteText(note).text),
 		...writeFailures('page'),
 	];
 
@@ -121,7 +116,7 @@ describe('advice to type names the key that opens the prompt again', () => {
 		}
 
 		for (const what of ['page', 'walk'] as const) {
-			const keys = advised(noteText({kind: 'no-file-name', what}).text);
+			const keys = advised(noticeText({kind: 'no-file-name', what}));
 			expect(keys).toHaveLength(1);
 			expect(routeKey({kind: 'table'}, keys[0]!.key, keys[0]!.key, context).screen).toMatchObject({kind: 'save', what});
 		}

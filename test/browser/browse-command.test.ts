@@ -3,9 +3,9 @@ import {parseWalkArgs} from '../../source/commands/browse/browse.js';
 import {earlyFirstPage} from '../../source/commands/browse/browse-terminal.js';
 import {UsageError} from '../../source/text/errors.js';
 import type {Page, RetryNotice} from '../../source/contract/types.js';
-import {initialBrowserState} from '../../source/browser/state/browser-state.js';
 import {wantedRequests} from '../../source/browser/stack/page-stack.js';
 import {makePage, url} from './pages.js';
+import {startState} from '../../source/browser/state/browser-state.js';
 
 describe('browse flags', () => {
 	it('parses the shared walk flags in their kebab-case spelling', () => {
@@ -135,7 +135,7 @@ describe('the first page fetched before Ink loads', () => {
 			setImmediate(resolve);
 		});
 		expect(early.arrived()).toBe(page);
-		const state = initialBrowserState({startUrl: url(), settings: {order: 'desc', limit: 25}, firstPage: early.arrived()});
+		const state = startState({startUrl: url(), settings: {order: 'desc', limit: 25}, firstPage: early.arrived()});
 		expect(state.stack.entries).toHaveLength(1);
 		expect(state.stack.pending).toBeNull();
 		// Only the prefetch of page 2 is wanted.

@@ -5,13 +5,15 @@
  * Pages come from the sandbox over HTTP, as the browser gets them.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {rowsOf, type Row} from '../../source/browser/stack/cells.js';
-import {formatHeader, formatRow, layoutColumns, pickerItems} from '../../source/browser/view/table-layout.js';
+import {rowsOf} from '../../source/browser/stack/cells.js';
+import type {Row} from '../../source/browser/stack/cells.js';
+import {formatHeader, formatRow, pickerItems, screenLayout} from '../../source/browser/view/table-layout.js';
 import {chooseColumns, columnTraits, nameRank, orderColumns, parseColumnList, ranks} from '../../source/cells/column-order.js';
 import {createClient} from '../../source/http/http-client.js';
 import {resolveConfig} from '../../source/config/options.js';
 import {displayWidth} from '../../source/text/text-width.js';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {startSandbox} from '../../source/sandbox/index.js';
+import type {Sandbox} from '../../source/sandbox/index.js';
 
 let sandbox: Sandbox;
 let accounts: Row[];
@@ -41,8 +43,8 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-const shown = (rows: readonly Row[], width: number, offset = 0) => layoutColumns(rows, width, undefined, {offset}).columns.map(column => column.path);
-const widthOf = (rows: readonly Row[], width: number, path: string) => layoutColumns(rows, width).columns.find(column => column.path === path)?.width;
+const shown = (rows: readonly Row[], width: number, offset = 0) => screenLayout(rows, width, undefined, {offset}).columns.map(column => column.path);
+const widthOf = (rows: readonly Row[], width: number, path: string) => screenLayout(rows, width).columns.find(column => column.path === path)?.width;
 
 describe('the default column choice', () => {
 	it('accounts: names, balances and currency codes first; colours, URLs, resource types and constant columns last', () => {
@@ -72,7 +74,7 @@ describe('the default column choice', () => {
 		expect(widthOf(accounts, 200, 'created_at')).toBe(20);
 		expect(widthOf(accounts, 60, 'id')).toBe(36);
 		for (const width of [60, 120, 200]) {
-			const {columns} = layoutColumns(accounts, width);
+			const {columns} = screenLayout(accounts, width);
 			expect(displayWidth(formatHeader(columns))).toBeLessThanOrEqual(width);
 			for (const row of accounts) {
 				expect(displayWidth(formatRow(row.cells, columns, true))).toBeLessThanOrEqual(width);
@@ -91,7 +93,7 @@ describe('the default column choice', () => {
 	});
 
 	it('right-aligns numbers and amounts, numeric strings and JSON numbers alike', () => {
-		const {columns} = layoutColumns(accounts, 210);
+		const {columns} = screenLayout(accounts, 210);
 		expect(columns.find(column => column.path === 'balance.amount')?.align).toBe('right');
 		expect(columns.find(column => column.path === 'currency.sort_index')?.align).toBe('right');
 		expect(columns.find(column => column.path === 'name')?.align).toBeUndefined();
@@ -146,7 +148,7 @@ describe('a choice of columns', () => {
 		expect(paths).not.toContain('balance.amount');
 		expect(paths).not.toContain('no.such.field');
 		expect(chooseColumns(cells, {order: ['name', 'created_at'], only: true})).toEqual(['id', 'name', 'created_at']);
-		expect(layoutColumns(accounts, 120, undefined, {choice: {order: ['created_at'], only: true}}).columns.map(column => column.path)).toEqual(['id', 'created_at']);
+		expect(screenLayout(accounts, 120, undefined, {choice: {order: ['created_at'], only: true}}).columns.map(column => column.path)).toEqual(['id', 'created_at']);
 	});
 
 	it('the picker lists every column, hidden ones in place', () => {

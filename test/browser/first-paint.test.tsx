@@ -6,6 +6,7 @@
  * measure, at several sizes, with and without colour. A difference would
  * show as a flicker, or as a leftover of the paint beside Ink's frame.
  */
+import {readFileSync} from 'node:fs';
 import chalk from 'chalk';
 import {render} from 'ink-testing-library';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -169,5 +170,18 @@ describe('the first paint looks as Ink\'s first frame', () => {
 		expect(firstFrameLines(optionsFor(page), {size: {columns: 31, rows: 30}, colour: true})).toBeUndefined();
 		expect(firstFrameLines(optionsFor(page), {size: {columns: 100, rows: 7}, colour: true})).toBeUndefined();
 		expect(firstFrameLines({...optionsFor(page), firstPage: undefined}, {size: {columns: 100, rows: 30}, colour: true})).toBeUndefined();
+	});
+});
+
+describe('one style table', () => {
+	const source = (file: string) => readFileSync(new URL(`../../source/components/${file}`, import.meta.url), 'utf8');
+
+	it('the components the first paint mirrors, and the paint itself, write no style of their own: they read styles.ts', () => {
+		// A style written in place (a colour, bold, dim, inverse, a background) is a second copy the other side would have to repeat.
+		const inline = /\b(?:color|backgroundColor|dimColor|bold|inverse)\s*[:=]|chalk\.(?!dim\(|bold\(|inverse\()\w+\(|'(?:bold|dim|inverse|yellow|cyan|gray|red|green|white)'/;
+		for (const file of ['table-view.tsx', 'status-area.tsx', 'first-paint.ts']) {
+			const lines = source(file).split('\n').filter(line => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
+			expect(lines.filter(line => inline.test(line)), file).toEqual([]);
+		}
 	});
 });

@@ -6,11 +6,14 @@
  */
 import stringWidth from 'string-width';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {rowsOf, type Row} from '../../source/browser/stack/cells.js';
-import {formatHeader, layoutColumns, markerWidth} from '../../source/browser/view/table-layout.js';
+import {rowsOf} from '../../source/browser/stack/cells.js';
+import type {Row} from '../../source/browser/stack/cells.js';
+import {formatHeader, markerWidth, screenLayout} from '../../source/browser/view/table-layout.js';
 import {gap, maximumWidth} from '../../source/cells/table-layout.js';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
-import {authHeaders, get, listUrl, type Api} from '../sandbox/helpers.js';
+import {startSandbox} from '../../source/sandbox/index.js';
+import type {Sandbox} from '../../source/sandbox/index.js';
+import {authHeaders, get, listUrl} from '../sandbox/helpers.js';
+import type {Api} from '../sandbox/helpers.js';
 
 const widths = [40, 52, 60, 80, 100, 120, 160, 200, 300];
 const lists: Array<[Api, string]> = [['account', '/v2/accounts'], ['commerce', '/checkouts'], ['commerce', '/charges']];
@@ -36,7 +39,7 @@ describe('a header cell holds its column\'s whole name, or the column is not sho
 			let checked = 0;
 			for (const width of widths) {
 				for (let offset = 0; ; offset++) {
-					const layout = layoutColumns(rows, width, undefined, {offset});
+					const layout = screenLayout(rows, width, undefined, {offset});
 					const full = markerWidth + layout.columns.reduce((sum, column) => sum + column.width, 0) + gap * (layout.columns.length - 1);
 					// `s` sorts by the leftmost column after the id.
 					const sorted = layout.columns[1]?.path;
@@ -68,7 +71,7 @@ describe('a header cell holds its column\'s whole name, or the column is not sho
 	it('a name wider than the widest column is the one name cut, to that width', () => {
 		const long = `metadata.${'n'.repeat(maximumWidth)}`;
 		const rows = rowsOf([{id: 'a1', [long]: 'x', note: 'y'}]);
-		const layout = layoutColumns(rows, 200);
+		const layout = screenLayout(rows, 200);
 		expect(layout.columns.map(column => [column.path, column.width])).toEqual([['id', 2], [long, maximumWidth], ['note', 4]]);
 		expect(formatHeader(layout.columns)).toBe(`  id  ${long.slice(0, maximumWidth - 1)}…  note`);
 	});

@@ -4,7 +4,8 @@
  * was; request ids never repeat across walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {browserReducer, startState} from '../../source/browser/state/browser-state.js';
+import type {BrowserAction} from '../../source/browser/state/browser-state.js';
 import {overlayLines} from '../../source/browser/view/pane-lines.js';
 import type {KeyFlags} from '../../source/browser/keys/keymap.js';
 import {wantedRequests} from '../../source/browser/stack/page-stack.js';
@@ -25,7 +26,7 @@ const accounts = [account('a1', 'BTC Wallet'), account('a2', null), account('a3'
 const firstPage = makePage({url: startUrl, objects: accounts, next: `${startUrl}&starting_after=a3`});
 
 function start(options: {settings?: {order: 'asc' | 'desc'; limit: number}} = {}): BrowserState {
-	return initialBrowserState({startUrl, settings: options.settings ?? {order: 'desc', limit: 25}, firstPage, endpoint: '/v2/accounts', api: 'account'});
+	return startState({startUrl, settings: options.settings ?? {order: 'desc', limit: 25}, firstPage, endpoint: '/v2/accounts', api: 'account'});
 }
 
 const flags: Record<string, KeyFlags> = {
@@ -136,6 +137,16 @@ describe('related walks', () => {
 		expect(state.stack.pending!.requestId).toBeGreaterThanOrEqual(child);
 	});
 
+	it('starts from the command\'s columns: the choice for the endpoint, and those remembered for related lists', () => {
+		const initial = {order: ['id', 'name'], hidden: []};
+		const remembered = {order: ['id', 'amount.value'], hidden: []};
+		let state = startState({startUrl, settings: {order: 'desc', limit: 25}, firstPage, endpoint: '/v2/accounts', api: 'account', compareLabels: null, columns: {initial, remembered: {'/v2/accounts/:id/transactions': remembered}}});
+		expect(state.view.choice).toBe(initial);
+		state = press(state, 'return', 'return');
+		expect(state.walks.place.columnsKey).toBe('/v2/accounts/:id/transactions');
+		expect(state.view.choice).toBe(remembered);
+	});
+
 	it('remembers the columns chosen in a related list for the next list of its kind', () => {
 		let state = press(start(), 'return', 'return');
 		state = land(state, makePage({url: state.stack.pending!.url, objects: [{id: 't1', type: 'send', status: 'done'}]}));
@@ -151,7 +162,7 @@ describe('related walks', () => {
 	it('offers nothing on the commerce API, and there ← → page and Enter closes the detail as before', () => {
 		const url = 'http://c.test/checkouts?limit=25&order=desc';
 		const page = makePage({url, api: 'commerce', objects: [{id: 'c1', resource: 'checkout', resource_path: '/v2/accounts/c1'}], next: `${url}&starting_after=c1`});
-		let state = initialBrowserState({startUrl: url, settings: {order: 'desc', limit: 25}, firstPage: page, endpoint: '/checkouts', api: 'commerce'});
+		let state = startState({startUrl: url, settings: {order: 'desc', limit: 25}, firstPage: page, endpoint: '/checkouts', api: 'commerce'});
 		state = press(state, 'return');
 		expect(overlayLines(state)[0]).toBe('{');
 		expect(press(state, 'return').screen).toEqual({kind: 'table'});
@@ -163,7 +174,7 @@ describe('related walks', () => {
 
 	it('never offers a resource_path off the walk\'s origin', () => {
 		const hostile = makePage({url: startUrl, objects: [{...account('e1'), resource_path: '//evil.test/v2/accounts/e1'}]});
-		let state = initialBrowserState({startUrl, settings: {order: 'desc', limit: 25}, firstPage: hostile, endpoint: '/v2/accounts', api: 'account'});
+		let state = startState({startUrl, settings: {order: 'desc', limit: 25}, firstPage: hostile, endpoint: '/v2/accounts', api: 'account'});
 		state = press(state, 'return', 'return');
 		expect(state.screen).toEqual({kind: 'table'});
 		expect(state.walks.parents).toEqual([]);

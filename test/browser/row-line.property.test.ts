@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import {rowsOf} from '../../source/browser/stack/cells.js';
-import {layoutColumns, rowLine} from '../../source/browser/view/table-layout.js';
+import {rowLine, screenLayout} from '../../source/browser/view/table-layout.js';
 
 /**
  * The table hands Ink a blank line of each row's width and swaps the row's
@@ -24,7 +24,7 @@ const object = fc.record({id: fc.uuid(), name: cell, amount: cell, note: cell, c
 
 function lines(objects: Array<Record<string, unknown>>, width: number, offset = 0) {
 	const rows = rowsOf(objects);
-	const layout = layoutColumns(rows, width, undefined, {offset});
+	const layout = screenLayout(rows, width, undefined, {offset});
 	return rows.flatMap(row => [false, true].map(selected => rowLine(row.cells, layout.columns, selected)));
 }
 

@@ -311,6 +311,67 @@ describe('searching backward (N)', () => {
 	});
 });
 
+describe('one loop, both directions', () => {
+	const nothing = 'no such text anywhere';
+	/** Forward: from the list's page 1. Backward: from a walk that starts after page 15 (a jump), past its bottom through previous_uri. */
+	async function from(direction: SearchDirection): Promise<PageStackState> {
+		if (direction === 'forward') {
+			return stackOn(1, {filter: nothing});
+		}
+
+		const state = await act(await stackOn(1), {type: 'jump', cursor: 'starting_after', id: pageIds[14]!.at(-1)!});
+		return reduce(state, {type: 'set-filter', filter: nothing});
+	}
+
+	/** The list's pages a search reaches first, in its direction. */
+	const reachedFirst = {forward: [1, 2, 3], backward: [14, 13, 12]};
+
+	it.each(['forward', 'backward'] as const)('%s: at its bound, it lands on the last page it reached, and says so', async direction => {
+		const {outcome, landed} = await search(await from(direction), direction, {maxSearchPages: 3});
+		expect(outcome).toMatchObject({direction, result: 'bound', searched: 3, bound: {flag: 'search', limit: 3}});
+		expect(ids(landed)).toEqual(pageIds[reachedFirst[direction][2]!]);
+		expect(notice(landed)).toMatch(/^no match for "no such text anywhere" in 3 pages/);
+	});
+
+	it.each(['forward', 'backward'] as const)('%s: a page that fails stops it on the page before, and r asks for that page again', async direction => {
+		const state = await from(direction);
+		let calls = 0;
+		const loadPage: LoadPage = async (url, options) => {
+			calls += 1;
+			if (calls === 2) {
+				throw new Error('HTTP 503 from the test');
+			}
+
+			return client.fetchPage(url, options);
+		};
+
+		const outcome = await searchPages(state, direction, state.filter, {loadPage, signal: new AbortController().signal});
+		const landed = reduce(state, {type: 'searched', outcome, from: searchStart(state)});
+		// Forward, the page fetched ahead (page 2) is handed over without a request: the second request is page 4.
+		const reached = direction === 'forward' ? 2 : 1;
+		expect(outcome).toMatchObject({direction, result: 'failed', searched: reached});
+		expect(ids(landed)).toEqual(pageIds[reachedFirst[direction][reached - 1]!]);
+		expect(landed.error).toMatchObject({kind: direction === 'forward' ? 'push' : 'reset'});
+		const retried = await act(landed, {type: 'refresh'});
+		expect(ids(retried)).toEqual(pageIds[reachedFirst[direction][reached]!]);
+	});
+
+	it('backward: a page past the bottom that fails stops it on the bottom of the stack, the last page it reached', async () => {
+		let state = await act(await from('backward'), {type: 'next'});
+		expect(ids(state)).toEqual(pageIds[16]);
+		state = reduce(state, {type: 'set-filter', filter: nothing});
+		const loadPage: LoadPage = async () => {
+			throw new Error('HTTP 503 from the test');
+		};
+
+		const outcome = await searchPages(state, 'backward', state.filter, {loadPage, signal: new AbortController().signal});
+		expect(outcome).toMatchObject({result: 'failed', searched: 1, landing: {kind: 'stack', index: 0}});
+		const landed = reduce(state, {type: 'searched', outcome, from: searchStart(state)});
+		expect(landed.entries).toHaveLength(1);
+		expect(ids(landed)).toEqual(pageIds[15]);
+	});
+});
+
 describe('the walker\'s rules, in the search', () => {
 	/** A stack on the first page of a faulty server's list, and a search over it with a real client. */
 	async function faultySearch(fault: FaultName, filter: string, maxSearchPages?: number) {

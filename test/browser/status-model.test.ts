@@ -42,10 +42,10 @@ describe('status line model', () => {
 		const state = withPage({url: url(), ids: ['a'], next: url('a')});
 		const note = {kind: 'write-failed' as const, message: 'copied \u001B[2Jthe id'};
 		const search = {direction: 'forward' as const, page: 3, searched: 2};
-		expect(statusModel({...input, state, note, search}).message).toEqual({id: 'note', text: 'copied \\x1b[2Jthe id', tone: 'warn'});
+		expect(statusModel({...input, state: {...state, notice: note}, search}).message).toEqual({id: 'notice', text: 'copied \\x1b[2Jthe id', tone: 'warn'});
 		const refreshing = pageStackReducer(state, {type: 'refresh'});
 		const failed = pageStackReducer(refreshing, {type: 'failed', requestId: refreshing.pending!.requestId, message: 'boom'});
-		expect(statusModel({...input, state: failed, note}).message?.id).toBe('error');
+		expect(statusModel({...input, state: {...failed, notice: note}}).message?.id).toBe('error');
 	});
 
 	it('spins while loading, marks a walk from a cursor, and shows errors inert with how to retry', () => {

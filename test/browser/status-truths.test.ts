@@ -66,8 +66,8 @@ describe('a wait for the request budget', () => {
 		// Said once: the location line does not repeat it.
 		expect(model.location.at(-1)!.text).toBe('⠋ loading page 2…');
 		// A note over the message line: the location line counts the same wait down, not the time it had when it began.
-		const noted = statusModel({...input, state, now: 1_004_000, note: {kind: 'nothing-to-write'}});
-		expect(noted.message?.id).toBe('note');
+		const noted = statusModel({...input, state: {...state, notice: {kind: 'nothing-to-write'}}, now: 1_004_000});
+		expect(noted.message?.id).toBe('notice');
 		expect(noted.location.at(-1)!.text).toBe('⠋ loading page 2… (next request in 50 s)');
 	});
 });

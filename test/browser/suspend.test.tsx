@@ -1,5 +1,6 @@
 import {describe, expect, it, vi} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {browserReducer, startState} from '../../source/browser/state/browser-state.js';
+import type {BrowserAction} from '../../source/browser/state/browser-state.js';
 import {commandFor, modes} from '../../source/browser/keys/keymap.js';
 import {giveBackSequence, takeSequence} from '../../source/commands/browse/terminal-screen.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
@@ -31,7 +32,7 @@ function expectSuspendedOnly(before: BrowserState): void {
 	expect(after).toEqual({...before, suspends: before.suspends + 1});
 }
 
-const onPage1 = () => initialBrowserState({startUrl: page1.url, settings, firstPage: makePage(page1)});
+const onPage1 = () => startState({startUrl: page1.url, settings, firstPage: makePage(page1)});
 
 describe('Ctrl-Z in the reducer', () => {
 	it('is the suspend command in every mode', () => {
@@ -49,12 +50,12 @@ describe('Ctrl-Z in the reducer', () => {
 		expect(filter.screen).toMatchObject({kind: 'filter', draft: 'a'});
 		expectSuspendedOnly(filter);
 		expectSuspendedOnly(keysOn(table, key('L')));
-		expectSuspendedOnly({...table, note: {kind: 'cannot', what: 'curl'}});
+		expectSuspendedOnly({...table, stack: {...table.stack, notice: {kind: 'cannot', what: 'curl'}}});
 	});
 
 	it('neither stops a running search nor following: both go on after fg', () => {
 		const searching = keysOn(onPage1(), key('/'), key('z'), key('', {return: true}), key('n'));
-		expect(searching.search.running).not.toBeNull();
+		expect(searching.tasks.search).not.toBeNull();
 		expectSuspendedOnly(searching);
 		const following = keysOn(onPage1(), key('F'));
 		expect(following.stack.follow).not.toBeNull();

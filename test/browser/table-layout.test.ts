@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import {deriveColumns, flatten, rowsOf, visibleRows} from '../../source/browser/stack/cells.js';
-import {fitCell, formatHeader, formatRow, layoutColumns, windowStart} from '../../source/browser/view/table-layout.js';
+import {fitCell, formatHeader, formatRow, windowStart, screenLayout} from '../../source/browser/view/table-layout.js';
 
 const account = {
 	name: 'BTC Wallet',
@@ -62,7 +62,7 @@ describe('table layout', () => {
 
 	it('gives every column its natural width when it fits', () => {
 		const rows = rowsOf([{id: 'abc', name: 'x'}]);
-		expect(layoutColumns(rows, 80)).toEqual({columns: [{path: 'id', width: 3}, {path: 'name', width: 4}], hidden: 0, hiddenPaths: []});
+		expect(screenLayout(rows, 80)).toEqual({columns: [{path: 'id', width: 3}, {path: 'name', width: 4}], hidden: 0, hiddenPaths: []});
 	});
 
 	it('narrows the widest columns first and hides what cannot fit, never wider than the terminal', () => {
@@ -70,7 +70,7 @@ describe('table layout', () => {
 			{id: 'x'.repeat(36), name: 'n'.repeat(30), description: 'd'.repeat(60), a: 1, b: 2, c: 3},
 		]);
 		for (const width of [20, 40, 60, 80, 120, 200]) {
-			const layout = layoutColumns(rows, width);
+			const layout = screenLayout(rows, width);
 			const line = formatRow(rows[0]!.cells, layout.columns, true);
 			expect(stringWidth(line)).toBeLessThanOrEqual(width);
 			expect(layout.columns.length + layout.hidden).toBe(6);
@@ -78,30 +78,30 @@ describe('table layout', () => {
 		}
 
 		// Fields people read keep a readable width (the name whole, the description 24 cells) before narrow extra columns are added.
-		const layout = layoutColumns(rows, 120);
+		const layout = screenLayout(rows, 120);
 		expect(layout.hidden).toBe(0);
 		expect(layout.columns.map(column => column.path)).toEqual(['id', 'name', 'description', 'a', 'b', 'c']);
 		// The short columns keep their natural width, numbers to the right.
 		expect(layout.columns.slice(3)).toEqual([{path: 'a', width: 1, align: 'right'}, {path: 'b', width: 1, align: 'right'}, {path: 'c', width: 1, align: 'right'}]);
-		expect(layoutColumns(rows, 80).columns.map(column => column.width)).toEqual([36, 24, 14]);
-		expect(layoutColumns(rows, 20).hidden).toBeGreaterThan(0);
+		expect(screenLayout(rows, 80).columns.map(column => column.width)).toEqual([36, 24, 14]);
+		expect(screenLayout(rows, 20).hidden).toBeGreaterThan(0);
 	});
 
 	it('keeps the id whole while another column fits beside it, and cuts it only when it must', () => {
 		const id = '5c771d99-7de1-4729-9b06-f2325a971cd1';
 		const rows = rowsOf([{id, name: 'n'.repeat(30), description: 'd'.repeat(60), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6}]);
 		for (const width of [52, 80, 120]) {
-			const layout = layoutColumns(rows, width);
+			const layout = screenLayout(rows, width);
 			expect(layout.columns[0]).toEqual({path: 'id', width: 36});
 			expect(stringWidth(formatRow(rows[0]!.cells, layout.columns, true))).toBeLessThanOrEqual(width);
 		}
 
-		expect(layoutColumns(rows, 40).columns[0]!.width).toBeLessThan(36);
+		expect(screenLayout(rows, 40).columns[0]!.width).toBeLessThan(36);
 	});
 
 	it('draws the header and rows aligned, with a marker on the selected row', () => {
 		const rows = rowsOf([{id: 'a1', name: 'Wallet'}]);
-		const {columns} = layoutColumns(rows, 80);
+		const {columns} = screenLayout(rows, 80);
 		expect(formatHeader(columns)).toBe('  id  name  ');
 		expect(formatRow(rows[0]!.cells, columns, true)).toBe('› a1  Wallet');
 		expect(formatRow(rows[0]!.cells, columns, false)).toBe('  a1  Wallet');

@@ -5,9 +5,11 @@
  * kinds or walks.
  */
 import {describe, expect, it} from 'vitest';
-import {browserReducer, initialBrowserState, type BrowserAction} from '../../source/browser/state/browser-state.js';
+import {browserReducer, startState} from '../../source/browser/state/browser-state.js';
+import type {BrowserAction} from '../../source/browser/state/browser-state.js';
 import type {KeyFlags} from '../../source/browser/keys/keymap.js';
-import {wantedTasks, type Task} from '../../source/browser/state/tasks.js';
+import {wantedTasks} from '../../source/browser/state/tasks.js';
+import type {Task} from '../../source/browser/state/tasks.js';
 import type {ListObject} from '../../source/contract/types.js';
 import {makePage} from './pages.js';
 import type {BrowserState} from '../../source/browser/state/types.js';
@@ -25,7 +27,7 @@ function press(state: BrowserState, ...keys: string[]): BrowserState {
 }
 
 function start(options: {firstPage?: boolean; compare?: boolean} = {}): BrowserState {
-	return initialBrowserState({
+	return startState({
 		startUrl,
 		settings: {order: 'desc', limit: 3},
 		firstPage: options.firstPage === false ? undefined : page1,
@@ -55,7 +57,7 @@ describe('the tasks a state wants', () => {
 		let state = press(start(), 'y');
 		const copy = wantedTasks(state).find(task => task.kind === 'copy');
 		expect(copy).toMatchObject({kind: 'copy', what: 'id', text: 'a1'});
-		state = browserReducer(state, {type: 'done', id: copy!.id, note: {kind: 'kept', name: 'copied'}});
+		state = browserReducer(state, {type: 'done', id: copy!.id, notice: {kind: 'kept', name: 'copied'}});
 		expect(kinds(state)).toEqual(['prefetch']);
 		state = press(state, 'w', 'f', 'return');
 		const save = wantedTasks(state).find(task => task.kind === 'save');
@@ -148,5 +150,24 @@ describe('one counter', () => {
 		expect(taken.length).toBeGreaterThanOrEqual(6);
 		// Ids grow in the order the tasks were asked for.
 		expect(taken).toEqual([...taken].sort((a, b) => a - b));
+	});
+});
+
+describe('one place for work in flight', () => {
+	/** The ids of the work the state holds in `tasks`: all it wants but the stack's page requests. */
+	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id)].filter(id => id !== undefined).sort((a, b) => a - b);
+	const beyondPages = (state: BrowserState) => wantedTasks(state).filter(task => task.kind !== 'load' && task.kind !== 'prefetch').map(task => task.id).sort((a, b) => a - b);
+
+	it('every task but a page request is one the state holds in tasks, and nothing else', () => {
+		const copyAndCompare = press(start({compare: true}), 'y', 'c');
+		const copyThenSearch = press(browserReducer(start(), {type: 'stack', action: {type: 'set-filter', filter: 'a'}}), 'y', 'n');
+		const following = press(answer(start(), wantedTasks(start())[0]!, page2), 'F');
+		const writing = press(start(), 'w', 'f', 'return', 'W', 'g', 'return');
+		for (const [name, state] of Object.entries({copyAndCompare, copyThenSearch, following, writing})) {
+			expect(held(state).length, name).toBeGreaterThan(0);
+			expect(beyondPages(state), name).toEqual(held(state));
+			// Without what it holds, a state wants only what its stack asks for.
+			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: []}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
+		}
 	});
 });

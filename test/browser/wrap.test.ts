@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {lineRows, sidewaysCut, wrappedRows, wrappedWindow, hanging} from '../../source/text/wrap.js';
+import {lineRows, sidewaysCut, wrappedRows, wrappedWindow, hanging, wrapLines} from '../../source/text/wrap.js';
 import {helpLines} from '../../source/browser/keys/keymap.js';
 import {overlayLines} from '../../source/browser/view/pane-lines.js';
 import {statusLegend} from '../../source/browser/view/status-model.js';
@@ -93,5 +94,35 @@ describe('lines that hang keep their indent wherever they are copied', () => {
 		}
 
 		expect(continued).toBeGreaterThan(5);
+	});
+});
+
+describe('wrapLines', () => {
+	it('wraps at word boundaries, keeping every word', () => {
+		expect(wrapLines('the account API rejected the credential; set TOKEN', 20)).toEqual(['the account API', 'rejected the', 'credential; set', 'TOKEN']);
+		expect(wrapLines('short', 20)).toEqual(['short']);
+	});
+
+	it('breaks a word wider than the line, and caps the lines', () => {
+		expect(wrapLines('abcdefghij klm', 4)).toEqual(['abcd', 'efgh', 'ij', 'klm']);
+		expect(wrapLines('one two three four', 5, 2)).toEqual(['one', 'two …']);
+	});
+});
+
+describe('one wrapper for panes and messages', () => {
+	it('a message takes the rows a pane would, trimmed: never more, every word kept in order, none over the width', () => {
+		const word = fc.oneof(fc.stringMatching(/^[a-z]{1,14}$/), fc.constantFrom('日本語', 'テキスト', 'e\u0301te\u0301', '👍🏽'));
+		fc.assert(fc.property(fc.array(word, {minLength: 1, maxLength: 12}), fc.integer({min: 4, max: 30}), (words, width) => {
+			const text = words.join(' ');
+			const rows = wrapLines(text, width);
+			const paneRows = wrappedWindow([text], width, 0, 1000).rows;
+			expect(rows.length).toBeLessThanOrEqual(paneRows.length);
+			expect(rows.join('').replaceAll(' ', '')).toBe(words.join(''));
+			for (const row of rows) {
+				expect(stringWidth(row)).toBeLessThanOrEqual(width);
+			}
+		}));
+		// The same break rule: a word longer than a row is broken where the row ends, in a pane and in a message.
+		expect(wrapLines('a xxxxxxxxxxxxxxxxxxxxxxxx b', 10)).toEqual(['a xxxxxxxx', 'xxxxxxxxxx', 'xxxxxx b']);
 	});
 });

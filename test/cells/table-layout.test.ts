@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import {rowsOf} from '../../source/browser/stack/cells.js';
-import {layoutColumns as browserLayout, markerWidth} from '../../source/browser/view/table-layout.js';
+import {markerWidth, screenLayout} from '../../source/browser/view/table-layout.js';
 import {formatCells, layoutColumns, maximumWidth} from '../../source/cells/table-layout.js';
 
 const cells = (object: Record<string, string>) => new Map(Object.entries(object));
@@ -10,7 +10,7 @@ describe('shared table layout', () => {
 	it('is the browser layout, less the selection marker', () => {
 		const objects = [{id: '5c771d99-7de1-4729-9b06-f2325a971cd1', name: 'n'.repeat(30), description: 'd'.repeat(60), a: '1', b: '2'}];
 		for (const width of [20, 52, 80, 200]) {
-			expect(layoutColumns(objects.map(cells), width - markerWidth)).toEqual(browserLayout(rowsOf(objects), width));
+			expect(layoutColumns(objects.map(cells), width - markerWidth)).toEqual(screenLayout(rowsOf(objects), width));
 		}
 	});
 

@@ -5,7 +5,7 @@ import type {Page} from '../../contract/types.js';
  * pages for a file. The reducer stays pure: it records the request with the
  * data it needs (taken when the key was pressed) as a task (tasks.ts), the
  * task runner carries it out through the callbacks the command passed, and
- * the outcome comes back as an action that sets the status line's note.
+ * the outcome comes back as an action that sets the status line's message.
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';
@@ -21,11 +21,9 @@ export type SaveJob = {what: SaveWhat; name: string; pages: WalkPage[]; overwrit
 export type Effect =
 	/**
 	 * `text` (id, JSON) or, for curl, the request `url` the command's curlFor
-	 * turns into text; the note says `words` and `label` (server text, the id,
+	 * turns into text; the message says `words` and `label` (server text, the id,
 	 * drawn inert): `copied JSON of 7c1…`; `caveat` on the first copy only
 	 * (the OSC 52 caveat is said once, not on every copy).
 	 */
 	| {id: number; kind: 'copy'; what: CopyWhat; text: string; url: string; words: string; label: string; caveat?: boolean}
 	| {id: number; kind: 'save'; job: SaveJob};
-
-export type {Note} from './notes.js';

@@ -174,16 +174,16 @@ export function routePicker(screen: Prompt<'columns'>, command: Command | undefi
 export function routeSave(screen: Prompt<'save' | 'overwrite'>, command: Command | undefined, name: string, input: string): Routed {
 	if (screen.kind === 'overwrite') {
 		if (command === 'confirm-yes') {
-			return {screen: {kind: 'table'}, request: {kind: 'overwrite', job: screen.job}};
+			return {screen: {kind: 'table'}, ask: {kind: 'overwrite', job: screen.job}};
 		}
 
-		return {screen: {kind: 'table'}, request: {kind: 'kept', name: screen.job.name}};
+		return {screen: {kind: 'table'}, ask: {kind: 'kept', name: screen.job.name}};
 	}
 
 	return routeTyping(screen, command, name, input, {
 		apply({draft, suggested, what}) {
 			const typedName = draft.trim() === '' ? suggested ?? draft : draft;
-			return {screen: {kind: 'table'}, request: {kind: 'save', what, name: typedName}};
+			return {screen: {kind: 'table'}, ask: {kind: 'save', what, name: typedName}};
 		},
 		cancel: toTable,
 	});

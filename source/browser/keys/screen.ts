@@ -80,8 +80,9 @@ export type WalkMove = {type: 'open'; index: number} | {type: 'parent'};
 /**
  * What a key asks beyond the state (see effects.ts): a copy, a write, or
  * `kept` (the user said no to overwriting `name`). The reducer adds the data.
+ * (A request is an HTTP one: `requestId`, `requestUrl`.)
  */
-export type Request =
+export type Ask =
 	| {kind: 'copy'; what: CopyWhat}
 	| {kind: 'save'; what: SaveWhat; name: string}
 	| {kind: 'overwrite'; job: SaveJob}
@@ -89,7 +90,7 @@ export type Request =
 
 /** `search`: start a search across pages that way (the browser state runs it). */
 /** `find`: look for this text in the pane (empty: the last text again), from the line after the top one. */
-export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; request?: Request; search?: SearchDirection; find?: string};
+export type Routed = {stack?: StackAction[]; screen?: Screen; quit?: true; view?: ViewChange; walk?: WalkMove; ask?: Ask; search?: SearchDirection; find?: string};
 
 /** The keymap's mode for what is on screen. */
 export function modeOf(screen: Screen): Mode {

@@ -46,9 +46,9 @@ const tableRoutes: Partial<Record<Command, (context: KeyContext) => Routed>> = {
 		return items.length === 0 ? {} : {screen: {kind: 'columns', items, cursor: 0}};
 	},
 	parent: () => ({walk: {type: 'parent'}}),
-	'copy-id': context => (context.hasSelection ? {request: {kind: 'copy', what: 'id'}} : {}),
-	'copy-json': context => (context.hasSelection ? {request: {kind: 'copy', what: 'json'}} : {}),
-	'copy-curl': () => ({request: {kind: 'copy', what: 'curl'}}),
+	'copy-id': context => (context.hasSelection ? {ask: {kind: 'copy', what: 'id'}} : {}),
+	'copy-json': context => (context.hasSelection ? {ask: {kind: 'copy', what: 'json'}} : {}),
+	'copy-curl': () => ({ask: {kind: 'copy', what: 'curl'}}),
 	'save-page': context => saveScreen('page', context),
 	'save-walk': context => saveScreen('walk', context),
 	jump: () => ({screen: {kind: 'jump', draft: ''}}),

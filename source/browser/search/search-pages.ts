@@ -5,7 +5,7 @@ import {walk, type PageSource} from '../../http/walker.js';
 import {mayMatch, visibleRows} from '../stack/cells.js';
 import {boundReached, fillMark, loadFailure, top} from '../stack/stack-steps.js';
 import {withIds} from '../stack/seen-ids.js';
-import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchEnd, SearchLanding, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchLanding, SearchOutcome, SearchProgress} from '../stack/types.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
@@ -107,9 +107,83 @@ async function nextPage(pages: AsyncGenerator<Page, WalkEnd>, options: SearchOpt
 	}
 }
 
-/** The search's words for how a walk ended without a match. */
-function searchEnd(end: WalkEnd): SearchEnd {
-	return end.kind === 'not-advancing' ? 'loops-back' : 'no-next-uri';
+/**
+ * One direction of a search's walk past the pages the stack holds (forward
+ * from the top page's next_uri, backward from the bottom's previous_uri): how
+ * a page it reaches would be landed on, and what its bound and its end are
+ * called. Both directions run the one loop, {@link walkToMatch}.
+ */
+type Way = {
+	direction: SearchDirection;
+	/** The request a failed page was, for r to ask again: a page above the stack, or a new bottom. */
+	kind: RequestKind;
+	/** Pages looked at before this walk (the stack's own, searching backward), and the last of them, where a stop lands. */
+	before: number;
+	reached: SearchLanding | null;
+	/** The landing on `page`, reached at `url`: told every page, in order. */
+	reach: (page: Page, url: string) => SearchLanding;
+	/** The ids seen, where a search this way grows them (forward); null where it leaves them as they were. */
+	seen: () => ReadonlySet<string> | null;
+	bound: (kind: 'max-pages' | 'max-items') => SearchBound;
+	/** What the end of the list is called this way. */
+	listEnd: 'no-next-uri' | 'no-previous';
+	/** Whether the walk ends at `url`, matched or not (backward: the walk's first page, the start of the list). */
+	startOfList?: (url: string) => boolean;
+	/** What the status line says before the first page (`page` undefined) and after each page without a match (undefined: nothing new). */
+	progress: (searched: number, page?: Page) => SearchProgress | undefined;
+};
+
+/**
+ * The one search loop: the core walker's pages one at a time until one
+ * matches, the walk ends (the list's end, a loop, a bound) or it is stopped
+ * (Esc, a failed page). A walk that ends cancels what it read ahead.
+ */
+async function walkToMatch(pages: AsyncGenerator<Page, WalkEnd>, filter: string, options: SearchOptions, source: {urlOf: (page: Page) => string; failedUrl: (error: unknown) => string}, way: Way): Promise<SearchOutcome> {
+	const base = {direction: way.direction, filter};
+	let searched = way.before;
+	let {reached} = way;
+	const say = (progress: SearchProgress | undefined) => {
+		if (progress) {
+			options.onProgress?.(progress);
+		}
+	};
+
+	say(way.progress(searched));
+	try {
+		for (;;) {
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await nextPage(pages, options, source.failedUrl, way.kind);
+			if ('stopped' in step) {
+				return {...base, result: step.stopped, searched, landing: reached, seen: reached ? way.seen() : null, ...(step.error ? {error: step.error} : {})};
+			}
+
+			if ('end' in step) {
+				const {end} = step;
+				if (end.kind === 'max-pages' || end.kind === 'max-items') {
+					return {...base, result: 'bound', searched, landing: reached, seen: way.seen(), bound: way.bound(end.kind)};
+				}
+
+				// The end of the list, or a link back into the walk: nothing matched, and the search does not move.
+				return {...base, result: 'end', searched, landing: null, seen: null, end: end.kind === 'not-advancing' ? 'loops-back' : way.listEnd};
+			}
+
+			const {page} = step;
+			const url = source.urlOf(page);
+			searched += 1;
+			reached = way.reach(page, url);
+			if (pageMatches(page, filter)) {
+				return {...base, result: 'found', searched, landing: reached, seen: way.seen()};
+			}
+
+			if (way.startOfList?.(url)) {
+				return {...base, result: 'end', searched, landing: null, seen: null, end: 'start-of-list'};
+			}
+
+			say(way.progress(searched, page));
+		}
+	} finally {
+		await pages.return(undefined as unknown as WalkEnd);
+	}
 }
 
 /** Runs one search from the stack as it is now; never throws (a failed page is an outcome). */
@@ -122,7 +196,7 @@ export async function searchPages(stack: PageStackState, direction: SearchDirect
  * the pages walked before (a link back into it is a loop) and its bounds
  * less what the stack has used. The walker reads each page ahead from the
  * first bytes of the one before, so matching a page overlaps the server's
- * work on the next; a walk that ends cancels what it read ahead.
+ * work on the next.
  */
 async function searchForward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
 	const base = {direction: 'forward' as const, filter};
@@ -157,44 +231,23 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
 		maxItems: maxItems === null ? null : maxItems - seen.size,
 		walked: {urls: walked, pages: stack.entries.flatMap(item => (item.page ? [item.page] : []))},
 	});
+	// The pages passed become entries above the old top, evicted: only their URL and fill mark are kept.
 	const passed: PassedPage[] = [];
-	let current: {url: string; page: Page} | undefined;
-	const landing = (): SearchLanding | null => (current ? {kind: 'forward', passed: passed.slice(0, -1), url: current.url, page: current.page} : null);
-	options.onProgress?.({direction: 'forward', page: depth + 1, searched: 0});
-	try {
-		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await nextPage(pages, options, failedUrl, 'push');
-			if ('stopped' in step) {
-				return {...base, result: step.stopped, searched: passed.length, landing: landing(), seen: current ? seen : null, ...(step.error ? {error: step.error} : {})};
-			}
-
-			if ('end' in step) {
-				const {end} = step;
-				if (end.kind === 'max-pages' || end.kind === 'max-items') {
-					const bound = end.kind === 'max-pages' ? searchBound : {flag: 'max-items' as const, limit: maxItems!};
-					return {...base, result: 'bound', searched: passed.length, landing: landing(), seen, bound};
-				}
-
-				return {...base, result: 'end', searched: passed.length, landing: null, seen: null, end: searchEnd(end)};
-			}
-
-			const {page} = step;
+	return walkToMatch(pages, filter, options, {urlOf, failedUrl}, {
+		direction: 'forward',
+		kind: 'push',
+		before: 0,
+		reached: null,
+		reach(page, url) {
 			seen = withIds(seen, page.objects);
-
-			current = {url: urlOf(page), page};
-			passed.push({url: current.url, fill: fillMark(page, depth + passed.length)});
-			if (pageMatches(page, filter)) {
-				return {...base, result: 'found', searched: passed.length, landing: landing(), seen};
-			}
-
-			if (page.nextUrl !== null) {
-				options.onProgress?.({direction: 'forward', page: depth + passed.length + 1, searched: passed.length});
-			}
-		}
-	} finally {
-		await pages.return(undefined as unknown as WalkEnd);
-	}
+			passed.push({url, fill: fillMark(page, depth + passed.length)});
+			return {kind: 'forward', passed: passed.slice(0, -1), url, page};
+		},
+		seen: () => seen,
+		bound: kind => (kind === 'max-pages' ? searchBound : {flag: 'max-items', limit: maxItems!}),
+		listEnd: 'no-next-uri',
+		progress: (searched, page) => (page?.nextUrl === null ? undefined : {direction: 'forward', page: depth + searched + 1, searched}),
+	});
 }
 
 /**
@@ -260,39 +313,19 @@ async function searchBackward(stack: PageStackState, filter: string, options: Se
 
 	const {source, urlOf, failedUrl} = searchSource(previous, options);
 	const pages = walk(source, {maxPages: limit - fetched, maxItems: null}, {signal: options.signal, follow: 'previous', walked: {urls: walked, pages: []}});
-	options.onProgress?.({direction: 'backward', page: null, searched});
-	try {
-		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await nextPage(pages, options, failedUrl, 'reset');
-			if ('stopped' in step) {
-				return stop(step.stopped, step.error ? {error: step.error} : {});
-			}
-
-			if ('end' in step) {
-				const {end} = step;
-				return end.kind === 'max-pages'
-					? stop('bound', {bound})
-					: {...base, result: 'end', searched, landing: null, end: end.kind === 'end' ? 'no-previous' : 'loops-back'};
-			}
-
-			const {page} = step;
-			const url = urlOf(page);
-			searched += 1;
-			reached = {kind: 'before', url, page};
-			if (pageMatches(page, filter)) {
-				return {...base, result: 'found', searched, landing: reached};
-			}
-
-			if (url === stack.firstUrl) {
-				return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
-			}
-
-			options.onProgress?.({direction: 'backward', page: null, searched});
-		}
-	} finally {
-		await pages.return(undefined as unknown as WalkEnd);
-	}
+	// A page past the bottom is a new stack of that one page.
+	return walkToMatch(pages, filter, options, {urlOf, failedUrl}, {
+		direction: 'backward',
+		kind: 'reset',
+		before: searched,
+		reached,
+		reach: (page, url) => ({kind: 'before', url, page}),
+		seen: () => null,
+		bound: () => bound,
+		listEnd: 'no-previous',
+		startOfList: url => url === stack.firstUrl,
+		progress: searched => ({direction: 'backward', page: null, searched}),
+	});
 }
 
 /** The clock a throttle reads and schedules with; tests give it one of their own. */

@@ -4,6 +4,8 @@ import type {FailedExchange, Order, Page, RetryNotice} from '../../contract/type
 import type {LoopEnd} from '../../http/walk-rules.js';
 import type {RowSort} from './cells.js';
 import type {JumpCursor} from './jump.js';
+import type {ClipboardWrite} from '../actions/clipboard.js';
+import type {SaveWhat} from '../actions/save-path.js';
 
 /**
  * The page stack's types, and those of a search across pages that lands on
@@ -40,8 +42,11 @@ export type Prefetch = {requestId: number; url: string; page: Page | null; retry
 export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; problem?: string; jump?: true; exchange?: FailedExchange};
 
 /**
- * What the last action did, as data: the status model words it (the
- * reducer holds no sentences, so wording changes never touch navigation).
+ * The status line's one message: what the last key, or the task it started
+ * (a copy, a write, a search), did, as data. The status model words it and
+ * gives it its level (status-model.ts), so the reducers hold no sentences.
+ * The next key clears it (browser-state.ts), a newer one replaces it, and a
+ * page landing drops what it makes stale (see `landed`).
  */
 export type Notice =
 	| {kind: 'end-of-list'; reason: 'no-next-uri'}
@@ -77,7 +82,20 @@ export type Notice =
 	| {kind: 'search-bound'; direction: SearchDirection; searched: number; filter: string; bound: SearchBound}
 	| {kind: 'search-stopped'; direction: SearchDirection; searched: number; moved: boolean; by: 'escape' | 'error'}
 	// `loop`: following stopped itself, where the next page would loop.
-	| {kind: 'follow-stopped'; count: number; loop?: LoopEnd};
+	| {kind: 'follow-stopped'; count: number; loop?: LoopEnd}
+	// What a copy or a write (effects.ts) came to, and where a find in a pane landed.
+	| {kind: 'copied'; words: string; label: string; write: ClipboardWrite; caveat: boolean}
+	| {kind: 'nothing-to-copy'}
+	| {kind: 'cannot'; what: 'curl' | 'write'}
+	| {kind: 'no-file-name'; what: SaveWhat}
+	| {kind: 'nothing-to-write'}
+	| {kind: 'wrote'; name: string; counts: {objects: number; pages: number; refetched: number}; walk: boolean}
+	| {kind: 'kept'; name: string}
+	| {kind: 'exists'; name: string}
+	/** The command's one sentence for a write that failed. */
+	| {kind: 'write-failed'; message: string}
+	| {kind: 'found'; text: string; line: number; lines: number}
+	| {kind: 'not-found'; text: string};
 
 /** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
 export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};
@@ -139,7 +157,7 @@ export type PageStackState = {
 	 */
 	walked: readonly FillMark[];
 	error: LoadError | null;
-	/** What the last action did, for the status line. */
+	/** The status line's message: what the last key, or the task it started, did. */
 	notice: Notice | null;
 	filter: string;
 	/** Pages kept in memory below the top; deeper entries keep only their URL. */

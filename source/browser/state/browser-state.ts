@@ -4,11 +4,13 @@ import type {Api, Page} from '../../contract/types.js';
 import {rowsOf} from '../stack/cells.js';
 import {overlayLines} from '../view/pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent} from '../related/related-walks.js';
-import {isPane, modeOf, type Pane, type Request, type ViewChange} from '../keys/screen.js';
-import type {Effect, Note, SaveJob, SaveWhat} from '../actions/effects.js';
+import {isPane, modeOf} from '../keys/screen.js';
+import type {Pane, ViewChange, Ask} from '../keys/screen.js';
+import type {Effect, SaveJob, SaveWhat} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
 import type {SaveResult} from '../actions/save-path.js';
-import {commandFor, keyName, type KeyFlags} from '../keys/keymap.js';
+import {commandFor, keyName} from '../keys/keymap.js';
+import type {KeyFlags} from '../keys/keymap.js';
 import {initialState, pageStackReducer} from '../stack/page-stack.js';
 import {pageColumns, pickerItems} from '../view/table-layout.js';
 import {noHeldTasks, settleTasks, takeTaskId} from './tasks.js';
@@ -33,10 +35,9 @@ export type BrowserAction =
 	| {type: 'stack'; action: StackAction}
 	// The answers of tasks (tasks.ts), each under the id of the task it answers.
 	| {type: 'compared'; id: number; result: CompareResult}
-	| {type: 'done'; id: number; note: Note}
+	| {type: 'done'; id: number; notice: Notice}
 	| {type: 'saved'; id: number; job: SaveJob; result: SaveResult; refetched: number}
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
-	| {type: 'note'; note: Note}
 	// Search across pages: progress (throttled by the app) and the one landing.
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
 	| {type: 'search-done'; id: number; outcome: SearchOutcome};
@@ -49,11 +50,18 @@ export type BrowserOptions = {
 	startUrl: string;
 	settings: Settings;
 	maxCachedPages?: number | undefined;
+	/** The first page when it is already here: the first frame shows it. */
 	firstPage?: Page | undefined;
 	compareLabels: {a: string; b: string} | null;
 	bounds?: Bounds | undefined;
+	/** The endpoint's path under the API base (where related lists resolve), and its API. */
 	endpoint: string;
 	api: Api;
+	/**
+	 * The columns to start with (--columns, or remembered for the endpoint),
+	 * where a choice made is remembered, and the choices remembered for
+	 * related lists, by pattern (`/v2/accounts/:id/transactions`).
+	 */
 	columns?: {
 		initial?: ColumnChoice | undefined;
 		save?: (choice: ColumnChoice, endpoint?: string) => void;
@@ -61,35 +69,23 @@ export type BrowserOptions = {
 	} | undefined;
 };
 
-/** The state the browser starts in, from what the command gives it. */
-export function startState(options: BrowserOptions): BrowserState {
-	return initialBrowserState({...options, columnChoice: options.columns?.initial, rememberedColumns: options.columns?.remembered});
-}
+/**
+ * What {@link startState} needs: the command's options, where the endpoint, its
+ * API and a second credential may be left out (a list with no related lists, no
+ * compare view).
+ */
+export type StartOptions = Omit<BrowserOptions, 'compareLabels' | 'endpoint' | 'api'> & Partial<Pick<BrowserOptions, 'compareLabels' | 'endpoint' | 'api'>>;
 
-export function initialBrowserState(options: {
-	startUrl: string;
-	settings: Settings;
-	maxCachedPages?: number;
-	bounds?: Bounds;
-	/** The first page when it is already here: the first frame shows it. */
-	firstPage?: Page;
-	compareLabels?: {a: string; b: string} | null;
-	/** The columns to start with (--columns, or remembered for the endpoint). */
-	columnChoice?: ColumnChoice;
-	/** The endpoint's path under the API base (where related lists resolve), and its API. */
-	endpoint?: string;
-	api?: Api;
-	/** Column choices remembered for related lists, by pattern (`/v2/accounts/:id/transactions`). */
-	rememberedColumns?: Readonly<Record<string, ColumnChoice>>;
-}): BrowserState {
+/** The one state the browser starts in, from what the command gives it: the first page on screen when it is already here. */
+export function startState(options: StartOptions): BrowserState {
 	let stack = initialState(options);
 	if (options.firstPage) {
 		stack = pageStackReducer(stack, {type: 'loaded', requestId: stack.pending!.requestId, page: options.firstPage});
 	}
 
-	const view: View = {choice: options.columnChoice, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
-	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.rememberedColumns});
-	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, effects: [], tasks: noHeldTasks, copied: false, note: null, search: {running: null, count: 0}, suspends: 0};
+	const view: View = {choice: options.columns?.initial, offset: 0, wrap: true, paneColumn: 0, chosen: 0};
+	const walks = initialWalks({startUrl: options.startUrl, endpoint: options.endpoint, api: options.api, settings: options.settings, remembered: options.columns?.remembered});
+	return {stack, screen: {kind: 'table'}, quit: false, compareLabels: options.compareLabels ?? null, compare: null, view, walks, tasks: noHeldTasks, copied: false, suspends: 0};
 }
 
 /** Rows the open overlay takes on screen: its lines, or their wrapped rows when panes wrap. */
@@ -128,19 +124,19 @@ function withEffect(state: BrowserState, effect: Effect extends infer E ? (E ext
 	const first = effect.kind === 'copy' && !state.copied;
 	const queued = first ? {...effect, caveat: true} : effect;
 	const [id, numbered] = takeTaskId(state);
-	return {...numbered, effects: [...numbered.effects, {...queued, id} as Effect], copied: state.copied || effect.kind === 'copy'};
+	return {...numbered, tasks: {...numbered.tasks, effects: [...numbered.tasks.effects, {...queued, id} as Effect]}, copied: state.copied || effect.kind === 'copy'};
 }
 
-/** A key's copy or write request, with the data taken now: what is on screen when the key was pressed. */
-function applyRequest(state: BrowserState, request: Request): BrowserState {
+/** A key's copy or write ask, with the data taken now: what is on screen when the key was pressed. */
+function applyAsk(state: BrowserState, ask: Ask): BrowserState {
 	const entry = top(state.stack);
 	const page = entry?.page ?? null;
-	switch (request.kind) {
+	switch (ask.kind) {
 		case 'copy': {
-			if (request.what === 'curl') {
+			if (ask.what === 'curl') {
 				return page
 					? withEffect(state, {kind: 'copy', what: 'curl', text: '', url: page.requestUrl, words: `curl command of page ${state.stack.entries.length}`, label: ''})
-					: {...state, note: {kind: 'nothing-to-copy'}};
+					: withNotice(state, {kind: 'nothing-to-copy'});
 			}
 
 			const row = selectedRow(state.stack);
@@ -149,54 +145,54 @@ function applyRequest(state: BrowserState, request: Request): BrowserState {
 			}
 
 			const id = String(row.object['id']);
-			const text = request.what === 'id' ? id : page.objectTexts?.[row.index] ?? JSON.stringify(row.object);
-			return withEffect(state, {kind: 'copy', what: request.what, text, url: page.requestUrl, words: request.what === 'id' ? 'id' : 'JSON of', label: id});
+			const text = ask.what === 'id' ? id : page.objectTexts?.[row.index] ?? JSON.stringify(row.object);
+			return withEffect(state, {kind: 'copy', what: ask.what, text, url: page.requestUrl, words: ask.what === 'id' ? 'id' : 'JSON of', label: id});
 		}
 
 		case 'save': {
-			if (request.name.trim() === '') {
-				return {...state, note: {kind: 'no-file-name', what: request.what}};
+			if (ask.name.trim() === '') {
+				return withNotice(state, {kind: 'no-file-name', what: ask.what});
 			}
 
-			const pages = request.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
+			const pages = ask.what === 'page' ? (entry?.page ? [{url: entry.url, page: entry.page}] : []) : state.stack.entries.map(walked => ({url: walked.url, page: walked.page}));
 			if (pages.length === 0) {
-				return {...state, note: {kind: 'nothing-to-write'}};
+				return withNotice(state, {kind: 'nothing-to-write'});
 			}
 
-			return withEffect(state, {kind: 'save', job: {what: request.what, name: request.name, pages, overwrite: false}});
+			return withEffect(state, {kind: 'save', job: {what: ask.what, name: ask.name, pages, overwrite: false}});
 		}
 
 		case 'overwrite': {
-			return withEffect(state, {kind: 'save', job: {...request.job, overwrite: true}});
+			return withEffect(state, {kind: 'save', job: {...ask.job, overwrite: true}});
 		}
 
 		case 'kept': {
-			return {...state, note: {kind: 'kept', name: request.name}};
+			return withNotice(state, {kind: 'kept', name: ask.name});
 		}
 	}
 }
 
-/** The note after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
-export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; note: Note} {
+/** The message after a copy: what `text` came to on the clipboard, or why it did not fit. The app writes `sequence`. */
+export function copyOutcome(effect: Extract<Effect, {kind: 'copy'}>, text: string): {sequence: string | null; notice: Notice} {
 	const write = osc52(text);
-	return {sequence: write.ok ? write.sequence : null, note: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
+	return {sequence: write.ok ? write.sequence : null, notice: {kind: 'copied', words: effect.words, label: effect.label, write: write.ok ? {ok: true, sequence: '', bytes: write.bytes} : write, caveat: effect.caveat === true}};
 }
 
-/** What a write came to: a note, or the overwrite question when the file exists (unless the user is typing). */
+/** What a write came to: a message, or the overwrite question when the file exists (unless the user is typing). */
 function savedState(state: BrowserState, action: Extract<BrowserAction, {type: 'saved'}>): BrowserState {
 	const {job, result} = action;
 	switch (result.kind) {
 		case 'written': {
-			return {...state, note: {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'}};
+			return withNotice(state, {kind: 'wrote', name: job.name, counts: {objects: result.objects, pages: result.pages, refetched: action.refetched}, walk: job.what === 'walk'});
 		}
 
 		case 'exists': {
 			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
-			return free ? {...state, screen: {kind: 'overwrite', job}} : {...state, note: {kind: 'exists', name: job.name}};
+			return free ? {...state, screen: {kind: 'overwrite', job}} : withNotice(state, {kind: 'exists', name: job.name});
 		}
 
 		case 'failed': {
-			return {...state, note: {kind: 'write-failed', message: result.message}};
+			return withNotice(state, {kind: 'write-failed', message: result.message});
 		}
 	}
 }
@@ -209,21 +205,17 @@ export function browserReducer(previous: BrowserState, action: BrowserAction): B
 
 /** The state without a task's effect (copy, save): it answered. */
 function withoutEffect(state: BrowserState, id: number): BrowserState {
-	return {...state, effects: state.effects.filter(effect => effect.id !== id)};
+	return {...state, tasks: {...state.tasks, effects: state.tasks.effects.filter(effect => effect.id !== id)}};
 }
 
 function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState {
 	switch (action.type) {
-		case 'note': {
-			return {...state, note: action.note};
-		}
-
 		case 'done': {
-			return state.effects.some(effect => effect.id === action.id) ? {...withoutEffect(state, action.id), note: action.note} : state;
+			return state.tasks.effects.some(effect => effect.id === action.id) ? withNotice(withoutEffect(state, action.id), action.notice) : state;
 		}
 
 		case 'saved': {
-			return state.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
+			return state.tasks.effects.some(effect => effect.id === action.id) ? savedState(withoutEffect(state, action.id), action) : state;
 		}
 
 		case 'wheel': {
@@ -259,7 +251,7 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 
 		case 'paste': {
 			// The table and the panes take nothing from a paste: its letters are no keys.
-			const typing = 'draft' in state.screen && state.search.running === null;
+			const typing = 'draft' in state.screen && state.tasks.search === null;
 			return typing ? reduceKey(state, {type: 'key', input: action.text, key: {}, bodyRows: 0}, '') : state;
 		}
 	}
@@ -269,13 +261,13 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type: 'key'}>, name = keyName(action.input, action.key)): BrowserState {
 	let state = previous;
 	// Ctrl-Z everywhere, a running search and following included, and nothing
-	// else: a prompt types nothing, the note stays, following goes on after `fg`.
+	// else: a prompt types nothing, the message stays, following goes on after `fg`.
 	if (commandFor(modeOf(state.screen), name) === 'suspend') {
 		return {...state, suspends: state.suspends + 1};
 	}
 
-	if (state.search.running) {
-		return searchingKey(state, state.search.running, name);
+	if (state.tasks.search) {
+		return searchingKey(state, state.tasks.search, name);
 	}
 
 	// Following (F): any key stops it, as in less, and does nothing else; Q still quits.
@@ -306,12 +298,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return {...state, quit: true};
 	}
 
-	// A key clears the last note (a copy's, a write's, what the last key did,
-	// how a search ended): what it does may say something new.
-	if (state.note !== null) {
-		state = {...state, note: null};
-	}
-
+	// A key clears the message (what the last key did, what a copy or a write
+	// came to, how a search ended): what it does may say something new.
 	if (state.stack.notice !== null) {
 		state = {...state, stack: {...state.stack, notice: null}};
 	}
@@ -328,8 +316,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return findInPane(state, routed.screen, routed.find, action.bodyRows, action.columns);
 	}
 
-	if (routed.request) {
-		state = applyRequest(state, routed.request);
+	if (routed.ask) {
+		state = applyAsk(state, routed.ask);
 	}
 
 	const stack = (routed.stack ?? []).reduce(pageStackReducer, state.stack);
@@ -371,7 +359,7 @@ function suggestedName(state: BrowserState, what: SaveWhat): string {
  * after the line it found last while the pane is where that find left it:
  * a pane scrolled to its end cannot bring a line near its end to the top,
  * and starting from the top line would find the same line for ever. The
- * note says which line, or that none holds it.
+ * message says which line, or that none holds it.
  */
 function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: number, columns: number | undefined): BrowserState {
 	const text = typed === '' ? state.found ?? '' : typed;
@@ -394,15 +382,16 @@ function findInPane(state: BrowserState, pane: Pane, typed: string, bodyRows: nu
 	}
 
 	if (found === -1) {
-		return {...state, screen: pane, found: text, foundAt: undefined, note: {kind: 'not-found', text}};
+		return withNotice({...state, screen: pane, found: text, foundAt: undefined}, {kind: 'not-found', text});
 	}
 
 	const total = wrapping ? wrappedRows(lines, columns) : lines.length;
 	const row = wrapping ? wrappedRows(lines, columns, found) : found;
 	const scroll = Math.min(row, Math.max(0, total - Math.max(1, bodyRows - 1)));
-	return {...state, screen: {...pane, scroll}, found: text, foundAt: {pane: pane.kind, line: found, scroll}, note: {kind: 'found', text, line: found + 1, lines: lines.length}};
+	return withNotice({...state, screen: {...pane, scroll}, found: text, foundAt: {pane: pane.kind, line: found, scroll}}, {kind: 'found', text, line: found + 1, lines: lines.length});
 }
 
+/** The state with `notice` the status line's message (the page stack holds it: one message, one clear rule). */
 function withNotice(state: BrowserState, notice: Notice): BrowserState {
 	return {...state, stack: pageStackReducer(state.stack, {type: 'notice', notice})};
 }
@@ -434,7 +423,7 @@ function startSearch(state: BrowserState, direction: SearchDirection): BrowserSt
 		cancelling: false,
 		from: searchStart(stack),
 	};
-	return {...numbered, search: {running, count: state.search.count + 1}};
+	return {...numbered, tasks: {...numbered.tasks, search: running}};
 }
 
 /**
@@ -450,14 +439,14 @@ function searchingKey(state: BrowserState, running: RunningSearch, name: string)
 	}
 
 	if (stops && !running.cancelling) {
-		return {...state, search: {...state.search, running: {...running, cancelling: true}}};
+		return {...state, tasks: {...state.tasks, search: {...running, cancelling: true}}};
 	}
 
 	return state;
 }
 
 function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type: 'search-progress' | 'search-done'}>): BrowserState {
-	const running = state.search.running;
+	const running = state.tasks.search;
 	if (running?.id !== action.id) {
 		return state; // A search that is over (or another one).
 	}
@@ -468,9 +457,9 @@ function searchReducer(state: BrowserState, action: Extract<BrowserAction, {type
 			return state;
 		}
 
-		return {...state, search: {...state.search, running: {...running, progress: action.progress}}};
+		return {...state, tasks: {...state.tasks, search: {...running, progress: action.progress}}};
 	}
 
 	const stack = pageStackReducer(state.stack, {type: 'searched', outcome: action.outcome, from: running.from});
-	return {...state, stack, search: {...state.search, running: null}};
+	return {...state, stack, tasks: {...state.tasks, search: null}};
 }

@@ -33,7 +33,7 @@ export type Task =
 	/** A copy or a write a key asked for (effects.ts), with the data taken when it was pressed. */
 	| (Effect & {kind: 'copy' | 'save'});
 
-export const noHeldTasks: HeldTasks = {compare: null, poll: null};
+export const noHeldTasks: HeldTasks = {compare: null, poll: null, search: null, effects: []};
 
 /** Every task the state wants running now, page requests first. */
 export function wantedTasks(state: BrowserState): Task[] {
@@ -43,7 +43,7 @@ export function wantedTasks(state: BrowserState): Task[] {
 		tasks.push({id: requestId, kind: stack.pending ? 'load' : 'prefetch', url});
 	}
 
-	const running = state.search.running;
+	const running = state.tasks.search;
 	if (running) {
 		tasks.push({id: running.id, kind: 'search', direction: running.direction, filter: running.filter, stack: running.stack, stop: running.cancelling});
 	}
@@ -57,7 +57,7 @@ export function wantedTasks(state: BrowserState): Task[] {
 		tasks.push({id: state.tasks.poll.id, kind: 'follow-poll', failures: state.tasks.poll.follow.failures});
 	}
 
-	tasks.push(...state.effects);
+	tasks.push(...state.tasks.effects);
 	return tasks;
 }
 

@@ -2,7 +2,7 @@ import type {ColumnChoice} from '../../cells/column-order.js';
 import type {LinkBase} from '../../contract/links.js';
 import type {CompareRow} from '../../contract/page-compare.js';
 import type {Api} from '../../contract/types.js';
-import type {Effect, Note} from '../actions/effects.js';
+import type {Effect} from '../actions/effects.js';
 import type {Pane, Screen} from '../keys/screen.js';
 import type {Follow, PageStackState, SearchDirection, SearchProgress, SearchStart, Settings} from '../stack/types.js';
 
@@ -29,20 +29,18 @@ export type BrowserState = {
 	view: View;
 	/** Related lists: the walk on screen, where it is, and the walks it was opened from (see related-walks.ts). */
 	walks: Walks;
-	/** Copies and writes asked for and not yet done (see effects.ts), oldest first: tasks (tasks.ts) until they answer. */
-	effects: Effect[];
-	/** The compare request and the follow poll while wanted (tasks.ts); page requests are the stack's own. */
+	/**
+	 * Work in flight the state holds itself (tasks.ts): the compare request,
+	 * the follow poll, a search across pages, copies and writes not yet done.
+	 * The page requests are the stack's own (`pending`, `prefetch`).
+	 */
 	tasks: HeldTasks;
-	/** What the last copy or write did, on the status line until the next key. */
-	note: Note | null;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
 	copied: boolean;
 	/** The last text found in a pane (`/` then Enter with nothing typed finds it again). */
 	found?: string;
 	/** Where that find landed (0-based line, the pane's scroll then): the next one goes on after it while the pane stays there; the pane marks the matches. */
 	foundAt?: {pane: Pane['kind']; line: number; scroll: number};
-	/** Search across pages (`n`, `N`): the one running, if any, and how many were started. */
-	search: SearchState;
 	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
 	suspends: number;
 };
@@ -62,8 +60,6 @@ export type RunningSearch = {
 	cancelling: boolean;
 	from: SearchStart;
 };
-
-export type SearchState = {running: RunningSearch | null; count: number};
 
 /**
  * How the user looks at pages: `choice` of columns (picker, --columns; none:
@@ -105,10 +101,18 @@ export type Walks = {
 	remembered: Readonly<Record<string, ColumnChoice>>;
 };
 
-/** What the state holds of tasks it alone decides on (the stack's requests live in the stack). */
+/**
+ * The one place the browser state keeps its work in flight, but for the page
+ * requests, which the page stack's own reducer keeps (`pending`, `prefetch`):
+ * wantedTasks (tasks.ts) reads both.
+ */
 export type HeldTasks = {
 	/** The compare view's request while its answer is wanted. */
 	compare: {id: number; url: string} | null;
 	/** The armed poll while following and idle; `follow` is the answer it was armed after. */
 	poll: {id: number; follow: Follow} | null;
+	/** The search across pages (`n`, `N`) running, if any. */
+	search: RunningSearch | null;
+	/** Copies and writes asked for and not yet done (effects.ts), oldest first, until they answer. */
+	effects: Effect[];
 };

@@ -6,7 +6,6 @@ import {inert} from '../../text/inert.js';
 import {redact} from '../../text/secret.js';
 import type {Finding} from '../../contract/contract.js';
 import type {Page, RetryNotice} from '../../contract/types.js';
-import {noteText, type Note} from '../actions/notes.js';
 import {formatMs} from './format.js';
 import {maxJumpId} from '../stack/jump.js';
 import {top} from '../stack/stack-steps.js';
@@ -14,6 +13,8 @@ import type {LoadError, Notice, PageStackState, SearchProgress} from '../stack/t
 import type {OffScreenMatches} from '../stack/cells.js';
 import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from '../keys/keymap.js';
 import {hanging} from '../../text/wrap.js';
+import {copyNote} from '../actions/clipboard.js';
+import {noFileName, shownName, wroteNote} from '../actions/save-path.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -31,6 +32,8 @@ export type StatusModel = {
 	page: Segment[];
 	/** The error banner (kept until a request succeeds), else the last notice. */
 	message: Segment | null;
+	/** The message's level when it is the last key's (a notice): a success or a warning leaves why the page is short beside it. */
+	level?: Level;
 };
 
 export type StatusInput = {
@@ -50,8 +53,6 @@ export type StatusInput = {
 	columnSpan?: {offset?: number; first?: number; last?: number; total?: number};
 	/** A search across pages (`n`, `N`) running: what it is looking at. */
 	search?: SearchProgress | null;
-	/** What a copy or a save just did: the message until the next key, unless the page failed. */
-	note?: Note | null;
 	/** The walk is a related list opened from an object (a breadcrumb above it). */
 	related?: boolean;
 	/** Columns the choice names that no row of the page has, with the closest one it has. */
@@ -120,7 +121,75 @@ export function waitingText(notice: RetryNotice, now?: number, stoppable = false
 	return stoppable ? `${what} (${key('previous')} stops)` : what;
 }
 
-/** The words of a notice the page stack recorded: one short line. */
+/**
+ * How much a message matters, as k9s's flash has it: `info` says what a key
+ * did, `success` that a copy, a write or a find came off, `warn` that it did
+ * not. (The error level is the error banner, kept until a request succeeds:
+ * a load's failure, not a message.)
+ */
+export type Level = 'info' | 'success' | 'warn';
+
+/** The colour of each level on the message line. */
+export const levelTone: Record<Level, Tone> = {info: 'accent', success: 'good', warn: 'warn'};
+
+/** The status line's message, worded, with its level: server text in it made inert by the caller that draws it. */
+export function flash(notice: Notice): {text: string; level: Level} {
+	return {text: noticeText(notice), level: noticeLevel(notice)};
+}
+
+/** A message's level: what a copy, a write or a find came to is a success or a warning; what a key did is information. */
+export function noticeLevel(notice: Notice): Level {
+	switch (notice.kind) {
+		case 'copied': {
+			return notice.write.ok ? 'success' : 'warn';
+		}
+
+		case 'wrote':
+		case 'kept':
+		case 'found': {
+			return 'success';
+		}
+
+		case 'nothing-to-copy':
+		case 'cannot':
+		case 'no-file-name':
+		case 'nothing-to-write':
+		case 'exists':
+		case 'write-failed':
+		case 'not-found': {
+			return 'warn';
+		}
+
+		// Listed, not a default: a new kind of message gets a level, or this does not compile.
+		case 'end-of-list':
+		case 'refreshed':
+		case 'keys-dropped':
+		case 'stopped-loading':
+		case 'took-back':
+		case 'already-first':
+		case 'no-previous':
+		case 'following-previous':
+		case 'new-walk':
+		case 'limit-stays':
+		case 'retrying':
+		case 'bound':
+		case 'jump':
+		case 'jump-empty':
+		case 'jump-malformed':
+		case 'jump-too-long':
+		case 'search-no-filter':
+		case 'search-busy':
+		case 'search-found':
+		case 'search-end':
+		case 'search-bound':
+		case 'search-stopped':
+		case 'follow-stopped': {
+			return 'info';
+		}
+	}
+}
+
+/** The words of the status line's message: one short line. */
 export function noticeText(notice: Notice): string {
 	switch (notice.kind) {
 		case 'end-of-list': {
@@ -200,7 +269,75 @@ export function noticeText(notice: Notice): string {
 			const arrivals = `${notice.count} new object${notice.count === 1 ? '' : 's'} arrived`;
 			return notice.loop ? `${describeEnd(notice.loop)}; stopped following (${arrivals})` : `stopped following: ${arrivals} (${key('follow')} follows again)`;
 		}
+
+		case 'copied':
+		case 'nothing-to-copy':
+		case 'cannot':
+		case 'no-file-name':
+		case 'nothing-to-write':
+		case 'wrote':
+		case 'kept':
+		case 'exists':
+		case 'write-failed':
+		case 'found':
+		case 'not-found': {
+			return taskText(notice);
+		}
 	}
+}
+
+/** What a copy or a write came to (effects.ts), and where a find in a pane landed. */
+function taskText(notice: Extract<Notice, {kind: 'copied' | 'nothing-to-copy' | 'cannot' | 'no-file-name' | 'nothing-to-write' | 'wrote' | 'kept' | 'exists' | 'write-failed' | 'found' | 'not-found'}>): string {
+	switch (notice.kind) {
+		case 'copied': {
+			return copyNote(notice.words, notice.label, notice.write, notice.caveat);
+		}
+
+		case 'nothing-to-copy': {
+			return 'No page on screen yet, so there is no request to copy.';
+		}
+
+		case 'cannot': {
+			return notice.what === 'curl' ? 'This browser was started without a way to build curl commands.' : 'This browser was started without a way to write files.';
+		}
+
+		case 'no-file-name': {
+			return noFileName(notice.what);
+		}
+
+		case 'nothing-to-write': {
+			return 'No page on screen yet, so nothing was written.';
+		}
+
+		case 'wrote': {
+			return wroteNote(notice.name, notice.counts, notice.walk);
+		}
+
+		case 'kept': {
+			return `kept ${shownName(notice.name)} as it was; nothing written`;
+		}
+
+		case 'exists': {
+			return `${shownName(notice.name)} exists, so nothing was written.`;
+		}
+
+		case 'write-failed': {
+			return notice.message;
+		}
+
+		case 'found': {
+			return `"${foundText(notice.text)}" on line ${notice.line} of ${notice.lines} (${key('find')} ${key('prompt-apply')}: the next)`;
+		}
+
+		case 'not-found': {
+			return `no line of this pane holds "${foundText(notice.text)}"`;
+		}
+	}
+}
+
+/** Text typed to find in a pane, as its message shows it: inert, at most 40 cells. */
+function foundText(text: string): string {
+	return inert(cutToWidth(text, 40));
 }
 
 /** Why the limit stays: `101 is over the most, 100: limit stays 25`; the bounds are the contract's. */
@@ -451,10 +588,14 @@ export function statusModel(input: StatusInput): StatusModel {
 		pageSegments.push(totalsSegment(page));
 	}
 
+	// One order, by the message's level: a success or a warning (what a copy, a write or a find came to) goes first
+	// unless a load failed; then a search running, the error banner, a wait; then information (what a key did to
+	// the walk: a wait or a search says more); then what the contract found.
+	const said = state.notice ? flash(state.notice) : null;
+	const notice = said ? {id: 'notice', text: inert(said.text), tone: levelTone[said.level]} : null;
 	let message: Segment | null = null;
-	if (input.note && !state.error) {
-		const {text, tone} = noteText(input.note);
-		message = {id: 'note', text: inert(text), tone};
+	if (said && said.level !== 'info' && !state.error) {
+		message = notice;
 	} else if (input.search) {
 		message = {id: 'search', text: searchingText(input.search, input.now), tone: 'warn'};
 	} else if (state.error) {
@@ -466,9 +607,9 @@ export function statusModel(input: StatusInput): StatusModel {
 		// it is read, counted down, not left to a spinner at the end of a cut line.
 		// What the last key did is said before it, not hidden by it (← taking back a waiting →).
 		const wait = waitingText(state.pending.retrying, input.now, state.pending.kind === 'push');
-		message = {id: 'waiting', text: state.notice ? `${inert(noticeText(state.notice))} · ${wait}` : wait, tone: 'warn'};
-	} else if (state.notice) {
-		message = {id: 'notice', text: inert(noticeText(state.notice)), tone: 'accent'};
+		message = {id: 'waiting', text: notice ? `${notice.text} · ${wait}` : wait, tone: 'warn'};
+	} else if (notice) {
+		message = notice;
 	} else if (entry?.findings && entry.findings.length > 0) {
 		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
 	}
@@ -478,7 +619,7 @@ export function statusModel(input: StatusInput): StatusModel {
 		location = location.map(segment => (segment.id === 'loading' ? {...segment, text: loading, short: `${input.spinner} loading…`} : segment));
 	}
 
-	return {location, page: pageSegments, message};
+	return message === notice && said ? {location, page: pageSegments, message, level: said.level} : {location, page: pageSegments, message};
 }
 
 /**

@@ -1,6 +1,8 @@
 import {editDistance} from '../../text/edit-distance.js';
-import {chooseColumns, type ColumnChoice} from '../../cells/column-order.js';
-import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns as layoutCells, type Column, type TableLayout} from '../../cells/table-layout.js';
+import {chooseColumns} from '../../cells/column-order.js';
+import type {ColumnChoice} from '../../cells/column-order.js';
+import {fitCell, formatCells, formatHeaderCells, gap, layoutColumns} from '../../cells/table-layout.js';
+import type {Column, TableLayout} from '../../cells/table-layout.js';
 import {displayWidth} from '../../text/text-width.js';
 import type {Row, RowSort} from '../stack/cells.js';
 
@@ -16,9 +18,13 @@ export {fitCell, type Column, type TableLayout};
 /** Width of the selection marker in front of each row. */
 export const markerWidth = 2;
 
-/** The shared layout for a terminal `width` cells wide, the marker included. */
-export function layoutColumns(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
-	return layoutCells(cellsOf(rows), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
+/**
+ * The table on the browser's screen: the shared column layout
+ * (cells/table-layout.ts `layoutColumns`) for a terminal `width` cells wide,
+ * the marker included, in the user's column view.
+ */
+export function screenLayout(rows: readonly Row[], width: number, sample?: number, view: ColumnView = {}): TableLayout {
+	return layoutColumns(cellsOf(rows), width - markerWidth, sample, {paths: pageColumns(rows, view.choice), offset: view.offset});
 }
 
 // One cells array per page, so the shared layout can remember what it measured of it.
@@ -43,7 +49,7 @@ const lines = new WeakMap<Map<string, string>, {columns: readonly Column[]; text
 const layouts = new WeakMap<readonly Row[], {width: number; choice: ColumnChoice | undefined; offset: number; layout: TableLayout}>();
 
 /**
- * {@link layoutColumns}, remembered per page and width: going back to a page
+ * {@link screenLayout}, remembered per page and width: going back to a page
  * reuses its columns, and with them every line already cut for them.
  */
 export function pageLayout(rows: readonly Row[], width: number, view: ColumnView = {}): TableLayout {
@@ -53,7 +59,7 @@ export function pageLayout(rows: readonly Row[], width: number, view: ColumnView
 		return cached.layout;
 	}
 
-	const layout = layoutColumns(rows, width, undefined, view);
+	const layout = screenLayout(rows, width, undefined, view);
 	layouts.set(rows, {width, choice: view.choice, offset, layout});
 	return layout;
 }

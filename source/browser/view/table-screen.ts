@@ -1,13 +1,16 @@
-import {matchesOffScreen, rowsOf, type Row} from '../stack/cells.js';
+import {matchesOffScreen, rowsOf} from '../stack/cells.js';
+import type {Row} from '../stack/cells.js';
 import type {BrowserState} from '../state/types.js';
 import {fillLine, shortNote} from './fill-line.js';
 import {breadcrumb} from '../related/related-walks.js';
 import {promptLine} from './prompt-line.js';
-import {errorText, fitSegments, hintSegments, joinSegments, statusModel, type Segment, type StatusModel, type Tone} from './status-model.js';
-import {missingColumns, pageLayout, type TableLayout} from './table-layout.js';
+import {errorText, fitSegments, hintSegments, joinSegments, statusModel} from './status-model.js';
+import type {Segment, StatusModel, Tone} from './status-model.js';
+import {missingColumns, pageLayout} from './table-layout.js';
+import type {TableLayout} from './table-layout.js';
 import {shownRows, top} from '../stack/stack-steps.js';
 import type {LoadError} from '../stack/types.js';
-import {wrapLines} from '../../text/wrap-lines.js';
+import {wrapLines} from '../../text/wrap.js';
 import {clampOffset} from '../../cells/table-layout.js';
 import {inert} from '../../text/inert.js';
 import {displayWidth} from '../../text/text-width.js';
@@ -30,16 +33,6 @@ export const statusHeight = 4;
 /** Lines the table keeps under an error banner, however long: its header and a row. */
 const keptUnderBanner = 2;
 
-/** The colour of each tone of the status area (Ink's colour names; none for plain). */
-export const toneColours: Record<Tone, string | undefined> = {
-	plain: undefined,
-	dim: 'gray',
-	good: 'green',
-	warn: 'yellow',
-	bad: 'red',
-	accent: 'cyan',
-};
-
 /**
  * The error banner's lines at `columns` (a space each side): the error's
  * words, wrapped, read in full, taking what the table can give (all but its
@@ -51,7 +44,7 @@ function bannerLines(error: LoadError, related: boolean, columns: number, frameR
 
 /**
  * The status area's last line, by what it says: a line being typed, the
- * error banner, a message (with why the page is short beside a note), why
+ * error banner, a message (with why the page is short beside a copy's, a write's or a find's), why
  * the page is short, or the keys' hint.
  */
 export type MessageLine =
@@ -79,14 +72,16 @@ export function messageLine(model: StatusModel, prompt: string | undefined, note
 			return {kind: 'banner', lines: banner ?? [model.message.text]};
 		}
 
-		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && model.message.id === 'note' ? note : null};
+		// What a key did to the walk (info) takes the line; what a copy, a write or a find came to is not about the page, and leaves why it is short beside it.
+		const beside = model.level !== undefined && model.level !== 'info';
+		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && beside ? note : null};
 	} else if (note) {
 		line = {kind: 'short', text: note};
 	} else {
 		return {kind: 'hint', text: joinSegments(hintSegments(columns))};
 	}
 
-	// Too long for one line: wrapped rather than cut mid-text (the short note beside a note goes after it).
+	// Too long for one line: wrapped rather than cut mid-text (why the page is short goes after the message beside it).
 	const text = line.kind === 'message' && line.short ? `${line.text} · ${line.short}` : line.text;
 	if (displayWidth(text) <= columns || maxRows <= 1) {
 		return line;
@@ -143,8 +138,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		visible: rows.length,
 		hiddenColumns: layout.hidden,
 		columnSpan: columnSpan(layout, state.view.offset),
-		search: state.search.running?.progress ?? null,
-		note: state.note,
+		search: state.tasks.search?.progress ?? null,
 		related,
 		missingColumns: missingColumns(allRows, state.view.choice),
 		offScreenMatches: matchesOffScreen(rows, stack.filter, new Set(layout.columns.map(column => column.path))),

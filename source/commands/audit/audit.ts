@@ -1,11 +1,15 @@
-import {auditWalk, type WalkAudit} from '../../audit/audit-walk.js';
-import {compareWalks, type Comparison} from '../../audit/compare.js';
+import {auditWalk} from '../../audit/audit-walk.js';
+import type {WalkAudit} from '../../audit/audit-walk.js';
+import {compareWalks} from '../../audit/compare.js';
+import type {Comparison} from '../../audit/compare.js';
 import {buildReport, renderJson, renderText} from '../../audit/report.js';
-import {compareCredential, credentialLabel, type SecondCredential, withCredential} from '../setup/second-credential.js';
+import {compareCredential, credentialLabel, withCredential} from '../setup/second-credential.js';
+import type {SecondCredential} from '../setup/second-credential.js';
 import {UsageError} from '../../text/errors.js';
 import {createClient} from '../../http/http-client.js';
 import {inert} from '../../text/inert.js';
-import {defaults, type WalkConfig} from '../../config/options.js';
+import {defaults} from '../../config/options.js';
+import type {WalkConfig} from '../../config/options.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
 import {openConfig} from '../setup/demo.js';
 import type {Credential} from '../../config/credentials.js';
@@ -13,14 +17,15 @@ import {compareProfileCredential, demoCompareProfile} from '../setup/profile-con
 import type {Order, Page, RetryNotice} from '../../contract/types.js';
 import {WalkFindings} from '../../output/walk-findings.js';
 import {walk} from '../../http/walker.js';
-import {walkBothEnds} from '../../http/both-ends.js';
+import {walkBothEnds, canWalkBothEnds} from '../../http/both-ends.js';
 import {chainFlags} from '../dump/dump-steps.js';
 import {refuseAuditPairs, refuseCursorInEndpoint} from '../setup/flag-pairs.js';
 import {progressOn} from '../../output/progress.js';
 import {parseCommandLine} from '../../config/parse-flags.js';
 import {flag} from '../../config/hints.js';
 import {redact} from '../../text/secret.js';
-import {abortOnStopSignals, Interrupted, interruptedExitCode, type StopSignal} from '../process/stop-signals.js';
+import {abortOnStopSignals, Interrupted, interruptedExitCode} from '../process/stop-signals.js';
+import type {StopSignal} from '../process/stop-signals.js';
 import type {CommandIo} from '../process/command-io.js';
 import {commandOutput} from '../../output/sink.js';
 
@@ -107,6 +112,19 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * Runs the audit for a resolved config and writes the report. Returns the
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
+/**
+ * Whether a walk of the audit goes from both ends. Only when asked
+ * (--both-ends): an audit checks the pages a walk in the order asked for
+ * meets, and from both ends the pages past the meeting point in either order
+ * are never read, so a fault on one of them would pass unseen. Where any walk
+ * may (canWalkBothEnds), under the same bound in pages; not where walks are
+ * compared page by page (`compared`: --both-orders, a second credential):
+ * their pages must fall alike.
+ */
+export function auditsBothEnds(config: WalkConfig, options: Pick<AuditOptions, 'bothEnds'>, compared: boolean): boolean {
+	return options.bothEnds === true && !compared && canWalkBothEnds(config);
+}
+
 export async function audit(config: WalkConfig, options: AuditOptions, io: CommandIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
@@ -141,12 +159,7 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Comma
 				progress.retry(notice);
 			};
 
-			// Only when asked (--both-ends): an audit checks the pages a walk in the order asked for meets, and
-			// from both ends the pages past the meeting point in either order are never read, so a fault on one
-			// of them would pass unseen. A whole list from its first page, under the same bound in pages; not where
-			// walks are compared page by page (--both-orders, a second credential): their pages must fall alike.
-			const bothEnds = options.bothEnds === true && !keepIds && plan.config.maxPages === null && plan.config.maxItems === null
-				&& query.startingAfter === undefined && query.endingBefore === undefined;
+			const bothEnds = auditsBothEnds(plan.config, options, keepIds);
 			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
 			const backFindings = new WalkFindings();
 			const doubt = (page: Page) => {

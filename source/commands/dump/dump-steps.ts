@@ -1,4 +1,5 @@
-import {walkBothEnds, type BothEndsOptions, type EndsStep} from '../../http/both-ends.js';
+import {walkBothEnds, canWalkBothEnds} from '../../http/both-ends.js';
+import type {BothEndsOptions, EndsStep} from '../../http/both-ends.js';
 import {UsageError} from '../../text/errors.js';
 import type {PageClient} from '../../http/http-client.js';
 import type {WalkConfig} from '../../config/options.js';
@@ -13,15 +14,9 @@ export type DumpStepsOptions = BothEndsOptions & {
 	oneChain: boolean;
 };
 
-/**
- * Whether a dump walks the list from both ends (http/both-ends.ts): only a
- * whole list from its first page, where the two chains meet. A bound
- * (--max-pages, --max-items) or a cursor to start from asks for one end of
- * the list and its order.
- */
+/** Whether a dump walks the list from both ends: every page (--all), not --one-chain, where any walk may (canWalkBothEnds). */
 export function walksBothEnds(config: WalkConfig, options: Pick<DumpStepsOptions, 'all' | 'oneChain'>): boolean {
-	return options.all && !options.oneChain && config.maxPages === null && config.maxItems === null
-		&& config.query.startingAfter === undefined && config.query.endingBefore === undefined;
+	return options.all && !options.oneChain && canWalkBothEnds(config);
 }
 
 /** --one-chain and --both-ends, of dump's and audit's flags: at most one of them. */
