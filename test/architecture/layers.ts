@@ -133,9 +133,9 @@ export const rules: Rule[] = [
 	},
 	{
 		layer: 'browser/actions',
-		forbid: allBut('browser/actions', [...browserBase, 'browser/keys']),
-		allowOnly: {'browser/keys': ['browser/keys/keymap']},
-		why: 'copy and save as data (effects.ts), the clipboard\'s OSC 52 write, save paths and the notes that word what they did; a note names its keys from the keymap',
+		forbid: allBut('browser/actions', [...browserBase, 'browser/keys', 'browser/stack']),
+		allowOnly: {'browser/keys': ['browser/keys/keymap'], 'browser/stack': ['browser/stack/types']},
+		why: 'copy and save as data (effects.ts), the clipboard\'s OSC 52 write and save paths; a sentence names its keys from the keymap; what a copy or a save came to is a kind of the status message, so its types live with the message in stack/types.ts',
 	},
 	{
 		layer: 'browser/related',

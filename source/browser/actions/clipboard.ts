@@ -17,7 +17,9 @@ export const maxClipboardBytes = 75_000;
 
 const osc52Note = 'needs a terminal that allows OSC 52';
 
-export type ClipboardWrite = {ok: true; sequence: string; bytes: number} | {ok: false; bytes: number};
+import type {ClipboardWrite} from '../stack/types.js';
+
+export type {ClipboardWrite} from '../stack/types.js';
 
 /** The OSC 52 sequence that copies `text`, or how big it is when over the bound. */
 export function osc52(text: string): ClipboardWrite {

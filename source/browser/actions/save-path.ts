@@ -8,8 +8,9 @@ import {inert} from '../../text/inert.js';
 import {cutToWidth} from '../../text/text-width.js';
 import {typeAgain} from '../keys/keymap.js';
 
-/** What a save writes: the page on screen, or the walk from it (`w`, `W`). Here, a leaf, so effects and notes both read it. */
-export type SaveWhat = 'page' | 'walk';
+import type {SaveWhat} from '../stack/types.js';
+
+export type {SaveWhat} from '../stack/types.js';
 
 /** Advice to type a name, naming the key of the prompt the name goes in (w or W): that prompt has closed. */
 function retype(what: SaveWhat, words: string): string {

@@ -4,8 +4,6 @@ import type {FailedExchange, Order, Page, RetryNotice} from '../../contract/type
 import type {LoopEnd} from '../../http/walk-rules.js';
 import type {RowSort} from './cells.js';
 import type {JumpCursor} from './jump.js';
-import type {ClipboardWrite} from '../actions/clipboard.js';
-import type {SaveWhat} from '../actions/save-path.js';
 
 /**
  * The page stack's types, and those of a search across pages that lands on
@@ -40,6 +38,12 @@ export type Prefetch = {requestId: number; url: string; page: Page | null; retry
 /** `retryable`: whether asking again can help (not after 401, 403, 404: the fix is elsewhere). */
 /** A failed load: the error's message, and its `problem` (the message without its advice) where a caller may advise better. */
 export type LoadError = {message: string; url: string; kind: RequestKind; retryable: boolean; problem?: string; jump?: true; exchange?: FailedExchange};
+
+/** What an OSC 52 copy came to: the sequence to write, or how big the text was when over the bound (actions/clipboard.ts). */
+export type ClipboardWrite = {ok: true; sequence: string; bytes: number} | {ok: false; bytes: number};
+
+/** What a save writes: the page on screen, or the walk from it (`w`, `W`). */
+export type SaveWhat = 'page' | 'walk';
 
 /**
  * The status line's one message: what the last key, or the task it started
