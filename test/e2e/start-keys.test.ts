@@ -8,12 +8,12 @@
  */
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pause, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, pause, releaseHeld, requireTmux, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('start-keys', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-start-keys-'));
@@ -93,7 +93,7 @@ describe('keys typed while the browser starts (tmux, bash)', () => {
 		expect(server.screen()).not.toMatch(/^j+$/m);
 		gated.answer();
 		await server.waitForScreen(text => text.includes('acct-01') && text.includes('page 1 ·'));
-		writeFileSync(release, '');
+		releaseHeld(release);
 		const moved = await server.waitForScreen(text => text.includes('row 4/'));
 		expect(moved).toMatch(/^› acct-04/m);
 		await server.waitForFlag('mouse_standard_flag', '1');
@@ -112,7 +112,7 @@ describe('keys typed while the browser starts (tmux, bash)', () => {
 		// Raw mode: not echoed, waiting in the terminal for a browser that never reads them.
 		server.tmux('send-keys', '-t', 'fail', 'e', 'c', 'h', 'o', 'Space', 'L', 'E', 'F', 'T', 'Enter');
 		await pause(200);
-		writeFileSync(release, 'fail');
+		releaseHeld(release, 'fail');
 		const after = await server.waitForScreen(text => /AFTER rc=\d+\n\$/.test(text));
 		expect(after).toContain('browser chunk is broken');
 		// Before: bash read them as the next command line (and ran it: LEFT on a line of its own).

@@ -10,12 +10,13 @@ const browserImport = /\bimport\((["'])(\.\/run-browser-[\w-]+\.js)\1\)/g;
 const browserChunk = /\/run-browser-[\w-]+\.js$/;
 let rewritten = false;
 
-// Waits until the file PAGEWALK_TEST_RELEASE names exists (at most 20 s); one
+// Waits until the file PAGEWALK_TEST_RELEASE names exists (at most 120 s, a guard
+// against a hang far past any test's patience on a loaded machine); one
 // that says `fail` makes the chunk fail to load, as a broken install's would.
 const hold = `async function __pagewalkTestHold() {
 	const {existsSync, readFileSync} = globalThis.process.getBuiltinModule('node:fs');
 	const release = globalThis.process.env.PAGEWALK_TEST_RELEASE;
-	const deadline = Date.now() + 20_000;
+	const deadline = Date.now() + 120_000;
 	while (release && !existsSync(release) && Date.now() < deadline) {
 		await new Promise(resolve => {
 			setTimeout(resolve, 10);

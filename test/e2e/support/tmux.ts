@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -55,6 +55,16 @@ export function removeBuiltCli(): void {
 export const holdBrowser = path.resolve('test/e2e/support/hold-browser.mjs');
 
 /**
+ * Writes a held browser's release file whole, in one rename: the hold reads
+ * the file as soon as it exists, and a file made and then written could be
+ * read empty, letting a chunk meant to fail load instead.
+ */
+export function releaseHeld(file: string, content: '' | 'fail' = ''): void {
+	writeFileSync(`${file}.partial`, content);
+	renameSync(`${file}.partial`, file);
+}
+
+/**
  * pagewalk with its browser's chunk (Ink, React, the app) held back by a
  * module hook (support/hold-browser.mjs) until `release()`, so a test acts in
  * the time between the first paint and Ink's first frame.
@@ -75,7 +85,7 @@ export class HeldBrowser {
 
 	/** Lets the chunk load; `fail` makes it fail to load, as a broken install's would. */
 	release(content: '' | 'fail' = ''): void {
-		writeFileSync(this.file, content);
+		releaseHeld(this.file, content);
 	}
 }
 
