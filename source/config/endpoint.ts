@@ -8,7 +8,12 @@ import {inert} from '../text/inert.js';
 import type {LinkBase} from '../contract/links.js';
 import type {Api} from '../contract/types.js';
 
-export type Endpoint = {api: Api; path: string; query: URLSearchParams};
+/** The lists every account has of its own that `transactions` and `addresses` walk, each account's in turn. */
+export const eachLists = ['transactions', 'addresses'] as const;
+export type EachList = (typeof eachLists)[number];
+
+/** `each`: the endpoint names a list of every account (transactions, addresses), walked from the accounts list at `path`. */
+export type Endpoint = {api: Api; path: string; query: URLSearchParams; each?: EachList};
 
 const knownNames: Record<string, Api> = {accounts: 'account', checkouts: 'commerce', charges: 'commerce'};
 
@@ -75,9 +80,13 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 		throw new UsageError(`The endpoint ${quote(raw)} must be a name such as accounts or checkouts, a path such as /v2/accounts, or a full URL.`);
 	}
 
+	if ((eachLists as readonly string[]).includes(raw) && (apiFlag ?? 'account') === 'account') {
+		return {api: 'account', path: '/v2/accounts', query: new URLSearchParams(), each: raw as EachList};
+	}
+
 	const api = apiFlag ?? knownNames[raw];
 	if (api === undefined) {
-		throw new UsageError(`Unknown endpoint ${quote(raw)}: use accounts, checkouts or charges, a path such as /v2/${raw}, or --api account|commerce.`);
+		throw new UsageError(`Unknown endpoint ${quote(raw)}: use accounts, checkouts or charges (or, with dump, transactions or addresses), a path such as /v2/${raw}, or --api account|commerce.`);
 	}
 
 	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};

@@ -9,7 +9,8 @@
  * the code that reads a value owns its default (and its help says it).
  */
 
-export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean};
+/** `shortFlag`: the one letter it is also typed as after one dash (`-o`); few flags have one. */
+export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean; readonly shortFlag?: string};
 export type FlagDeclarations = Readonly<Record<string, FlagSpec>>;
 
 /** What the parser gives for a table: a switch is true, a repeatable flag a list, any other a string. */
@@ -82,6 +83,11 @@ export const dumpFlags = {
 	oneChain: {type: 'boolean'},
 	// ... and from both ends even from a server that answers faster than a second chain can help.
 	bothEnds: {type: 'boolean'},
+	// The file to write instead of stdout: what --resume continues (dump-lists.ts).
+	output: {type: 'string', shortFlag: 'o'},
+	resume: {type: 'boolean'},
+	// Lists walked at once by transactions and addresses (every account's list).
+	concurrency: {type: 'string'},
 } as const;
 
 export const auditFlags = {

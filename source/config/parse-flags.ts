@@ -110,17 +110,21 @@ export function parseFlags<D extends FlagDeclarations>(argv: readonly string[], 
 			continue;
 		}
 
-		if (!argument.startsWith('--')) {
-			// One dash: -h is the only short flag; `-limit` is a slip for --limit.
-			const typed = argument.slice(1);
-			const long = typed.length > 1 && Object.hasOwn(command.flags, camel(typed)) ? ` (did you mean --${typed}?)` : '';
-			fail(`Unknown flag ${shownFlag(argument)}${long}`);
-			continue;
-		}
-
 		const equals = argument.indexOf('=');
-		const typed = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
+		let typed = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
 		const inline = equals === -1 ? undefined : argument.slice(equals + 1);
+		if (!argument.startsWith('--')) {
+			// One dash: -h and a flag's declared short form (dump's -o) are the short flags; `-limit` is a slip for --limit.
+			const letter = equals === -1 ? argument.slice(1) : argument.slice(1, equals);
+			const short = Object.entries(command.flags).find(([, spec]) => spec.shortFlag !== undefined && spec.shortFlag === letter);
+			if (short === undefined) {
+				const long = letter.length > 1 && Object.hasOwn(command.flags, camel(letter)) ? ` (did you mean --${letter}?)` : '';
+				fail(`Unknown flag ${shownFlag(argument)}${long}`);
+				continue;
+			}
+
+			typed = kebab(short[0]);
+		}
 		if (typed === 'help') {
 			wants = 'help';
 			continue;

@@ -94,6 +94,14 @@ export type BothEndsOptions = {
 	 * 0 (--both-ends): both ends whatever the pace. Default quickServerMs.
 	 */
 	quickMs?: number;
+	/**
+	 * The other end is asked for only once the first page has a next link,
+	 * not with it: a list of one page then costs one request, not two, at
+	 * the price of a round trip before a longer list is walked from both
+	 * ends. For a walk of many lists at once (every account's), where most
+	 * are one page and requests, not round trips, are what is short.
+	 */
+	deferBack?: boolean;
 };
 
 /** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
@@ -445,7 +453,8 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, order, options);
-	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
+	const startBack = () => startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
+	let back: Chain | undefined = options.deferBack === true ? undefined : startBack();
 	const totals = new Totals();
 	const spool = options.back === 'hold' ? undefined : new BackSpool(options.spillFolder);
 	const held = new HeldPages();
@@ -481,9 +490,12 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	};
 
 	try {
-		// Both first requests leave at once; the forward page is taken first.
+		// Both first requests leave at once (unless the other end waits for the first page); the forward page is taken first.
 		void pull(forward);
-		void pull(back);
+		if (back !== undefined) {
+			void pull(back);
+		}
+
 		for (;;) {
 			const racing = [pull(forward)];
 			if (back !== undefined && !back.ended && first !== undefined) {
@@ -507,8 +519,13 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				}
 
 				const page = settled.step!.value;
-				first ??= page;
 				const verdict = oneChainAfter(page, forward.count, options);
+				if (first === undefined && back === undefined && options.deferBack === true && verdict === null && page.nextUrl !== null) {
+					back = startBack();
+					void pull(back);
+				}
+
+				first ??= page;
 				if (back !== undefined && verdict !== null) {
 					// eslint-disable-next-line no-await-in-loop -- once
 					await letGo(verdict);

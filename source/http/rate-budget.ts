@@ -39,6 +39,8 @@ export class RateBudget {
 	#unanswered = 0;
 	/** Requests sent and not yet answered (or failed). */
 	#inFlight = 0;
+	/** No request goes before this time: a 429's Retry-After, which holds every request of the client, not only the one refused. */
+	#heldUntil = 0;
 	readonly #now: () => number;
 
 	constructor(now: () => number = Date.now) {
@@ -64,8 +66,28 @@ export class RateBudget {
 		this.#inFlight = Math.max(0, this.#inFlight - 1);
 	}
 
-	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown. */
+	/**
+	 * A 429 asked to wait `ms` (its Retry-After, within --max-wait): every
+	 * request of the client waits as long, so requests sent at once (the lists
+	 * of a walk of every account, both chains of a walk from both ends) do not
+	 * each run into a 429 of their own.
+	 */
+	hold(ms: number): void {
+		this.#heldUntil = Math.max(this.#heldUntil, this.#now() + ms);
+	}
+
+	/** Milliseconds left of a hold (hold()); 0 when none. */
+	heldMs(): number {
+		return Math.max(0, this.#heldUntil - this.#now());
+	}
+
+	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown, and no hold is on. */
 	waitMs(): number {
+		const held = this.heldMs();
+		return held > 0 ? held : this.#budgetWaitMs();
+	}
+
+	#budgetWaitMs(): number {
 		const known = this.#known;
 		if (known === undefined) {
 			return 0;

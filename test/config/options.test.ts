@@ -105,7 +105,7 @@ describe('usage errors, before any request', () => {
 		['a base URL with userinfo', [], {baseUrl: 'https://u:p@x'}, /must not carry a user name or password/],
 		['a base URL with a query', ['checkouts'], {commerceUrl: 'https://x/?a=1'}, /--commerce-url must be a base URL without a query/],
 		['an api that does not exist', [], {api: 'billing'}, '--api must be account or commerce, not \'billing\'.'],
-		['an unknown endpoint name', ['wallets'], {}, /Unknown endpoint 'wallets': use accounts, checkouts or charges/],
+		['an unknown endpoint name', ['wallets'], {}, /Unknown endpoint 'wallets': use accounts, checkouts or charges \(or, with dump, transactions or addresses\)/],
 		['a protocol-relative endpoint', ['//evil/v2/accounts'], {}, /must be a path such as \/v2\/accounts/],
 		['an endpoint URL on another origin', ['https://evil.example/v2/accounts'], {}, /is on https:\/\/evil\.example, which is neither --base-url/],
 		['an endpoint URL with userinfo', ['https://u:p@api.coinbase.com/v2/accounts'], {}, /must not carry a user name or password/],
