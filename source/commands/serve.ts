@@ -20,6 +20,9 @@ const help = `
 	  --commerce-port N  commerce API port (default: --port + 1, or free with --port 0)
 	  --host H           interface to bind (default 127.0.0.1)
 	  --records N        objects per list, up to 1000000 (default ${defaultRecords})
+	  --transactions-per-account N
+	                     every account has exactly N transactions, up to 1000000 (default:
+	                     drawn per account, none to a few pages): a sized load
 	  --seed S           seed of the generated data and credentials (default ${defaultSeed})
 	  --churn N          insert and remove about N objects per second (default 0)
 	  --scenario NAME    a preset (default restricted):
@@ -72,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
 	}
 
 	const records = wholeNumber('records', flags.records, maximumRecords);
+	const transactionsPerAccount = wholeNumber('transactions-per-account', flags.transactionsPerAccount, maximumRecords);
 	const seed = wholeNumber('seed', flags.seed, 4_294_967_295);
 	const churn = wholeNumber('churn', flags.churn, 100_000);
 	if (host.trim() === '') {
@@ -117,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
 		port,
 		...(commercePort === undefined ? {} : {commercePort}),
 		...(records === undefined ? {} : {records}),
+		...(transactionsPerAccount === undefined ? {} : {transactionsPerAccount}),
 		seed: resolvedSeed,
 		...(churn === undefined ? {} : {churn}),
 		...(rateLimit === undefined ? {} : {rateLimit}),

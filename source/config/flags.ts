@@ -110,6 +110,7 @@ export const serveFlags = {
 	commercePort: {type: 'string'},
 	host: {type: 'string'},
 	records: {type: 'string'},
+	transactionsPerAccount: {type: 'string'},
 	seed: {type: 'string'},
 	churn: {type: 'string'},
 	scenario: {type: 'string'},

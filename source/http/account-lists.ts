@@ -126,11 +126,12 @@ export function failsOneList(error: unknown): boolean {
  * own connections (two from `lane`), every request counted (`onRequest`)
  * and sent by the one client, under its one budget.
  */
-export function listClient(client: PageClient, config: WalkConfig, endpoint: string, lane: number, onRequest?: () => void): PageClient {
+export function listClient(client: PageClient, config: WalkConfig, list: {endpoint: string; query: WalkQuery}, lane: number, onRequest?: () => void): PageClient {
+	const {endpoint, query} = list;
 	const listConfig = {...config, endpoint, extraQuery: endpoint === config.endpoint ? config.extraQuery : []};
 	return {
 		...client,
-		firstUrl: firstPageUrl(listConfig),
+		firstUrl: firstPageUrl(listConfig, query),
 		urlFor: query => firstPageUrl(listConfig, query),
 		async fetchPage(url, options = {}) {
 			onRequest?.();
@@ -185,8 +186,9 @@ class Accounts {
 		this.#taken = from;
 		const last = this.#known.at(-1);
 		if (!this.#ended) {
-			const query = last === undefined ? options.config.query : {limit: options.config.query.limit, order: options.config.query.order, startingAfter: last};
-			const client = listClient(options.client, options.config, options.config.endpoint, 0, options.onRequest);
+			const {limit, order} = options.config.query;
+			const query = last === undefined ? options.config.query : {...(limit === undefined ? {} : {limit}), ...(order === undefined ? {} : {order}), startingAfter: last};
+			const client = listClient(options.client, options.config, {endpoint: options.config.endpoint, query}, 0, options.onRequest);
 			const joined = AbortSignal.any([signal, this.#cancel.signal]);
 			this.#steps = options.steps(client, query, joined, undefined);
 		}
@@ -319,9 +321,9 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 	}
 
 	async function pump(run: Run): Promise<void> {
-		const view = listClient(options.client, options.config, accountListPath(run.ref.account, options.each), 2 + (2 * run.slot), options.onRequest);
 		const {limit, order} = options.config.query;
 		const query: WalkQuery = {...(limit === undefined ? {} : {limit}), ...(order === undefined ? {} : {order})};
+		const view = listClient(options.client, options.config, {endpoint: accountListPath(run.ref.account, options.each), query}, 2 + (2 * run.slot), options.onRequest);
 		const steps = options.steps(view, query, AbortSignal.any([signal, run.cancel.signal]), run.ref);
 		try {
 			for (;;) {

@@ -31,6 +31,8 @@ export type SandboxOptions = {
 	commercePort?: number;
 	/** Objects per list (accounts, checkouts, charges); default 300. */
 	records?: number;
+	/** Transactions of every account, exactly (a sized load); default: drawn per account, none to a few pages. */
+	transactionsPerAccount?: number;
 	/** Seed of the generated data and credentials; default 1. */
 	seed?: number;
 	/** Removed objects each list keeps as valid cursors; older removals are forgotten. Default 10,000. */
@@ -90,7 +92,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	const scenario = options.scenario ?? 'restricted';
 	const fault = faultFor(scenario);
-	const lists = new Lists(seed, records, options.keepRemoved);
+	const {transactionsPerAccount} = options;
+	if (transactionsPerAccount !== undefined && (!Number.isInteger(transactionsPerAccount) || transactionsPerAccount < 0 || transactionsPerAccount > maximumRecords)) {
+		throw new RangeError(`transactionsPerAccount must be a whole number from 0 to ${maximumRecords}; got ${transactionsPerAccount}.`);
+	}
+
+	const lists = new Lists(seed, records, options.keepRemoved, transactionsPerAccount);
 	const credentials = credentialsFor(seed);
 	const now = options.now ?? Date.now;
 	const {keys, verifiable} = issueKeys(seed);

@@ -77,8 +77,12 @@ export class Lists implements SandboxStore {
 	private readonly accountLists: Record<AccountListName, Map<number, Collection>> = {transactions: new Map(), addresses: new Map()};
 	private insertCount = 0;
 
-	/** `keepRemoved`: removed objects each list keeps as valid cursors (see ordered-index.ts). */
-	constructor(readonly seed: number, records: number, keepRemoved?: number) {
+	/**
+	 * `keepRemoved`: removed objects each list keeps as valid cursors (see
+	 * ordered-index.ts). `transactions`: every account has exactly that many
+	 * (a sized load for a benchmark), rather than the drawn few pages.
+	 */
+	constructor(readonly seed: number, records: number, keepRemoved?: number, private readonly transactions?: number) {
 		const make = (name: CollectionName, render: (key: RecordKey) => ListObject): Collection => {
 			const key = hash32(seed, nameCode(name));
 			const index = new OrderedIndex(key, createdTimes(records, hash32(key, 1), dataEnd, spans[name]), hiddenClumps(records, hash32(key, 2), true), keepRemoved);
@@ -193,7 +197,7 @@ export class Lists implements SandboxStore {
 		const kind = accountListKinds[name];
 		const key = hash32(this.seed, nameCode(name), accountSerial);
 		const currency = (accounts.render(accountSerial).currency as {code: string}).code;
-		const count = kind.count(hash32(key, 1) % 100, key, currency);
+		const count = name === 'transactions' && this.transactions !== undefined ? this.transactions : kind.count(hash32(key, 1) % 100, key, currency);
 		const opened = accounts.index.createdOf(accountSerial);
 		const index = new OrderedIndex(key, createdTimes(count, hash32(key, 3), dataEnd, Math.max(1000, dataEnd - opened)), hiddenClumps(count, hash32(key, 4), false));
 		const salt = hash32(key, 5);
