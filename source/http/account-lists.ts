@@ -145,7 +145,7 @@ export function listClient(client: PageClient, config: WalkConfig, list: {endpoi
 /** The reason a list failed, as stderr says it: the problem without advice for one list, where the error has it. */
 function failureOf(error: unknown): string {
 	if (error instanceof PagewalkError && error.problem !== undefined) {
-		return describeError(new PagewalkError(error.problem)).message;
+		return describeError(new PagewalkError(`${error.problem}.`)).message;
 	}
 
 	return describeError(error).message;
