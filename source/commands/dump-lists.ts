@@ -88,7 +88,9 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: DumpIo): 
 	let state: JournalState | undefined;
 	let fd: number;
 	const cannot = (error: unknown) => new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
-	if (options.resume) {
+	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
+	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
+	if (options.resume && !fresh) {
 		({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
 		try {
 			fd = fs.openSync(file, 'a');

@@ -341,6 +341,11 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 				}
 
 				run.objects += step.chain === 'forward' ? step.take : step.objects.length;
+				if (signal.aborted) {
+					// The walk is closing: nobody takes a step any more (it would wait for ever).
+					break;
+				}
+
 				if (run.live) {
 					// eslint-disable-next-line no-await-in-loop -- the head's pages are read as the reader takes them
 					await new Promise<void>(taken => {

@@ -135,7 +135,7 @@ export class ListsJournal {
 		try {
 			text = fs.readFileSync(file, 'utf8');
 		} catch {
-			throw new UsageError(`There is no unfinished walk beside ${shownOutput} (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to start one.`);
+			throw new UsageError(`${shownOutput} holds something, but no unfinished walk is beside it (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to write it again.`);
 		}
 
 		// A torn last line (a process killed mid-write) is dropped: what it said never happened.
@@ -159,7 +159,7 @@ export class ListsJournal {
 		const state: JournalState = {accounts: [], accountsEnded: false, next: 0, waiting: new Map(), written: undefined, outcomes: [], accountsEnd: undefined};
 		const accounts: string[] = [];
 		const waiting = new Map<number, WaitingList>();
-		for (const [number, raw] of lines.slice(1).entries()) {
+		for (const raw of lines.slice(1)) {
 			let line: Line;
 			try {
 				line = JSON.parse(raw) as Line;
@@ -190,8 +190,6 @@ export class ListsJournal {
 			} else {
 				throw damaged();
 			}
-
-			void number;
 		}
 
 		fs.truncateSync(file, whole);
