@@ -11,6 +11,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {exitCodes} from '../../source/text/errors.js';
+import {longWork} from '../support/patience.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
 import {dumpInProcess, type Result} from '../support/run-dump.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
@@ -113,6 +114,37 @@ describe('every account\'s list: the single lists\' bytes, one after the other',
 		const count = result.stdout.split('\n').length - 1;
 		expect(result.stderr).toMatch(new RegExp(`${count.toLocaleString('en-US')} objects in 40 lists \\([\\d,]+ requests\\) in [\\d.]+ s\\n$`));
 	});
+});
+
+describe('under the sandbox\'s rate limit, every list through the one budget', () => {
+	for (const headers of [true, false]) {
+		it(headers ? 'with budget headers: every object, never a 429, only the budget\'s waits' : 'without them (the real API): every object, and only the waits Retry-After asks for', async () => {
+			const limited = await startSandbox({records: 12, keyFiles: false, rateLimit: {count: 8, perMs: 1000, headers}});
+			const proxy = await startRecordingProxy(limited.accountUrl);
+			try {
+				const result = await dumpInProcess(['transactions', '--all', '--base-url', proxy.origin, '--concurrency', '4', '--both-ends'], {COINBASE_ACCESS_TOKEN: limited.credentials.account.full, NO_COLOR: '1'}, {stderrTty: true, stderrColumns: 1000});
+				expect(result.code).toBe(0);
+				// The same data as the unlimited sandbox's first 12 accounts (the same seed).
+				const objects = result.stdout.trimEnd().split('\n').map(line => JSON.parse(line) as {resource_path: string});
+				const accounts = limited.store.ids('accounts');
+				expect(objects).toHaveLength(accounts.reduce((sum, id) => sum + limited.store.transactionIds(id)!.length, 0));
+				const waits = [...result.stderr.matchAll(/waiting [\d.]+ s ([^·\r\n]*)/g)].map(match => match[1]!);
+				const refused = proxy.recorded.filter(record => record.status === 429);
+				if (headers) {
+					expect(refused).toEqual([]);
+					expect(waits.length).toBeGreaterThan(0);
+					expect(waits.every(wait => wait.startsWith('for the server\'s request budget (request budget spent (0 of 8 left))'))).toBe(true);
+				} else {
+					expect(refused.length).toBeGreaterThan(0);
+					expect(waits.length).toBeGreaterThan(0);
+					expect(waits.filter(wait => !wait.includes('as the server\'s Retry-After asks'))).toEqual([]);
+				}
+			} finally {
+				await proxy.close();
+				await limited.close();
+			}
+		}, longWork);
+	}
 });
 
 describe('flags a walk of every account refuses, before anything is sent', () => {

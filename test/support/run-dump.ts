@@ -43,10 +43,10 @@ class Capture extends Writable {
 	text = '';
 	isTTY: boolean;
 	columns: number | undefined;
-	constructor(tty = false) {
+	constructor(tty = false, columns = 120) {
 		super();
 		this.isTTY = tty;
-		this.columns = tty ? 120 : undefined;
+		this.columns = tty ? columns : undefined;
 	}
 
 	override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
@@ -56,9 +56,9 @@ class Capture extends Writable {
 }
 
 /** `pagewalk dump <argv>` in process; usage errors are reported as the CLI would (exit 2). */
-export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean} = {}): Promise<Result> {
+export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean; stderrColumns?: number} = {}): Promise<Result> {
 	const stdout = new Capture(options.stdoutTty ?? false);
-	const stderr = new Capture(options.stderrTty ?? false);
+	const stderr = new Capture(options.stderrTty ?? false, options.stderrColumns);
 	let code: number;
 	try {
 		code = await runDump(argv, {stdout, stderr, env});
