@@ -107,6 +107,26 @@ describe('every account\'s list: the single lists\' bytes, one after the other',
 		expect(first.stderr).toBe(`pagewalk: more pages follow in ${more} lists: add --all to walk them.\n`);
 	});
 
+	it('from both ends, a list of one page costs one request: its other end is asked for once a second page shows', async () => {
+		const proxy = await startRecordingProxy(sandbox.accountUrl);
+		try {
+			const result = await dumpInProcess(['transactions', '--all', '--base-url', proxy.origin, '--both-ends', '--limit', '25'], env());
+			expect(result.code).toBe(0);
+			expect(result.stdout).toBe(await oneByOne('transactions', ['--all', '--limit', '25']));
+			const asked = (id: string) => proxy.recorded.filter(record => record.path.startsWith(`/v2/accounts/${id}/transactions`));
+			const ids = sandbox.store.ids('accounts');
+			const short = ids.filter(id => sandbox.store.transactionIds(id)!.length <= 25);
+			const long = ids.filter(id => sandbox.store.transactionIds(id)!.length > 75);
+			expect(short.length).toBeGreaterThan(5);
+			expect(long.length).toBeGreaterThan(5);
+			expect(short.map(id => asked(id).length)).toEqual(short.map(() => 1));
+			// The long ones are walked from both ends: some of their pages asked for in the other order.
+			expect(long.every(id => asked(id).some(record => record.path.includes('order=asc')))).toBe(true);
+		} finally {
+			await proxy.close();
+		}
+	});
+
 	it('a terminal\'s progress line: lists done of all, objects, requests; then the summary', async () => {
 		const result = await dumpInProcess(['transactions', '--all', '--concurrency', '4'], env(), {stderrTty: true});
 		expect(result.code).toBe(0);
