@@ -148,7 +148,7 @@ function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: str
 	const tally = new FindingsTally();
 	const warnings = new ServerWarnings();
 	const oneChain = options.oneChain === true || options.failOnFindings === true || (options.format !== 'ndjson' && options.format !== 'json');
-	return (client, query, signal, list) => {
+	return (client, query, signal, list, spare) => {
 		const findings = new WalkFindings(20, tally);
 		const backFindings = new WalkFindings();
 		const where = list === undefined ? 'the accounts list' : `account ${inert(list.account)}`;
@@ -163,8 +163,8 @@ function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: str
 			all: list === undefined || options.all,
 			oneChain: list === undefined ? options.oneChain === true : oneChain,
 			...(options.bothEnds === true ? {quickMs: 0} : {}),
-			// Most accounts' lists are a page: the other end is asked for once a list has a second.
-			deferBack: list !== undefined,
+			// While lists wait to start, each walks from its first page alone: its pages and no more; the long ones left at the end from both ends.
+			...(list === undefined ? {} : {backWhen: spare}),
 			signal,
 			onRetry(notice) {
 				progress.retry(notice);

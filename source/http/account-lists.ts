@@ -56,9 +56,12 @@ export type ListsItem =
 /**
  * A list's steps (dump: dumpSteps): through `client`, a view of the one
  * client whose first page is the list's (`query` applied), until `signal`.
- * `list` is undefined for the accounts list.
+ * `list` is undefined for the accounts list. `spare`: whether no list waits
+ * to be started (the walk's tail), so a list may take a second connection
+ * (its other end, BothEndsOptions.backWhen) without keeping one from a list
+ * of its own.
  */
-export type StepsOf = (client: PageClient, query: WalkQuery, signal: AbortSignal, list: ListRef | undefined) => AsyncGenerator<EndsStep, WalkEnd>;
+export type StepsOf = (client: PageClient, query: WalkQuery, signal: AbortSignal, list: ListRef | undefined, spare: () => boolean) => AsyncGenerator<EndsStep, WalkEnd>;
 
 export type ListsResume = {
 	/** The accounts read before, in order. */
@@ -190,7 +193,7 @@ class Accounts {
 			const query = last === undefined ? options.config.query : {...(limit === undefined ? {} : {limit}), ...(order === undefined ? {} : {order}), startingAfter: last};
 			const client = listClient(options.client, options.config, {endpoint: options.config.endpoint, query}, 0, options.onRequest);
 			const joined = AbortSignal.any([signal, this.#cancel.signal]);
-			this.#steps = options.steps(client, query, joined, undefined);
+			this.#steps = options.steps(client, query, joined, undefined, () => true);
 		}
 	}
 
@@ -324,7 +327,7 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 		const {limit, order} = options.config.query;
 		const query: WalkQuery = {...(limit === undefined ? {} : {limit}), ...(order === undefined ? {} : {order})};
 		const view = listClient(options.client, options.config, {endpoint: accountListPath(run.ref.account, options.each), query}, 2 + (2 * run.slot), options.onRequest);
-		const steps = options.steps(view, query, AbortSignal.any([signal, run.cancel.signal]), run.ref);
+		const steps = options.steps(view, query, AbortSignal.any([signal, run.cancel.signal]), run.ref, spare);
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- a list's pages come one after the other
@@ -378,6 +381,9 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 			void fill();
 		}
 	}
+
+	/** No list waits to be started: the accounts are all taken, or the next is too far ahead of the head. */
+	const spare = () => (accounts.ended && accounts.nextIndex >= accounts.known) || accounts.nextIndex - head >= aheadLimit;
 
 	let filling = false;
 	/** Starts lists while a slot is free and the head is near. */

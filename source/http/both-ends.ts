@@ -95,13 +95,15 @@ export type BothEndsOptions = {
 	 */
 	quickMs?: number;
 	/**
-	 * The other end is asked for only once the first page has a next link,
-	 * not with it: a list of one page then costs one request, not two, at
-	 * the price of a round trip before a longer list is walked from both
-	 * ends. For a walk of many lists at once (every account's), where most
-	 * are one page and requests, not round trips, are what is short.
+	 * Whether to ask for the other end now, asked at each page of the first
+	 * end that has a next link, until it says yes (absent: at once, with
+	 * the first page). A walk of many lists at once (every account's) says
+	 * yes only when a connection would otherwise stand idle: while lists
+	 * wait to start, each walks from its first page alone, at the cost of
+	 * its pages and nothing more (no other end's pages, nothing read on past
+	 * a meeting); the long lists left at the end are walked from both ends.
 	 */
-	deferBack?: boolean;
+	backWhen?: () => boolean;
 };
 
 /** See BothEndsOptions.quickMs: a loopback server answers well under it, a real link's round trip well over it. */
@@ -454,7 +456,9 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, order, options);
 	const startBack = () => startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
-	let back: Chain | undefined = options.deferBack === true ? undefined : startBack();
+	let back: Chain | undefined = options.backWhen === undefined ? startBack() : undefined;
+	// Whether the other end may still be started (backWhen): not once the server was judged too quick for it.
+	let mayStartBack = options.backWhen !== undefined;
 	const totals = new Totals();
 	const spool = options.back === 'hold' ? undefined : new BackSpool(options.spillFolder);
 	const held = new HeldPages();
@@ -520,7 +524,9 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 
 				const page = settled.step!.value;
 				const verdict = oneChainAfter(page, forward.count, options);
-				if (first === undefined && back === undefined && options.deferBack === true && verdict === null && page.nextUrl !== null) {
+				mayStartBack &&= verdict === null;
+				if (mayStartBack && page.nextUrl !== null && options.backWhen!()) {
+					mayStartBack = false;
 					back = startBack();
 					void pull(back);
 				}
