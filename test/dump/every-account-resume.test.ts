@@ -29,7 +29,8 @@ const folder = mkdtempSync(path.join(tmpdir(), 'pagewalk-resume-'));
 
 beforeAll(async () => {
 	cli = usePrivateCli();
-	sandbox = await startSandbox({records: 24, keyFiles: false});
+	// Two pages of accounts at --limit 25, three at 10: a walk can be stopped with the accounts list half read.
+	sandbox = await startSandbox({records: 30, keyFiles: false});
 	proxy = await startRecordingProxy(sandbox.accountUrl);
 });
 afterAll(async () => {
@@ -82,8 +83,13 @@ const listsAsked = (from: number) => proxy.recorded.slice(from).map(record => /^
 type Kill = {
 	/** Kill once the proxy has seen this share of the requests an uninterrupted walk sends (0: before any). */
 	at: number;
-	/** Hold the first account's list at the proxy meanwhile: the lists after it finish first and wait on disk. */
-	holdHead: boolean;
+	/**
+	 * What the proxy holds meanwhile: the first account's list (`head`: the
+	 * lists after it finish first and wait on disk), or the accounts list's
+	 * pages after the first (`accounts`: the walk is stopped with the
+	 * accounts list half read).
+	 */
+	hold: 'none' | 'head' | 'accounts';
 };
 
 describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk never stopped', () => {
@@ -94,7 +100,7 @@ describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk 
 					concurrency: fc.integer({min: 1, max: 6}),
 					bothEnds: fc.boolean(),
 					limit: fc.constantFrom('10', '25'),
-					kills: fc.array(fc.record({at: fc.double({min: 0, max: 0.95, noNaN: true}), holdHead: fc.boolean()}), {minLength: 1, maxLength: 2}),
+					kills: fc.array(fc.record({at: fc.double({min: 0, max: 0.95, noNaN: true}), hold: fc.constantFrom('none', 'head', 'accounts')}), {minLength: 1, maxLength: 2}),
 				}),
 				async ({concurrency, bothEnds, limit, kills}) => {
 					const shape = ['--all', '--format', format, '--limit', limit];
@@ -116,20 +122,35 @@ describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk 
 					const done = new Set([...finished.matchAll(/"(?:written|waiting)":\d+,"account":"([^"]+)"/g)].map(match => match[1]!));
 					expect(listsAsked(from).filter(id => done.has(id))).toEqual([]);
 				},
-			), {numRuns: 5, endOnFailure: true});
+			), {
+				numRuns: 5,
+				endOnFailure: true,
+				// Each kind of moment at least once: before any request, the accounts list half read, lists waiting behind a held head.
+				examples: [
+					[{concurrency: 3, bothEnds: false, limit: '10', kills: [{at: 0, hold: 'none'}]}],
+					[{concurrency: 2, bothEnds: false, limit: '10', kills: [{at: 0.1, hold: 'accounts'}]}],
+					[{concurrency: 4, bothEnds: true, limit: '25', kills: [{at: 0.5, hold: 'head'}, {at: 0.3, hold: 'none'}]}],
+				],
+			});
 		}, longWork);
 	}
 });
 
-/** Runs the walk and kills it (SIGKILL) once the proxy has seen `kill.at` of `requests`; with `holdHead`, the head's list is held meanwhile. */
+/** Runs the walk and kills it (SIGKILL) once the proxy has seen `kill.at` of `requests`, holding what `kill.hold` says meanwhile. */
 async function killAt(flags: string[], kill: Kill, requests: number, head: string): Promise<void> {
-	const hold = kill.holdHead ? proxy.hold(requestPath => requestPath.startsWith(`/v2/accounts/${head}/transactions`)) : undefined;
+	const held = {
+		none: undefined,
+		head: (requestPath: string) => requestPath.startsWith(`/v2/accounts/${head}/transactions`),
+		accounts: (requestPath: string) => requestPath.startsWith('/v2/accounts?') && requestPath.includes('starting_after='),
+	}[kill.hold];
+	const hold = held && proxy.hold(held);
 	const before = proxy.seen;
-	const target = before + Math.floor(kill.at * requests);
+	const wanted = Math.floor(kill.at * requests);
+	// While something is held, the walk can go only so far: the moment is when what it can do went on a while.
+	const most = kill.hold === 'head' ? requests / 3 : 5;
 	const {child, done} = start(flags);
 	try {
-		// Where the head is held, the moment is when the lists after it have gone on a while (and never past what they can send).
-		await Promise.race([proxy.waitFor(() => proxy.seen >= target || (hold !== undefined && hold.arrived.length > 0 && proxy.seen >= before + Math.min(requests / 3, Math.floor(kill.at * requests)))), done]);
+		await Promise.race([proxy.waitFor(() => proxy.seen >= before + wanted || (hold !== undefined && hold.arrived.length > 0 && proxy.seen >= before + Math.min(most, wanted))), done]);
 		child.kill('SIGKILL');
 		await done;
 	} finally {
