@@ -80,7 +80,7 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 		throw new UsageError(`The endpoint ${quote(raw)} must be a name such as accounts or checkouts, a path such as /v2/accounts, or a full URL.`);
 	}
 
-	if ((eachLists as readonly string[]).includes(raw) && (apiFlag ?? 'account') === 'account') {
+	if ((eachLists as readonly string[]).includes(raw) && apiFlag === undefined) {
 		return {api: 'account', path: '/v2/accounts', query: new URLSearchParams(), each: raw as EachList};
 	}
 

@@ -80,9 +80,23 @@ describe('parseFlags', () => {
 		for (const command of every) {
 			for (const [name, spec] of Object.entries(command.flags)) {
 				expect(name).toMatch(/^[a-z]+(?:[A-Z][a-z]+)*$/);
-				expect(Object.keys(spec).sort()).toEqual(spec.type === 'string' && 'isMultiple' in spec ? ['isMultiple', 'type'] : ['type']);
+				const short = 'shortFlag' in spec ? ['shortFlag'] : [];
+				expect(Object.keys(spec).sort()).toEqual(spec.type === 'string' && 'isMultiple' in spec ? ['isMultiple', ...short, 'type'] : [...short, 'type']);
+				if ('shortFlag' in spec) {
+					// One letter, and no two flags of a command share it (nor -h).
+					expect(spec.shortFlag).toMatch(/^[a-gi-z]$/);
+					expect(Object.values(command.flags).filter(other => 'shortFlag' in other && other.shortFlag === spec.shortFlag)).toHaveLength(1);
+				}
 			}
 		}
+	});
+
+	it('takes a flag\'s one-letter form after one dash (-o FILE, -o=FILE), and names it as the long one', () => {
+		expect(parseFlags(['transactions', '-o', 'out.ndjson'], commands.dump)).toEqual({input: ['transactions'], flags: {output: 'out.ndjson'}});
+		expect(parseFlags(['-o=out.ndjson'], commands.dump)).toEqual({input: [], flags: {output: 'out.ndjson'}});
+		expect(() => parseFlags(['-o'], commands.dump)).toThrow('--output needs a value; see pagewalk dump --help.');
+		expect(() => parseFlags(['-o', 'a', '--output', 'b'], commands.dump)).toThrow('--output is given more than once; see pagewalk dump --help.');
+		expect(() => parseFlags(['-o', 'a'], commands.audit)).toThrow('Unknown flag -o; see pagewalk audit --help.');
 	});
 });
 

@@ -109,6 +109,7 @@ describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk 
 					const flags = [...shape, '--concurrency', String(concurrency), ...(bothEnds ? ['--both-ends'] : []), '-o', file];
 					const head = sandbox.store.ids('accounts')[0]!;
 					for (const [index, kill] of kills.entries()) {
+						// eslint-disable-next-line no-await-in-loop -- one run after the other, each going on from the one before
 						await killAt(index === 0 ? flags : [...flags, '--resume'], kill, expected.requests, head);
 					}
 
