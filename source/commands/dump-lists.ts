@@ -35,13 +35,13 @@ import {interruptedExitCode} from './stop-signals.js';
  */
 
 /**
- * Lists walked at once by default. Each list is up to two chains (from both
- * ends) with a page read ahead, so 8 lists keep about 16 requests in
- * flight: at a real link's round trip that is where the walk stops being
- * bound by round trips and starts being bound by the longest list and the
- * server (docs/benchmarks.md), while a whole-account export of a few
- * hundred accounts stays a small share of the documented 10,000 requests an
- * hour, and any budget or Retry-After the server states paces every list.
+ * Lists walked at once by default: a request in flight each (two each for
+ * the long lists left at the end, from both ends). Enough that an export
+ * is bound by the longest lists and the server rather than by round trips
+ * one after another, few enough that it stays a small share of the
+ * documented hourly budget and of what a server sees from one client; any
+ * budget or Retry-After the server states paces every list. The figures
+ * are in docs/benchmarks.md.
  */
 export const defaultConcurrency = 8;
 export const maximumConcurrency = 64;

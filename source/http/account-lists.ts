@@ -164,7 +164,6 @@ type Run = {
 	/** Steps handed over while live, each with the function that lets the list read on. */
 	pending: Array<{step: DataStep; taken: () => void}>;
 	outcome?: ListOutcome;
-	cancel: AbortController;
 	settled?: Promise<void>;
 };
 
@@ -312,10 +311,14 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 
 	function spoolStep(run: Run, step: DataStep): void {
 		let chunk: SpoolChunk | undefined;
-		if (step.chain === 'forward') {
-			chunk = spool.append(step.page.objects, step.page.objectTexts, step.take, step.page.objectBytes);
-		} else {
-			chunk = spool.append(step.objects, step.texts, step.objects.length, step.bytes);
+		try {
+			chunk = step.chain === 'forward'
+				? spool.append(step.page.objects, step.page.objectTexts, step.take, step.page.objectBytes)
+				: spool.append(step.objects, step.texts, step.objects.length, step.bytes);
+		} catch (error: unknown) {
+			const code = (error as NodeJS.ErrnoException).code;
+			// Every list after the head would meet it: the walk ends, as on any failure all lists share.
+			throw new PagewalkError(`The lists read ahead of the one being written could not be kept on disk${typeof code === 'string' ? ` (${code})` : ''}; free some space (in the temporary folder, or beside the output file) and run the command again.`, {cause: error});
 		}
 
 		if (chunk) {
@@ -327,7 +330,7 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 		const {limit, order} = options.config.query;
 		const query: WalkQuery = {...(limit === undefined ? {} : {limit}), ...(order === undefined ? {} : {order})};
 		const view = listClient(options.client, options.config, {endpoint: accountListPath(run.ref.account, options.each), query}, 2 + (2 * run.slot), options.onRequest);
-		const steps = options.steps(view, query, AbortSignal.any([signal, run.cancel.signal]), run.ref, spare);
+		const steps = options.steps(view, query, signal, run.ref, spare);
 		try {
 			for (;;) {
 				// eslint-disable-next-line no-await-in-loop -- a list's pages come one after the other
@@ -406,7 +409,7 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 					continue;
 				}
 
-				const run: Run = {ref: next, slot: freeSlots.pop()!, chunks: [], objects: 0, live: false, pending: [], cancel: new AbortController()};
+				const run: Run = {ref: next, slot: freeSlots.pop()!, chunks: [], objects: 0, live: false, pending: []};
 				runs.set(next.index, run);
 				options.onStart?.(run.ref);
 				run.settled = pump(run);
