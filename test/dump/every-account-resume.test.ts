@@ -159,6 +159,20 @@ async function killAt(flags: string[], kill: Kill, requests: number, head: strin
 	}
 }
 
+describe('csv and table go on as they began: the header written once, the same columns', () => {
+	for (const format of ['csv', 'table']) {
+		it(format, async () => {
+			const shape = ['--all', '--format', format, '--limit', '10'];
+			const expected = await reference(shape);
+			const file = fileName(format);
+			await killAt([...shape, '--concurrency', '3', '-o', file], {at: 0.5, hold: 'none'}, expected.requests, sandbox.store.ids('accounts')[0]!);
+			const resumed = await start([...shape, '-o', file, '--resume']).done;
+			expect(resumed).toEqual({code: 0, signal: null, stderr: ''});
+			expect(readFileSync(file).equals(expected.bytes)).toBe(true);
+		}, longWork);
+	}
+});
+
 describe('stopped otherwise', () => {
 	it('SIGTERM: the document closed, exit 143, how to go on; --resume ends it byte for byte', async () => {
 		const shape = ['--all', '--format', 'json', '--limit', '10'];

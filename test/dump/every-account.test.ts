@@ -90,6 +90,11 @@ describe('every account\'s list: the single lists\' bytes, one after the other',
 			expect(rows[index + 1]!.startsWith(`${account},${object.id},`)).toBe(true);
 		}
 
+		// The table too: the same bytes at any concurrency.
+		const table = ok(await dumpInProcess(['transactions', '--all', '--format', 'table', '--concurrency', '1'], env()));
+		expect(ok(await dumpInProcess(['transactions', '--all', '--format', 'table', '--concurrency', '8'], env()))).toBe(table);
+		expect(table.split('\n')).toHaveLength(objects.length + 2);
+
 		// --columns names it where it is wanted.
 		const chosen = ok(await dumpInProcess(['transactions', '--all', '--format', 'csv', '--columns', 'id,account_id'], env()));
 		expect(chosen.split('\r\n')[1]).toBe(`${objects[0]!.id},${objects[0]!.resource_path.split('/')[3]!}`);
