@@ -25,6 +25,19 @@ export function progressOn(stderr: Stream & {isTTY?: boolean}): Progress {
  * painting. Off a terminal (`plain`), only a wait of {@link longWaitMs} or
  * more is written, as one line with no carriage return.
  */
+/** Where a walk of every account's lists is (dump transactions, addresses): what its progress line shows. */
+export type ListsState = {
+	/** Lists written whole, and all there are (undefined while the accounts list is still read: `known` so far). */
+	done: number;
+	total: number | undefined;
+	known: number;
+	/** Objects written, requests sent. */
+	objects: number;
+	requests: number;
+	/** The request budget the server stated last, when it states one. */
+	budget: {remaining: number; limit: number | undefined} | undefined;
+};
+
 export class Progress {
 	pages = 0;
 	objects = 0;
@@ -40,6 +53,9 @@ export class Progress {
 	/** The forward chain's arrow, once a back page came: ↓ walks newest first (desc), ↑ oldest first. */
 	#forward: '↓' | '↑' | undefined;
 	#backObjects = 0;
+	#lists: ListsState | undefined;
+	/** Lists done when the walk started (a resumed walk's): the pace counts this walk's own. */
+	#listsBefore: number | undefined;
 
 	constructor(stream: Stream | undefined, plain?: Stream) {
 		this.#stream = stream;
@@ -85,9 +101,11 @@ export class Progress {
 
 	retry(notice: RetryNotice): void {
 		const asked = notice.retryAfter ? ' as the server\'s Retry-After asks' : '';
-		this.#waiting = notice.pacing
-			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
-			: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})${asked}`;
+		this.#waiting = notice.pacing && notice.retryAfter
+			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s as the server's Retry-After asks (${inert(redact(notice.reason))})`
+			: notice.pacing
+				? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
+				: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})${asked}`;
 		if (this.#plain && notice.waitMs >= longWaitMs) {
 			this.#plain.write(`pagewalk: ${this.#waiting}…\n`);
 		}
@@ -95,8 +113,21 @@ export class Progress {
 		this.#draw(true);
 	}
 
+	/** A walk of every account's lists moved on: its line shows lists done of all, objects, requests, budget left and time left. */
+	lists(state: ListsState): void {
+		this.#listsBefore ??= state.done;
+		this.#lists = state;
+		this.objects = state.objects;
+		this.#draw(false);
+	}
+
 	/** The summary line, or nothing off a terminal. */
 	summary(): string {
+		if (this.#lists) {
+			const {done, objects, requests} = this.#lists;
+			return `${formatCount(objects)} objects in ${formatCount(done)} ${done === 1 ? 'list' : 'lists'} (${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}) in ${((Date.now() - this.#started) / 1000).toFixed(1)} s`;
+		}
+
 		const seconds = (Date.now() - this.#started) / 1000;
 		const pages = this.#chains() ?? `${formatCount(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}`;
 		return `${formatCount(this.objects)} objects in ${pages}${this.short > 0 ? ` (${formatCount(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
@@ -110,6 +141,16 @@ export class Progress {
 
 		const other = this.#forward === '↓' ? '↑' : '↓';
 		return `${this.#forward} ${formatCount(this.pages)} pages · ${other} ${formatCount(this.backPages)} pages`;
+	}
+
+	/** `lists 12/300 · 3,456 objects · 812 requests · budget 80/100 · 40 s left`: time left at this walk's pace of lists so far. */
+	#listsLine({done, total, known, objects, requests, budget}: ListsState, elapsedMs: number): string {
+		const lists = `lists ${formatCount(done)}/${total === undefined ? `${formatCount(known)}+` : formatCount(total)}`;
+		const left = budget === undefined ? '' : ` · budget ${formatCount(budget.remaining)}${budget.limit === undefined ? '' : `/${formatCount(budget.limit)}`}`;
+		const paced = done - (this.#listsBefore ?? 0);
+		const remaining = total === undefined || paced === 0 ? undefined : (elapsedMs / paced) * (total - done) / 1000;
+		const eta = remaining === undefined ? '' : ` · ${remaining < 120 ? `${Math.ceil(remaining)} s` : `${Math.ceil(remaining / 60)} min`} left`;
+		return `${lists} · ${formatCount(objects)} objects · ${formatCount(requests)} requests${left}${eta}`;
 	}
 
 	clear(): void {
@@ -132,7 +173,8 @@ export class Progress {
 		this.#drawnAt = now;
 		const seconds = Math.max(0.001, (now - this.#started) / 1000);
 		const rate = Math.round(this.objects / seconds);
-		const line = `${this.#chains() ?? `page ${formatCount(this.pages)}`} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
+		const walked = this.#lists ? this.#listsLine(this.#lists, now - this.#started) : `${this.#chains() ?? `page ${formatCount(this.pages)}`} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s`;
+		const line = `${walked}${this.#waiting ? ` · ${this.#waiting}` : ''}`;
 		// A line wider than the terminal would wrap, and \r would then redraw
 		// only its last row; cut it to the width instead (short of the last
 		// column, where some terminals wrap already).

@@ -21,6 +21,7 @@ import {bindings, keyLabel} from '../../source/browser/keys/keymap.js';
 import {defaultSearchPages} from '../../source/browser/search/search-pages.js';
 import {maximumWidth} from '../../source/cells/table-layout.js';
 import {firstPaintWaitMs} from '../../source/commands/browse/browse-terminal.js';
+import {defaultConcurrency, maximumConcurrency} from '../../source/commands/dump/dump-lists.js';
 import {signalExitCodes} from '../../source/commands/process/stop-signals.js';
 import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';
@@ -146,6 +147,22 @@ const claims: Claim[] = [
 		says: /a server that answers in under (\d+) ms is walked as one chain/,
 		check([ms]) {
 			expect(quickServerMs).toBe(figure(ms!));
+		},
+	},
+	{
+		file: 'README.md',
+		says: /every account's transactions, (\d+) lists at once, in one order/,
+		check([count]) {
+			expect(defaultConcurrency).toBe(figure(count!));
+		},
+	},
+	{
+		file: 'docs/dump.md',
+		says: /`--concurrency N` lists at once \(default (\d+), at most (\d+)\)/,
+		async check([fallback, most]) {
+			expect([defaultConcurrency, maximumConcurrency]).toEqual([figure(fallback!), figure(most!)]);
+			const help = await cli(['dump', '--help']);
+			expect(help.stdout).toContain(`default ${fallback!}, at most ${most!}`);
 		},
 	},
 	{

@@ -265,8 +265,7 @@ const numberSetting = (c: Context, name: string, fallback: number) => Number(c.s
  * chain's), so the other end's first page comes, and what it reads ahead is
  * sent, before it.
  */
-function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false, misreport}: {ignoreOrder?: boolean; misreport?: (pagination: Record<string, unknown>) => void} = {}): void {
-	const size = numberSetting(c, 'size', 200);
+function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false, misreport, size = numberSetting(c, 'size', 200)}: {ignoreOrder?: boolean; misreport?: (pagination: Record<string, unknown>) => void; size?: number} = {}): void {
 	const sentLimit = c.query.get('limit');
 	const limit = sentLimit === null || Number(sentLimit) === 0 ? 25 : Number(sentLimit);
 	const sentOrder = ignoreOrder ? null : c.query.get('order');
@@ -342,6 +341,33 @@ function variesByRequest(c: Context): void {
 
 		return list.filter((_, index) => index <= cursorAt || index > cursorAt + skip);
 	});
+}
+
+/**
+ * `account-lists`: an accounts list of `size` accounts (setting, default 6),
+ * and each account's own lists (`/v2/accounts/:id/transactions`, and
+ * `addresses`) of 7 objects for each of its number, in both orders; but the
+ * list of account 2 is refused (403), account 3's is gone (404) and account
+ * 4's fails every time (503): the lists a walk of every account's list
+ * loses, one by one, while it writes the others.
+ */
+function accountLists(c: Context): void {
+	const own = /^\/v2\/accounts\/item-(\d+)\/(?:transactions|addresses)$/.exec(c.path);
+	if (own === null) {
+		listPage(c);
+		return;
+	}
+
+	const n = Number(own[1]);
+	if (n === 2) {
+		send(c, 403, errorBody('account', 'invalid_scope', 'Forbidden: the credential may not read this account'));
+	} else if (n === 3) {
+		send(c, 404, errorBody('account', 'not_found', `There is no account item-${own[1]!}`));
+	} else if (n === 4) {
+		send(c, 503, errorBody('account', 'service_unavailable', 'Try again later'));
+	} else {
+		listPage(c, undefined, {size: 7 * n});
+	}
 }
 
 /**
@@ -739,6 +765,8 @@ const faults = {
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
 	'ignores-order': {api: 'account', handle: c => listPage(c, undefined, {ignoreOrder: true})},
+	// Every account's list, three of them failing (test/dump/every-account.test.ts).
+	'account-lists': {api: 'account', handle: accountLists},
 	// The list, with one pagination field misreported on every page after the first: a rule of contract/rules.ts each (test/contract/rules.test.ts).
 	'cursor-not-echoed': {api: 'account', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {starting_after: null})})},
 	'range-reversed': {api: 'commerce', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {cursor_range: [...(p['cursor_range'] as string[])].reverse()})})},

@@ -1,0 +1,437 @@
+import fs from 'node:fs';
+import type {Writable} from 'node:stream';
+import {colourLevel} from '../../text/colour.js';
+import {UsageError, exitCodes} from '../../text/errors.js';
+import {formatCount} from '../../text/format-count.js';
+import {inert, inertLine} from '../../text/inert.js';
+import {describeError} from '../../text/report-error.js';
+import {redact} from '../../text/secret.js';
+import {type commands, kebabName} from '../../config/flags.js';
+import {describeCredential} from '../../config/credentials.js';
+import type {WalkConfig} from '../../config/options.js';
+import type {EachList} from '../../config/endpoint.js';
+import type {EndsStep} from '../../http/both-ends.js';
+import {createClient} from '../../http/http-client.js';
+import {laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/account-lists.js';
+import {ListsJournal, stateFolderOf, type JournalHeader, type JournalState} from '../../http/lists-journal.js';
+import {describeEnd} from '../../http/walk-rules.js';
+import type {Page, WalkEnd} from '../../contract/types.js';
+import {createWriter, type Writer} from '../../output/index.js';
+import {progressOn, type Progress} from '../../output/progress.js';
+import {Sink} from '../../output/sink.js';
+import {FindingsTally, WalkFindings} from '../../output/walk-findings.js';
+import {dumpSteps} from './dump-steps.js';
+import {resumeFlag, ServerWarnings, stepData} from './dump-parts.js';
+import type {DumpOptions} from './dump.js';
+import type {CommandIo} from '../process/command-io.js';
+import {interruptedExitCode} from '../process/stop-signals.js';
+
+/**
+ * `pagewalk dump transactions` (and `addresses`): that list of every
+ * account, in one output, through the walk of http/account-lists.ts: the
+ * one client and its budget, several lists at once (--concurrency), the
+ * objects in one order whatever the concurrency. With -o FILE its state is
+ * kept beside the file (http/lists-journal.ts) and --resume goes on with
+ * it. docs/dump.md#every-account.
+ */
+
+/**
+ * Lists walked at once by default: a request in flight each (two each for
+ * the long lists left at the end, from both ends). Enough that an export
+ * is bound by the longest lists and the server rather than by round trips
+ * one after another, few enough that it stays a small share of the
+ * documented hourly budget and of what a server sees from one client; any
+ * budget or Retry-After the server states paces every list. The figures
+ * are in docs/benchmarks.md.
+ */
+export const defaultConcurrency = 8;
+export const maximumConcurrency = 64;
+
+/** The csv column that names each object's account: the flattened object would lose it (the other formats keep resource_path). */
+export const accountColumn = 'account_id';
+
+export type ListsDumpOptions = DumpOptions & {
+	each: EachList;
+	concurrency: number;
+	/** -o FILE: write there, its state beside it. */
+	output?: string | undefined;
+	resume: boolean;
+	/** The flags that shape the output, as given (their names as typed): what a resume must be given again. */
+	identity: Record<string, unknown>;
+};
+
+const flagName = (name: keyof typeof commands.dump.flags) => `--${kebabName(name)}`;
+
+/** The flags of dump that shape what is written, and so must be the same for --resume; the others (--concurrency, --one-chain) change how, not what. */
+export const identityFlags = ['format', 'columns', 'noCsvGuard', 'limit', 'order', 'startingAfter', 'endingBefore', 'maxItems', 'all', 'api', 'apiVersion'] as const satisfies ReadonlyArray<keyof typeof commands.dump.flags>;
+
+/** What a resume is checked against: the flags that shape the output, the endpoint, the server, the credential's source. */
+export function identityOf(endpoint: string, flags: Partial<Record<(typeof identityFlags)[number], unknown>>): Record<string, unknown> {
+	const identity: Record<string, unknown> = {endpoint};
+	for (const name of identityFlags) {
+		identity[flagName(name)] = flags[name] ?? null;
+	}
+
+	return identity;
+}
+
+/** The walk's output: the file of -o (appended to on a resume, after the last list written whole) or stdout. */
+type Opened = {stream: Writable & {isTTY?: boolean; columns?: number}; fd: number | undefined; journal: ListsJournal | undefined; state: JournalState | undefined};
+
+function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo): Opened {
+	if (options.output === undefined) {
+		return {stream: io.stdout, fd: undefined, journal: undefined, state: undefined};
+	}
+
+	const file = options.output;
+	const header: JournalHeader = {command: options.identity, server: `${config.base.origin}${config.base.prefix}`, credential: describeCredential(config.credential)};
+	let journal: ListsJournal;
+	let state: JournalState | undefined;
+	let fd: number;
+	const cannot = (error: unknown) => new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
+	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
+	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
+	if (options.resume && !fresh) {
+		({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
+		try {
+			fd = fs.openSync(file, 'a');
+		} catch (error: unknown) {
+			journal.close();
+			throw cannot(error);
+		}
+
+		const bytes = state.written?.bytes ?? 0;
+		if (fs.fstatSync(fd).size < bytes) {
+			fs.closeSync(fd);
+			journal.close();
+			throw new UsageError(`${inert(file)} is shorter than its walk's state says it was written; remove ${inert(stateFolderOf(file))} and run the command again without ${flagName('resume')}.`);
+		}
+
+		// What came after the last list written whole (part of a list, a closing `]`) is written again, as the walk goes on.
+		fs.ftruncateSync(fd, bytes);
+	} else {
+		if (ListsJournal.exists(file)) {
+			throw new UsageError(`${inert(file)} has an unfinished walk beside it (${inert(stateFolderOf(file))}); add ${flagName('resume')} to go on with it, or remove that folder to start over.`);
+		}
+
+		try {
+			fd = fs.openSync(file, 'w');
+		} catch (error: unknown) {
+			throw cannot(error);
+		}
+
+		journal = ListsJournal.start(file, header);
+	}
+
+	return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal, state};
+}
+
+/** How the walk went, for its end on stderr. */
+type Tally = {
+	listsDone: number;
+	/** All lists, once the accounts list ended. */
+	total: number | undefined;
+	known: number;
+	objects: number;
+	lastId: string | undefined;
+	requests: number;
+	/** The last list written whole, and objects written of the list after it. */
+	lastWhole: ListRef | undefined;
+	partObjects: number;
+	failed: Array<{list: ListRef; reason: string}>;
+	morePages: number;
+	failure?: unknown;
+	maxed: boolean;
+};
+
+/** The steps of each list: dump's (dump-steps.ts), every page checked against the contract, findings told once for the whole walk. */
+function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: string) => void, progress: Progress): StepsOf {
+	const tally = new FindingsTally();
+	const warnings = new ServerWarnings();
+	const oneChain = options.oneChain === true || options.failOnFindings === true || (options.format !== 'ndjson' && options.format !== 'json');
+	return (client, query, signal, list, spare) => {
+		const findings = new WalkFindings(20, tally);
+		const backFindings = new WalkFindings();
+		const where = list === undefined ? 'the accounts list' : `account ${inert(list.account)}`;
+		const tell = (line: string) => {
+			if (options.quiet !== true) {
+				say(`contract: ${where}: ${inertLine(line, 300)}`);
+			}
+		};
+
+		const steps = dumpSteps(client, {...config, query, maxPages: null, maxItems: list === undefined ? null : config.maxItems}, {
+			// The accounts list is read whole, for its ids; each account's list as --all says.
+			all: list === undefined || options.all,
+			oneChain: list === undefined ? options.oneChain === true : oneChain,
+			...(options.bothEnds === true ? {quickMs: 0} : {}),
+			// While lists wait to start, each walks from its first page alone: its pages and no more; the long ones left at the end from both ends.
+			...(list === undefined ? {} : {backWhen: spare}),
+			signal,
+			onRetry(notice) {
+				progress.retry(notice);
+			},
+			doubt(page) {
+				backFindings.add(page);
+				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+			},
+			onDisagreement(reason) {
+				tell(findings.disagreement(reason));
+			},
+		});
+		return checked(steps, page => {
+			warnings.show(page, say);
+			for (const line of findings.add(page)) {
+				tell(line);
+			}
+		});
+	};
+}
+
+/** The steps as they are, each forward page told to `check` first. */
+async function * checked(steps: AsyncGenerator<EndsStep, WalkEnd>, check: (page: Page) => void): AsyncGenerator<EndsStep, WalkEnd> {
+	try {
+		for (;;) {
+			// eslint-disable-next-line no-await-in-loop -- one step after the other
+			const step = await steps.next();
+			if (step.done) {
+				return step.value;
+			}
+
+			if (step.value.chain === 'forward') {
+				check(step.value.page);
+			}
+
+			yield step.value;
+		}
+	} finally {
+		await steps.return({kind: 'end'}).catch(() => {});
+	}
+}
+
+/** The lists of a resumed walk written before it: their failures and ends count in this one's summary. */
+function resumedTally(state: JournalState | undefined): Tally {
+	const tally: Tally = {listsDone: 0, total: undefined, known: state?.accounts.length ?? 0, objects: state?.written?.objects ?? 0, lastId: undefined, requests: 0, lastWhole: undefined, partObjects: 0, failed: [], morePages: 0, maxed: false};
+	for (const {list, outcome} of state?.outcomes ?? []) {
+		count(tally, list, outcome);
+	}
+
+	tally.total = state?.accountsEnded ? state.accounts.length : undefined;
+	return tally;
+}
+
+function count(tally: Tally, list: ListRef, outcome: ListOutcome): void {
+	tally.listsDone += 1;
+	tally.lastWhole = list;
+	tally.partObjects = 0;
+	if ('failure' in outcome) {
+		tally.failed.push({list, reason: outcome.failure});
+	} else if (outcome.end.kind === 'max-pages') {
+		tally.morePages += 1;
+	}
+}
+
+export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, io: CommandIo): Promise<number> {
+	const controller = new AbortController();
+	options.signal?.addEventListener('abort', () => {
+		controller.abort(options.signal!.reason);
+	});
+	const opened = openOutput(config, options, io);
+	const {stream, journal, state} = opened;
+	const sink = new Sink(stream, () => {
+		controller.abort();
+	}, {stderr: io.stderr});
+	const toTerminal = opened.fd === undefined && io.stdout.isTTY === true;
+	const writer = createWriter(options.format, {
+		tty: toTerminal,
+		columns: toTerminal ? io.stdout.columns : undefined,
+		color: toTerminal && colourLevel(io.env, true) > 0,
+		fields: options.columns,
+		formulaGuard: options.formulaGuard,
+		...(options.format === 'csv' ? {parentColumn: accountColumn} : {}),
+		...(state?.written === undefined ? {} : {resume: state.written.writer}),
+	});
+	const progress = progressOn(io.stderr);
+	const say = (line: string) => {
+		progress.clear();
+		io.stderr.write(`pagewalk: ${redact(line)}\n`);
+	};
+
+	const tally = resumedTally(state);
+	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: laneCount(options.concurrency)});
+	const show = () => {
+		const budget = client.budget?.();
+		progress.lists({done: tally.listsDone, total: tally.total, known: tally.known, objects: tally.objects, requests: tally.requests, budget: budget && {remaining: budget.remaining, limit: budget.limit}});
+	};
+
+	const items = walkAccountLists({
+		client,
+		config,
+		each: options.each,
+		concurrency: options.concurrency,
+		steps: stepsFor(config, options, say, progress),
+		signal: controller.signal,
+		...(journal ? {spoolFile: journal.spoolFile} : {}),
+		...(state ? {resume: state} : {}),
+		onAccounts(ids, from) {
+			journal?.accounts(ids, from);
+			tally.known = from + ids.length;
+		},
+		onAccountsEnd(total, end) {
+			journal?.accountsEnded(total, end);
+			tally.total = total;
+			if (end.kind !== 'end') {
+				say(`the accounts list ${inert(describeEnd(end))}.`);
+			}
+		},
+		onWaiting(list, waiting) {
+			journal?.waiting(list, waiting);
+		},
+		onRequest() {
+			tally.requests += 1;
+			show();
+		},
+	});
+	try {
+		await writeItems(items, {writer, sink, journal, fd: opened.fd, tally, say, toTerminal, progress, maxItems: config.maxItems, show});
+	} catch (error: unknown) {
+		tally.failure = error;
+	} finally {
+		await items.return({kind: 'end'}).catch(() => {});
+		await client.close().catch(() => {});
+	}
+
+	return finish({sink, writer, journal, tally, say, progress, options, io, stream});
+}
+
+type Writing = {writer: Writer; sink: Sink; journal: ListsJournal | undefined; fd: number | undefined; tally: Tally; say: (line: string) => void; toTerminal: boolean; progress: Progress; maxItems: number | null; show: () => void};
+
+async function writeItems(items: ReturnType<typeof walkAccountLists>, {writer, sink, journal, fd, tally, say, toTerminal, progress, maxItems, show}: Writing): Promise<void> {
+	for await (const item of items) {
+		if (item.kind === 'data') {
+			const room = maxItems === null ? null : maxItems - tally.objects;
+			const out = stepData(item.step, writer, room, item.list.account);
+			if (toTerminal && out.data.length > 0) {
+				progress.clear();
+			}
+
+			const lastId = out.objects.at(-1)?.id ?? tally.lastId;
+			await sink.write(out.data, {objects: tally.objects + out.objects.length, lastId});
+			if (sink.gone || sink.failure) {
+				return;
+			}
+
+			tally.objects += out.objects.length;
+			tally.partObjects += out.objects.length;
+			tally.lastId = lastId;
+			show();
+			if (maxItems !== null && tally.objects >= maxItems) {
+				tally.maxed = true;
+				return;
+			}
+
+			continue;
+		}
+
+		const {list, outcome} = item;
+		if ('failure' in outcome) {
+			say(`account ${inert(list.account)}: ${outcome.failure}`);
+		} else if (outcome.end.kind === 'not-advancing') {
+			say(`account ${inert(list.account)}: ${inert(describeEnd(outcome.end))}.`);
+		}
+
+		count(tally, list, outcome);
+		journal?.written(list, {bytes: fd === undefined ? 0 : fs.fstatSync(fd).size, objects: tally.objects, writer: writer.state?.()}, outcome);
+		show();
+	}
+}
+
+type Finishing = {sink: Sink; writer: Writer; journal: ListsJournal | undefined; tally: Tally; say: (line: string) => void; progress: Progress; options: ListsDumpOptions; io: CommandIo; stream: Writable};
+
+/** The end: the document closed, what happened said on stderr, the state kept or removed, the exit status. */
+async function finish({sink, writer, journal, tally, say, progress, options, io, stream}: Finishing): Promise<number> {
+	try {
+		if (sink.gone) {
+			return exitCodes.ok;
+		}
+
+		await sink.write(writer.end());
+		progress.clear();
+		for (const note of writer.notes()) {
+			say(note);
+		}
+
+		if (sink.failure) {
+			sink.closeAfterFailure(objects => writer.end(objects));
+			say(`could not write the output (${inert(sink.failure.message)}).`);
+			say(stopped(tally, options, 'failure'));
+			return exitCodes.failure;
+		}
+
+		if (options.signal?.aborted) {
+			say(stopped(tally, options, 'interruption'));
+			return interruptedExitCode(options.signal.reason);
+		}
+
+		if (tally.failure !== undefined) {
+			say(describeError(tally.failure).message);
+			say(stopped(tally, options, 'failure'));
+			return exitCodes.failure;
+		}
+
+		journal?.remove();
+		if (tally.morePages > 0) {
+			say(`more pages follow in ${formatCount(tally.morePages)} ${tally.morePages === 1 ? 'list' : 'lists'}: add ${flagName('all')} to walk them.`);
+		}
+
+		if (tally.maxed) {
+			say(`stopped after ${formatCount(tally.objects)} ${tally.objects === 1 ? 'object' : 'objects'} (${flagName('maxItems')}); more lists or pages follow.`);
+		}
+
+		if (io.stderr.isTTY === true) {
+			io.stderr.write(`${progress.summary()}\n`);
+		}
+
+		if (tally.failed.length > 0) {
+			const {failed} = tally;
+			const named = failed.slice(0, 5).map(({list}) => inert(list.account)).join(', ') + (failed.length > 5 ? ', …' : '');
+			say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; one account's list alone: pagewalk dump /v2/accounts/ID/${options.each} ${flagName('all')}.`);
+			return exitCodes.listsFailed;
+		}
+
+		return exitCodes.ok;
+	} finally {
+		if (journal && (options.signal?.aborted || tally.failure !== undefined || sink.failure)) {
+			journal.close();
+		}
+
+		if (stream !== io.stdout) {
+			stream.destroy();
+			const {fd} = stream as {fd?: number};
+			if (typeof fd === 'number') {
+				fs.closeSync(fd);
+			}
+		}
+	}
+}
+
+/** What was written before the walk stopped (`event`), and how to go on: --resume with -o, else --starting-after at the last list written whole. */
+function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure'): string {
+	const all = tally.total === undefined ? `at least ${formatCount(tally.known)}` : formatCount(tally.total);
+	const whole = `${formatCount(tally.listsDone)} of ${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
+	if (options.output !== undefined) {
+		return `${whole}; to go on, run the same command with ${flagName('resume')}.`;
+	}
+
+	const part = tally.partObjects > 0 ? `, and ${formatCount(tally.partObjects)} ${tally.partObjects === 1 ? 'object' : 'objects'} of the next list, which a resume writes again` : '';
+	const from = tally.lastWhole === undefined ? 'the same command again' : `the same command with ${resumeFlag(tally.lastWhole.account)} (the accounts after it)`;
+	return `${whole}${part}; to resume, run ${from}, or with ${flagName('output')} FILE to go on later with ${flagName('resume')} exactly where it stopped.`;
+}
+
+/** Why a walk of every account's lists cannot be asked for with these flags, before anything is sent; undefined when it can. */
+export function listsUsage(config: WalkConfig): string | undefined {
+	if (config.maxPages !== null) {
+		return `${flagName('maxPages')} bounds one list; with every account's lists, give ${flagName('maxItems')} (objects in all) instead.`;
+	}
+
+	return undefined;
+}

@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {UsageError} from '../text/errors.js';
+import {inert} from '../text/inert.js';
+import type {WalkEnd} from '../contract/types.js';
+import type {ListOutcome, ListRef, ListsResume, WaitingList} from './account-lists.js';
+import type {SpoolChunk} from './page-spool.js';
+
+/**
+ * The state of a walk of every account's lists written to a file (dump -o
+ * FILE), kept beside it in the folder FILE.pagewalk so that --resume goes on
+ * where the walk stopped, however it stopped (a signal, SIGKILL, a crash, a
+ * lost connection), and ends the file byte for byte as a walk never stopped
+ * would (docs/dump.md#every-account).
+ *
+ * `journal`: one JSON line per event, only ever appended, so a process
+ * killed mid-write leaves at most a torn last line, which is dropped. The
+ * first line says what walk it is (the command's flags that shape the
+ * output, the server, the credential's source, never a secret); then, in
+ * the order they happen: account ids as the accounts list gives them;
+ * that list's end; each list finished before the lists ahead of it were
+ * written (where its pages lie in `spool`); each list written whole to the
+ * file, with the file's length and object count after it. `spool`: the
+ * pages of those waiting lists (page-spool.ts).
+ *
+ * A resume cuts the file back to the length of the last list written whole,
+ * reads the waiting lists back from the spool, walks the accounts list on
+ * after the last id it holds, and walks every other list again.
+ */
+
+/** What a walk is: resumed only by the same. Values are the flags as given (null when absent), the server, the credential's source. */
+export type JournalHeader = {command: Record<string, unknown>; server: string; credential: string};
+
+/** The state of the writer after a list (the csv header's columns, whether a JSON array was begun), to write on as it would have. */
+export type WriterState = unknown;
+
+/** The last list written whole: the file holds it and every list before it, `bytes` long. */
+export type WrittenMark = {index: number; bytes: number; objects: number; writer: WriterState};
+
+/** A walk's state read back: where to go on, and what the lists written so far said (their failures, their ends). */
+export type JournalState = ListsResume & {
+	written: WrittenMark | undefined;
+	/** The lists written whole, each with its outcome, for the end's summary (failures, ends other than the list's end). */
+	outcomes: Array<{list: ListRef; outcome: ListOutcome}>;
+	accountsEnd: WalkEnd | undefined;
+};
+
+const format = 'pagewalk every-account walk';
+const version = 1;
+
+/** The state folder of an output file. */
+export function stateFolderOf(output: string): string {
+	return `${output}.pagewalk`;
+}
+
+type Line =
+	| {accounts: string[]; from: number}
+	| {accountsEnded: number; end: WalkEnd}
+	| {waiting: number; account: string; chunks: number[]; objects: number; outcome: ListOutcome}
+	| {written: number; account: string; bytes: number; objects: number; writer: WriterState; outcome: ListOutcome};
+
+function flatChunks(chunks: readonly SpoolChunk[]): number[] {
+	return chunks.flatMap(chunk => [chunk.offset, chunk.length]);
+}
+
+function chunksOf(flat: readonly number[]): SpoolChunk[] {
+	const chunks: SpoolChunk[] = [];
+	for (let index = 0; index + 1 < flat.length; index += 2) {
+		chunks.push({offset: flat[index]!, length: flat[index + 1]!});
+	}
+
+	return chunks;
+}
+
+/** The first difference between what a walk was and what is asked, as the refusal names it; undefined when they agree. */
+function difference(was: JournalHeader, now: JournalHeader): string | undefined {
+	const shown = (value: unknown) => (value === null || value === undefined ? 'not given' : inert(JSON.stringify(value).slice(0, 80)));
+	for (const key of new Set([...Object.keys(was.command), ...Object.keys(now.command)])) {
+		const before = was.command[key] ?? null;
+		const after = now.command[key] ?? null;
+		if (JSON.stringify(before) !== JSON.stringify(after)) {
+			return `${key.startsWith('-') ? key : `the ${key}`} was ${shown(before)}, now ${shown(after)}`;
+		}
+	}
+
+	if (was.server !== now.server) {
+		return `the server was ${inert(was.server)}, now ${inert(now.server)}`;
+	}
+
+	if (was.credential !== now.credential) {
+		return `the credential came from ${inert(was.credential)}, now from ${inert(now.credential)}`;
+	}
+
+	return undefined;
+}
+
+export class ListsJournal {
+	readonly folder: string;
+	readonly spoolFile: string;
+	readonly #fd: number;
+
+	private constructor(folder: string, fd: number) {
+		this.folder = folder;
+		this.spoolFile = path.join(folder, 'spool');
+		this.#fd = fd;
+	}
+
+	/** Whether `output` has a walk's state beside it. */
+	static exists(output: string): boolean {
+		return fs.existsSync(path.join(stateFolderOf(output), 'journal'));
+	}
+
+	/** Starts the state of a new walk beside `output`, replacing any there. */
+	static start(output: string, header: JournalHeader): ListsJournal {
+		const folder = stateFolderOf(output);
+		fs.rmSync(folder, {recursive: true, force: true});
+		fs.mkdirSync(folder, {mode: 0o700});
+		const fd = fs.openSync(path.join(folder, 'journal'), 'a', 0o600);
+		const journal = new ListsJournal(folder, fd);
+		journal.#append({pagewalk: format, version, ...header});
+		return journal;
+	}
+
+	/**
+	 * The state of the walk beside `output`, to go on with: refused (a
+	 * UsageError, one sentence) when there is none, when it is damaged, or
+	 * when it is another walk than `header` says (another command, server or
+	 * credential).
+	 */
+	static resume(output: string, header: JournalHeader, flags: {resume: string; output: string}): {journal: ListsJournal; state: JournalState} {
+		const folder = stateFolderOf(output);
+		const file = path.join(folder, 'journal');
+		const shownOutput = inert(output);
+		let text: string;
+		try {
+			text = fs.readFileSync(file, 'utf8');
+		} catch {
+			throw new UsageError(`${shownOutput} holds something, but no unfinished walk is beside it (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to write it again.`);
+		}
+
+		// A torn last line (a process killed mid-write) is dropped: what it said never happened.
+		const whole = text.lastIndexOf('\n') + 1;
+		const lines = text.slice(0, whole).split('\n').slice(0, -1);
+		const damaged = () => new UsageError(`The state of the walk beside ${shownOutput} is damaged; remove ${inert(folder)} and run the command again without ${flags.resume}.`);
+		let first: (JournalHeader & {pagewalk?: unknown; version?: unknown}) | undefined;
+		try {
+			first = lines.length > 0 ? JSON.parse(lines[0]!) as JournalHeader & {pagewalk?: unknown; version?: unknown} : undefined;
+		} catch {}
+
+		if (first?.pagewalk !== format || first.version !== version) {
+			throw damaged();
+		}
+
+		const different = difference(first, header);
+		if (different !== undefined) {
+			throw new UsageError(`The unfinished walk beside ${shownOutput} is another walk (${different}); run the command it was started with and ${flags.resume}, or remove ${inert(folder)} to start over.`);
+		}
+
+		const state: JournalState = {accounts: [], accountsEnded: false, next: 0, waiting: new Map(), written: undefined, outcomes: [], accountsEnd: undefined};
+		const accounts: string[] = [];
+		const waiting = new Map<number, WaitingList>();
+		for (const raw of lines.slice(1)) {
+			let line: Line;
+			try {
+				line = JSON.parse(raw) as Line;
+			} catch {
+				throw damaged();
+			}
+
+			if ('accounts' in line) {
+				if (line.from !== accounts.length) {
+					throw damaged();
+				}
+
+				accounts.push(...line.accounts);
+			} else if ('accountsEnded' in line) {
+				state.accountsEnded = true;
+				state.accountsEnd = line.end;
+			} else if ('waiting' in line) {
+				waiting.set(line.waiting, {account: line.account, chunks: chunksOf(line.chunks), objects: line.objects, outcome: line.outcome});
+			} else if ('written' in line) {
+				if (line.written !== state.next) {
+					throw damaged();
+				}
+
+				state.written = {index: line.written, bytes: line.bytes, objects: line.objects, writer: line.writer};
+				state.outcomes.push({list: {index: line.written, account: line.account}, outcome: line.outcome});
+				waiting.delete(line.written);
+				state.next = line.written + 1;
+			} else {
+				throw damaged();
+			}
+		}
+
+		fs.truncateSync(file, whole);
+		const fd = fs.openSync(file, 'a', 0o600);
+		return {journal: new ListsJournal(folder, fd), state: {...state, accounts, waiting}};
+	}
+
+	accounts(ids: readonly string[], from: number): void {
+		this.#append({accounts: ids, from});
+	}
+
+	accountsEnded(count: number, end: WalkEnd): void {
+		this.#append({accountsEnded: count, end});
+	}
+
+	waiting(list: ListRef, waiting: WaitingList): void {
+		this.#append({waiting: list.index, account: list.account, chunks: flatChunks(waiting.chunks), objects: waiting.objects, outcome: waiting.outcome});
+	}
+
+	written(list: ListRef, mark: Omit<WrittenMark, 'index'>, outcome: ListOutcome): void {
+		this.#append({written: list.index, account: list.account, ...mark, outcome});
+	}
+
+	close(): void {
+		fs.closeSync(this.#fd);
+	}
+
+	/** The walk is done: its state goes. */
+	remove(): void {
+		this.close();
+		fs.rmSync(this.folder, {recursive: true, force: true});
+	}
+
+	#append(line: Record<string, unknown>): void {
+		const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+		let done = 0;
+		while (done < bytes.length) {
+			done += fs.writeSync(this.#fd, bytes, done, bytes.length - done);
+		}
+	}
+}
