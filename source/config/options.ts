@@ -241,7 +241,8 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	const line = command === undefined ? undefined : {command, input, flags};
 	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases, line);
 	if (target.each !== undefined && everyAccount !== true) {
-		throw new UsageError(`${target.each} walks that list of every account, which only pagewalk dump does; for one account's list give /v2/accounts/ID/${target.each}.`);
+		const dump = line === undefined ? '' : ` (${again('every-account-dump', line, {command: 'dump'}).phrase})`;
+		throw new UsageError(`${target.each} walks that list of every account, which is a dump of its own${dump}; for one account's list give /v2/accounts/ID/${target.each}.`);
 	}
 
 	const {query, extraQuery} = walkQuery(flags, target.query);

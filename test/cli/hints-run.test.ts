@@ -251,6 +251,18 @@ describe('dump\'s hints', () => {
 		await check('--ending-before --max-items', async () => dump(['accounts', '--demo', '--demo-credential', 'full', '--ending-before', first.id, '--max-items', '1', '--all']), {code: 0, sites: ['dump-continue'], hintCode: 0});
 	});
 
+	test('every account\'s list with some lists failed: the first failed account\'s list alone, as one list', async () => {
+		const base = `--base-url=${faulty().base('account-lists', {size: 6})}`;
+		const env = {...bareEnv, COINBASE_ACCESS_TOKEN: 'test-token-1234'};
+		const [alone] = await check('account-lists', async () => dump(['transactions', base, '--all', '--concurrency', '2'], env), {code: 4, sites: ['dump-list-failed'], situationEnv: env});
+		expect(alone!.argv).toContain('--all');
+		expect(alone!.argv.some(word => word.startsWith('--concurrency'))).toBe(false);
+	});
+
+	test('transactions given to another command than dump: the same line as a dump', async () => {
+		await check('browse transactions', async () => piped(['transactions', '--demo']), {code: 2, sites: ['every-account-dump'], hintCode: 0});
+	});
+
 	test('a walk that failed midway: the same command from after the last id resumes (not refused)', async () => {
 		const base = `--commerce-url=${faulty().base('fail-midway')}`;
 		const env = {...bareEnv, COINBASE_COMMERCE_API_KEY: 'test-key-1234'};

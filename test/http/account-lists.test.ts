@@ -11,7 +11,7 @@ import {resolveConfig} from '../../source/config/options.js';
 import type {Page, WalkEnd} from '../../source/contract/types.js';
 import type {EndsStep} from '../../source/http/both-ends.js';
 import {createClient} from '../../source/http/http-client.js';
-import {walkAccountLists, type ListsItem, type StepsOf} from '../../source/http/account-lists.js';
+import {walkAccountLists, type ListsItem, type StepsOf} from '../../source/http/every-account/account-lists.js';
 import {patience} from '../support/patience.js';
 
 const config = resolveConfig({input: ['transactions'], flags: {baseUrl: 'http://127.0.0.1:1'}, env: {COINBASE_ACCESS_TOKEN: 'token'}, everyAccount: true});

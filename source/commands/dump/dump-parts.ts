@@ -2,7 +2,8 @@ import {inertLine} from '../../text/inert.js';
 import {flagText} from '../../config/hints.js';
 import type {EndsStep} from '../../http/both-ends.js';
 import type {ListObject, ObjectBytes, Page} from '../../contract/types.js';
-import type {Writer} from '../../output/index.js';
+import type {Format, Writer} from '../../output/index.js';
+import type {UserLine} from '../../config/hints.js';
 
 /**
  * What dump writes and says, shared by its walk of one list (dump.ts) and
@@ -87,3 +88,22 @@ export function stepData(item: Exclude<EndsStep, {chain: 'back'}>, writer: Write
 		: writer.page(objects, page.objectTexts, parent);
 	return {objects, data};
 }
+
+/** What one dump is asked to do: the flags its walks read, whichever walk it is. */
+export type DumpOptions = {
+	all: boolean;
+	format: Format;
+	formulaGuard?: boolean;
+	signal?: AbortSignal;
+	columns?: string[] | undefined;
+	/** --quiet: no contract findings on stderr. */
+	quiet?: boolean;
+	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
+	failOnFindings?: boolean;
+	/** --one-chain: never walk from both ends (dump-steps.ts). */
+	oneChain?: boolean;
+	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
+	bothEnds?: boolean;
+	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
+	line: UserLine;
+};

@@ -20,7 +20,7 @@ import type {WalkEnd} from '../../contract/types.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {defaultConcurrency, dumpLists, identityOf, listsUsage, maximumConcurrency} from './dump-lists.js';
-import {ServerWarnings, stepData} from './dump-parts.js';
+import {ServerWarnings, stepData, type DumpOptions} from './dump-parts.js';
 
 export {resumeFlag} from './dump-parts.js';
 import {refuseCursorInEndpoint, refuseDumpPairs} from '../setup/flag-pairs.js';
@@ -152,28 +152,6 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 		},
 	});
 }
-
-/**
- * The dump itself, with its streams passed in so tests can run it in
- * process. Returns the exit status; usage errors are thrown (exit 2).
- */
-export type DumpOptions = {
-	all: boolean;
-	format: Format;
-	formulaGuard?: boolean;
-	signal?: AbortSignal;
-	columns?: string[] | undefined;
-	/** --quiet: no contract findings on stderr. */
-	quiet?: boolean;
-	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
-	failOnFindings?: boolean;
-	/** --one-chain: never walk from both ends (dump-steps.ts). */
-	oneChain?: boolean;
-	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
-	bothEnds?: boolean;
-	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
-	line: UserLine;
-};
 
 /** What a dump writes through: the output, the progress line, stderr's one voice. */
 type Output = {

@@ -1,11 +1,11 @@
-import {firstPageUrl, type WalkConfig, type WalkQuery} from '../config/options.js';
-import type {EachList} from '../config/endpoint.js';
-import {PagewalkError} from '../text/errors.js';
-import {describeError} from '../text/report-error.js';
-import type {WalkEnd} from '../contract/types.js';
-import type {EndsStep} from './both-ends.js';
-import type {PageClient} from './http-client.js';
-import {PageSpool, type SpoolChunk} from './page-spool.js';
+import {firstPageUrl, type WalkConfig, type WalkQuery} from '../../config/options.js';
+import type {EachList} from '../../config/endpoint.js';
+import {PagewalkError} from '../../text/errors.js';
+import {describeError} from '../../text/report-error.js';
+import type {WalkEnd} from '../../contract/types.js';
+import type {EndsStep} from '../both-ends.js';
+import type {PageClient} from '../http-client.js';
+import {PageSpool, type SpoolChunk} from '../page-spool.js';
 
 /**
  * Every account's list (its transactions, or its addresses) in one walk:

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {UsageError} from '../text/errors.js';
-import {inert} from '../text/inert.js';
-import type {WalkEnd} from '../contract/types.js';
+import {UsageError} from '../../text/errors.js';
+import {inert} from '../../text/inert.js';
+import type {WalkEnd} from '../../contract/types.js';
 import type {ListOutcome, ListRef, ListsResume, WaitingList} from './account-lists.js';
-import type {SpoolChunk} from './page-spool.js';
+import type {SpoolChunk} from '../page-spool.js';
 
 /**
  * The state of a walk of every account's lists written to a file (dump -o
