@@ -52,7 +52,7 @@ describe('endpoints', () => {
 		for (const each of ['transactions', 'addresses'] as const) {
 			const walk = resolveConfig({input: [each], flags: {limit: '50'}, env, everyAccount: true});
 			expect({api: walk.api, endpoint: walk.endpoint, each: walk.each, first: firstPageUrl(walk)}).toEqual({api: 'account', endpoint: '/v2/accounts', each, first: 'https://api.coinbase.com/v2/accounts?limit=50'});
-			expect(() => resolveConfig({input: [each], flags: {}, env})).toThrow(`${each} walks that list of every account, which only pagewalk dump does; for one account's list give /v2/accounts/ID/${each}.`);
+			expect(() => resolveConfig({input: [each], flags: {}, env})).toThrow(`${each} walks that list of every account, which is a dump of its own; for one account's list give /v2/accounts/ID/${each}.`);
 		}
 
 		// One account's list stays one list.
