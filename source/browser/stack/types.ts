@@ -140,6 +140,11 @@ export type PageStackState = {
 	firstUrl: string;
 	/** Bottom to top; the top is the page on screen. */
 	entries: Entry[];
+	/**
+	 * The page the stack waits for, and the next page (on its way, or here):
+	 * the one record of each page request, the browser's `load` and
+	 * `prefetch` tasks made from them (state/tasks.ts).
+	 */
 	pending: Pending | null;
 	prefetch: Prefetch | null;
 	/** Keys pressed while a page was loading, replayed in order when it lands. */
