@@ -5,7 +5,7 @@ import {walk, type PageSource} from '../../http/walker.js';
 import {mayMatch, visibleRows} from '../stack/cells.js';
 import {boundReached, fillMark, loadFailure, top} from '../stack/stack-steps.js';
 import {withIds} from '../stack/seen-ids.js';
-import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchEnd, SearchLanding, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchEnd, SearchLanding, SearchOutcome, SearchProgress, WalkBound} from '../stack/types.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
@@ -184,7 +184,7 @@ type Leg = {
 	kind: RequestKind;
 	/** The landing on `page`, reached at `url`: told every page, in order. */
 	reach: (page: Page, url: string) => SearchLanding;
-	bound: (kind: 'max-pages' | 'max-items') => SearchBound;
+	bound: (kind: WalkBound['flag']) => SearchBound;
 	/** What the end of the list is called this way. */
 	listEnd: 'no-next-uri' | 'no-previous';
 	/** Told each page that did not match: a stop there (backward: the walk's first page, the start of the list), or none. */
