@@ -15,7 +15,8 @@ import {ColourContext} from './components/colour.js';
 import {StatusArea} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
-import {followEveryMs, type CurlFor, type LoadPage, type SavePages} from './components/use-tasks.js';
+import {followEveryMs, type CurlFor, type SavePages} from './components/use-tasks.js';
+import type {LoadPage} from './browser/search/search-pages.js';
 import {useSpinner, useTerminalSize} from './components/use-terminal.js';
 import {useBrowser, useBrowserInput} from './components/use-browser.js';
 

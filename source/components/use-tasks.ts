@@ -1,7 +1,7 @@
 import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
 import {copyOutcome, type BrowserAction} from '../browser/state/browser-state.js';
-import type {SaveJob, SaveWhat} from '../browser/actions/effects.js';
+import type {SaveJob} from '../browser/actions/effects.js';
 import {loadFailure} from '../browser/stack/stack-steps.js';
 import {searchPages, throttled, type LoadPage} from '../browser/search/search-pages.js';
 import {taskKey, wantedTasks, type Task} from '../browser/state/tasks.js';
@@ -9,10 +9,8 @@ import {comparePageRows, namesById} from '../contract/page-compare.js';
 import {describeError} from '../text/report-error.js';
 import type {SaveResult} from '../browser/actions/save-path.js';
 import type {Page, RetryNotice} from '../contract/types.js';
-import type {SearchProgress} from '../browser/stack/types.js';
+import type {SaveWhat, SearchProgress} from '../browser/stack/types.js';
 import type {BrowserState} from '../browser/state/types.js';
-
-export type {LoadPage} from '../browser/search/search-pages.js';
 
 /** Builds the curl command for a request URL (commands/browse/curl-command.ts): the command's, which knows the credential's source. */
 export type CurlFor = (url: string) => string;

@@ -6,7 +6,7 @@
  * read, one of each kind (the records below must name every kind).
  */
 import {describe, expect, it} from 'vitest';
-import type {SaveWhat} from '../../source/browser/actions/effects.js';
+import type {SaveWhat} from '../../source/browser/stack/types.js';
 import type {Notice} from '../../source/browser/stack/types.js';
 import {notAFileSentence, saveErrorSentence, savePath} from '../../source/browser/actions/save-path.js';
 import type {Screen} from '../../source/browser/keys/screen.js';

@@ -110,6 +110,35 @@ describe('the tasks a state wants', () => {
 	});
 });
 
+describe('one record of each task', () => {
+	it('the page tasks are the stack\'s own records (pending, prefetch), under their ids; the state holds no other copy', () => {
+		const pageTasks = (state: BrowserState) => wantedTasks(state).filter(task => task.kind === 'load' || task.kind === 'prefetch');
+		const records = ({stack}: BrowserState) => [
+			...(stack.pending ? [{id: stack.pending.requestId, kind: 'load', url: stack.pending.url}] : []),
+			...(!stack.pending && stack.prefetch && !stack.prefetch.page ? [{id: stack.prefetch.requestId, kind: 'prefetch', url: stack.prefetch.url}] : []),
+		];
+		let state = start({firstPage: false});
+		const states = [state];
+		for (const step of [
+			(current: BrowserState) => answer(current, pageTasks(current)[0]!, page1),
+			(current: BrowserState) => press(current, 'right'),
+			(current: BrowserState) => press(current, 'o'),
+			(current: BrowserState) => press(current, 'y'),
+			(current: BrowserState) => browserReducer(current, {type: 'stack', action: {type: 'set-filter', filter: 'a'}}),
+		]) {
+			state = step(state);
+			states.push(state);
+		}
+
+		for (const each of states) {
+			expect(pageTasks(each)).toEqual(records(each));
+			expect(Object.keys(each.tasks).sort()).toEqual(['compare', 'effects', 'poll', 'search']);
+		}
+
+		expect(states.flatMap(each => pageTasks(each).map(task => task.kind))).toEqual(expect.arrayContaining(['load', 'prefetch']));
+	});
+});
+
 describe('a superseded task is no longer wanted', () => {
 	it('a new walk (o) drops the load on its way for the one it asks', () => {
 		let state = press(start(), 'right');

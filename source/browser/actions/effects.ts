@@ -1,4 +1,5 @@
 import type {Page} from '../../contract/types.js';
+import type {SaveWhat} from '../stack/types.js';
 
 /**
  * What a key asks of the world outside the reducer: text for the clipboard,
@@ -9,8 +10,6 @@ import type {Page} from '../../contract/types.js';
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';
-export type {SaveWhat} from './save-path.js';
-import type {SaveWhat} from './save-path.js';
 
 /** A page of the walk to write: in memory, or evicted (page null) and fetched again from `url` when its turn comes. */
 export type WalkPage = {url: string; page: Page | null};

@@ -7,10 +7,7 @@ import path from 'node:path';
 import {inert} from '../../text/inert.js';
 import {cutToWidth} from '../../text/text-width.js';
 import {typeAgain} from '../keys/keymap.js';
-
 import type {SaveWhat} from '../stack/types.js';
-
-export type {SaveWhat} from '../stack/types.js';
 
 /** Advice to type a name, naming the key of the prompt the name goes in (w or W): that prompt has closed. */
 function retype(what: SaveWhat, words: string): string {

@@ -1,8 +1,8 @@
 import type {ColumnChoice} from '../../cells/column-order.js';
 import type {RowSort} from '../stack/cells.js';
-import type {CopyWhat, SaveJob, SaveWhat} from '../actions/effects.js';
+import type {CopyWhat, SaveJob} from '../actions/effects.js';
 import type {Mode} from './keymap.js';
-import type {SearchDirection, StackAction} from '../stack/types.js';
+import type {SaveWhat, SearchDirection, StackAction} from '../stack/types.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and what a key

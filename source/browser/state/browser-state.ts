@@ -6,7 +6,7 @@ import {overlayLines} from '../view/pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent} from '../related/related-walks.js';
 import {isPane, modeOf} from '../keys/screen.js';
 import type {Pane, ViewChange, Ask} from '../keys/screen.js';
-import type {Effect, SaveJob, SaveWhat} from '../actions/effects.js';
+import type {Effect, SaveJob} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
 import type {SaveResult} from '../actions/save-path.js';
 import {commandFor, keyName} from '../keys/keymap.js';
@@ -17,7 +17,7 @@ import {noHeldTasks, settleTasks, takeTaskId} from './tasks.js';
 import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
 import {searchStart} from '../stack/search-landing.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
-import type {Bounds, Notice, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {Bounds, Notice, SaveWhat, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
 import type {BrowserState, CompareResult, RunningSearch, View} from './types.js';
 import {routeKey, routeWheel} from '../keys/router.js';
 

@@ -22,7 +22,7 @@ import type {PageStackState, SearchDirection} from '../stack/types.js';
  */
 
 export type Task =
-	/** The page the stack waits for (pending), or the next page fetched ahead (prefetch). */
+	/** The page the stack waits for (pending), or the next page fetched ahead (prefetch): made from the stack's record, its id the record's requestId. */
 	| {id: number; kind: 'load' | 'prefetch'; url: string}
 	/** A search across pages (`n`, `N`) from `stack`; `stop`: Esc asked it to stop on the page reached (it still answers). */
 	| {id: number; kind: 'search'; direction: SearchDirection; filter: string; stack: PageStackState; stop: boolean}
@@ -35,10 +35,11 @@ export type Task =
 
 export const noHeldTasks: HeldTasks = {compare: null, poll: null, search: null, effects: []};
 
-/** Every task the state wants running now, page requests first. */
+/** Every task the state wants running now, page requests first: made from the records, never stored. */
 export function wantedTasks(state: BrowserState): Task[] {
 	const tasks: Task[] = [];
 	const {stack} = state;
+	// The stack's one record of each page request: a load while it waits for a page, else the page fetched ahead.
 	for (const {requestId, url} of wantedRequests(stack)) {
 		tasks.push({id: requestId, kind: stack.pending ? 'load' : 'prefetch', url});
 	}

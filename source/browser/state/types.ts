@@ -32,7 +32,7 @@ export type BrowserState = {
 	/**
 	 * Work in flight the state holds itself (tasks.ts): the compare request,
 	 * the follow poll, a search across pages, copies and writes not yet done.
-	 * The page requests are the stack's own (`pending`, `prefetch`).
+	 * The page requests are recorded by the stack alone (`pending`, `prefetch`).
 	 */
 	tasks: HeldTasks;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
@@ -102,9 +102,11 @@ export type Walks = {
 };
 
 /**
- * The one place the browser state keeps its work in flight, but for the page
- * requests, which the page stack's own reducer keeps (`pending`, `prefetch`):
- * wantedTasks (tasks.ts) reads both.
+ * The work in flight the browser state records itself. The page requests
+ * are not here: they are the page stack's model (`pending`, the page it
+ * waits for, which queued keys wait behind; `prefetch`, the next page), so
+ * the stack is their one record, and wantedTasks (tasks.ts) derives their
+ * tasks from it (docs/architecture.md, "Starting work in the browser").
  */
 export type HeldTasks = {
 	/** The compare view's request while its answer is wanted. */

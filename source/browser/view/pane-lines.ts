@@ -5,16 +5,27 @@ import {describeError} from '../../text/report-error.js';
 import type {BrowserState} from '../state/types.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
-import {helpLines} from '../keys/keymap.js';
+import {firstKey, helpLines} from '../keys/keymap.js';
 import {statusLegend} from './status-model.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
-import {maxParents, relatedLine, relatedOf} from '../related/related-walks.js';
+import {maxParents, relatedOf} from '../related/related-walks.js';
+import type {RelatedList} from '../related/related-lists.js';
 import {flag} from '../../config/hints.js';
 
 /**
  * The lines of the panes over the table: an object's detail (with its
  * related lists), the debug view, the help and the compare view.
  */
+
+/**
+ * The line the detail view starts with when the object has related lists:
+ * the chosen one in brackets, and how to move (its keys from the keymap).
+ */
+function relatedLine(lists: readonly RelatedList[], chosen: number, depth: number): string {
+	const names = lists.map((list, index) => (index === chosen ? `[${list.name}]` : list.name)).join(' ');
+	const how = depth >= maxParents ? `${maxParents} lists deep: ${firstKey('parent')} first` : `${firstKey('related-previous')} ${firstKey('related-next')} ${firstKey('open-related')}`;
+	return `related: ${names}  (${how})`;
+}
 
 function compareLines(state: BrowserState): string[] {
 	const labels = state.compareLabels;

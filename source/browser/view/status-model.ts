@@ -3,13 +3,14 @@ import {cutToWidth, displayWidth} from '../../text/text-width.js';
 import {findingMessage} from '../../contract/contract-text.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {inert} from '../../text/inert.js';
+import {flag} from '../../config/hints.js';
 import {redact} from '../../text/secret.js';
 import type {Finding} from '../../contract/contract.js';
 import type {Page, RetryNotice} from '../../contract/types.js';
 import {formatMs} from './format.js';
 import {maxJumpId} from '../stack/jump.js';
 import {top} from '../stack/stack-steps.js';
-import type {LoadError, Notice, PageStackState, SearchProgress} from '../stack/types.js';
+import type {LoadError, Notice, PageStackState, SearchProgress, WalkBound} from '../stack/types.js';
 import type {OffScreenMatches} from '../stack/cells.js';
 import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from '../keys/keymap.js';
 import {hanging} from '../../text/wrap.js';
@@ -248,7 +249,7 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'bound': {
-			return `stopped at --${notice.flag} ${notice.limit}: ${key('next')} follows next_uri no further (the list goes on)`;
+			return `stopped at ${boundFlag(notice)}: ${key('next')} follows next_uri no further (the list goes on)`;
 		}
 
 		// Listed, not a default: a new kind of notice must be worded, or this does not compile.
@@ -459,7 +460,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 			const again = notice.direction === 'forward' ? 'n' : 'N';
 			return notice.bound.flag === 'search'
 				? `${what} (a search walks at most ${notice.bound.limit}): ${again} searches on from here`
-				: `${what}: stopped at --${notice.bound.flag} ${notice.bound.limit} (the list goes on)`;
+				: `${what}: stopped at ${boundFlag(notice.bound)} (the list goes on)`;
 		}
 
 		case 'search-stopped': {
@@ -698,6 +699,11 @@ export function reportedOrder(page: Page, reported: string): string {
 }
 
 /** What is loading, in words: the next page, a new walk in its order, a refresh. */
+/** `--max-pages 5`: the bound a walk or a search stopped at, named from the flag table. */
+function boundFlag(bound: WalkBound): string {
+	return flag(['browse'], bound.flag === 'max-pages' ? 'maxPages' : 'maxItems', String(bound.limit));
+}
+
 function pendingText(state: PageStackState): string {
 	const pending = state.pending!;
 	switch (pending.kind) {

@@ -1,13 +1,12 @@
 import process from 'node:process';
-import type {ParsedArgs} from '../../config/parse-flags.js';
 import {defaults} from '../../config/options.js';
 import {flag} from '../../config/hints.js';
-import type {commands} from '../../config/flags.js';
 import {UsageError} from '../../text/errors.js';
 import {parseColumnList, type ColumnChoice} from '../../cells/column-order.js';
 import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from './column-store.js';
 import {openConfig} from '../setup/demo.js';
 import {loadBrowser} from './load-browser.js';
+import type {BrowseArgs} from './browse.js';
 import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
 import type {LoadPage} from '../../browser/search/search-pages.js';
 import type {Page, RetryNotice} from '../../contract/types.js';
@@ -149,8 +148,6 @@ export const firstPaintWaitMs = 50;
  * slow server still gets its loading frame at once to the eye.
  */
 const firstPageWaitMs = 150;
-
-type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
 
 /**
  * The browser on a terminal (the browse command's interactive half): the
