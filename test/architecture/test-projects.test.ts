@@ -45,6 +45,14 @@ describe('vitest projects', () => {
 		expect(homes.filter(home => home.projects.length !== 1)).toEqual([]);
 	});
 
+	it('keep the unit project to one process with no build: none of its files starts a child or runs dist/', () => {
+		const unit = projects.unit.map(globPattern);
+		const unitFiles = testFiles.filter(file => unit.some(pattern => pattern.test(file)));
+		expect(unitFiles.length).toBeGreaterThan(50);
+		const spawning = unitFiles.filter(file => /\bfrom\s+'node:child_process'|\bdist\/cli\.js|['"]dist['"]/.test(readFileSync(path.join(root, file), 'utf8')));
+		expect(spawning).toEqual([]);
+	});
+
 	it('are unit, app, cli and terminal; npm run test:fast runs unit, npm test all of them', () => {
 		expect(Object.keys(projects)).toEqual(['unit', 'app', 'cli', 'terminal']);
 		const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {scripts: Record<string, string>}).scripts;
