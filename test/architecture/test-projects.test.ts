@@ -59,4 +59,13 @@ describe('vitest projects', () => {
 		expect(scripts['test:fast']).toBe('vitest run --project unit');
 		expect(scripts['test']).toMatch(/&& vitest run$/);
 	});
+
+	it('are the ones the README names where it says how to run the tests, each with a row in docs/architecture.md', () => {
+		const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+		const names = Object.keys(projects);
+		expect(readme).toContain('npm run test:fast          # while you work: the unit tests alone');
+		expect(readme).toContain(`The tests are four vitest projects (${names.map(name => `\`${name}\``).join(', ')}; run one with\n\`npx vitest run --project app\`)`);
+		const architecture = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+		expect(names.filter(name => !architecture.includes(`\n| \`${name}\` | `))).toEqual([]);
+	});
 });
