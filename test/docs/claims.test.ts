@@ -21,7 +21,7 @@ import {bindings, keyLabel} from '../../source/browser/keys/keymap.js';
 import {defaultSearchPages} from '../../source/browser/search/search-pages.js';
 import {maximumWidth} from '../../source/cells/table-layout.js';
 import {firstPaintWaitMs} from '../../source/commands/browse/browse-terminal.js';
-import {defaultConcurrency, maximumConcurrency} from '../../source/commands/dump/dump-lists.js';
+import {defaultConcurrency, maximumConcurrency} from '../../source/http/every-account/account-lists.js';
 import {signalExitCodes} from '../../source/commands/process/stop-signals.js';
 import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';

@@ -9,15 +9,16 @@ import {UsageError} from '../../text/errors.js';
 import {createClient} from '../../http/http-client.js';
 import {inert} from '../../text/inert.js';
 import {defaults} from '../../config/options.js';
-import type {WalkConfig} from '../../config/options.js';
+import type {WalkConfig, WalkQuery} from '../../config/options.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
 import {openConfig} from '../setup/demo.js';
 import type {Credential} from '../../config/credentials.js';
 import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
-import type {Order, Page, RetryNotice} from '../../contract/types.js';
+import type {Order, Page, RetryNotice, WalkEnd} from '../../contract/types.js';
 import {WalkFindings} from '../../output/walk-findings.js';
 import {walk} from '../../http/walker.js';
-import {walkBothEnds, canWalkBothEnds} from '../../http/both-ends.js';
+import {walkBothEnds, canWalkBothEnds, type EndsStep} from '../../http/both-ends.js';
+import type {PageClient} from '../../http/http-client.js';
 import {chainFlags} from '../dump/dump-steps.js';
 import {refuseAuditPairs, refuseCursorInEndpoint} from '../setup/flag-pairs.js';
 import {progressOn} from '../../output/progress.js';
@@ -125,6 +126,36 @@ export function auditsBothEnds(config: WalkConfig, options: Pick<AuditOptions, '
 	return options.bothEnds === true && !compared && canWalkBothEnds(config);
 }
 
+/**
+ * The pages of one walk of the audit, through `client` from the first page
+ * of `query`: the walker's, or from both ends (`bothEnds`, auditsBothEnds),
+ * whose other end's pages are checked apart first (a finding there lets
+ * that chain go, and the audit is one chain's) and whose ends' disagreements
+ * are told in `disagreements` as the walk goes (the ends-agree check). The
+ * one walk of a list's audit: of one list, and of each account's
+ * (audit-lists.ts).
+ */
+export function auditPages(client: PageClient, config: WalkConfig, query: WalkQuery, options: {order: Order; bothEnds: boolean; signal: AbortSignal | undefined; onRetry: (notice: RetryNotice) => void}): {pages: AsyncGenerator<Page | EndsStep, WalkEnd>; disagreements?: string[]} {
+	const {order, signal, onRetry} = options;
+	if (!options.bothEnds) {
+		return {pages: walk(client, config, {startUrl: client.urlFor(query), signal, readAhead: true, maxPages: config.maxPages ?? defaultMaxPages, onRetry})};
+	}
+
+	const backFindings = new WalkFindings();
+	const doubt = (page: Page) => {
+		backFindings.add(page);
+		return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
+	};
+
+	// Where the two ends disagree they meet, the walk goes on as one chain and ends-agree fails.
+	const disagreements: string[] = [];
+	const onDisagreement = (reason: string) => {
+		disagreements.push(reason);
+	};
+
+	return {pages: walkBothEnds(client, query, {order, signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0, onDisagreement}), disagreements};
+}
+
 export async function audit(config: WalkConfig, options: AuditOptions, io: CommandIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
@@ -155,33 +186,21 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Comma
 		const startUrl = client.urlFor(query);
 		endpoint ||= startUrl;
 		try {
-			const onRetry = (notice: RetryNotice) => {
-				progress.retry(notice);
-			};
-
 			const bothEnds = auditsBothEnds(plan.config, options, keepIds);
-			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
-			const backFindings = new WalkFindings();
-			const doubt = (page: Page) => {
-				backFindings.add(page);
-				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
-			};
-
-			// Where the two ends disagree they meet, the walk goes on as one chain and ends-agree fails.
-			const disagreements: string[] = [];
-			const onDisagreement = (reason: string) => {
-				disagreements.push(reason);
-			};
-
-			const pages = bothEnds
-				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0, onDisagreement})
-				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
+			const {pages, disagreements} = auditPages(client, plan.config, query, {
+				order: plan.order,
+				bothEnds,
+				signal: options.signal,
+				onRetry(notice) {
+					progress.retry(notice);
+				},
+			});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
 				keepIds,
-				...(bothEnds ? {disagreements} : {}),
+				...(disagreements === undefined ? {} : {disagreements}),
 				onPage(page, {chain, take}) {
 					if (chain === 'back') {
 						progress.backPage(page, take);
