@@ -99,6 +99,8 @@ export class WalkAuditor {
 	#retries = 0;
 	#short = 0;
 	#end: WalkEndInfo | undefined;
+	/** When the walk ended: its time is the walk's, however late its result is asked for. */
+	#endedAt: number | undefined;
 	#endFill: PageFill | undefined;
 
 	constructor(options: AuditWalkOptions) {
@@ -152,12 +154,14 @@ export class WalkAuditor {
 		const last = this.#fills.at(-1);
 		// From both ends, the page at the end of the list is the other chain's first.
 		this.#end = describeEnd(end, this.#endFill === undefined ? last !== undefined && last.kind !== 'full' && !last.continues : this.#endFill.kind !== 'full');
+		this.#endedAt = this.#now();
 	}
 
 	/** The walk threw `error`: it could not finish. */
 	fail(error: unknown): void {
 		const {message} = describeError(error);
 		this.#end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
+		this.#endedAt = this.#now();
 		this.#disagreed();
 	}
 
@@ -170,7 +174,7 @@ export class WalkAuditor {
 			objects: this.#objects,
 			requests: this.#fills.length + this.#retries + (end.kind === 'error' ? 1 : 0),
 			retries: this.#retries,
-			ms: Math.round(this.#now() - this.#started),
+			ms: Math.round((this.#endedAt ?? this.#now()) - this.#started),
 			fills: this.#fills,
 			checks: this.#checks.results(),
 			end,

@@ -9,16 +9,13 @@ import {UsageError} from '../../text/errors.js';
 import {createClient} from '../../http/http-client.js';
 import {inert} from '../../text/inert.js';
 import {defaults} from '../../config/options.js';
-import type {WalkConfig, WalkQuery} from '../../config/options.js';
+import type {WalkConfig} from '../../config/options.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
 import {openConfig} from '../setup/demo.js';
 import type {Credential} from '../../config/credentials.js';
 import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
-import type {Order, Page, RetryNotice, WalkEnd} from '../../contract/types.js';
-import {WalkFindings} from '../../output/walk-findings.js';
-import {walk} from '../../http/walker.js';
-import {walkBothEnds, canWalkBothEnds, type EndsStep} from '../../http/both-ends.js';
-import type {PageClient} from '../../http/http-client.js';
+import type {Order} from '../../contract/types.js';
+import {auditPages, auditsBothEnds, defaultMaxPages} from './audit-pages.js';
 import {chainFlags} from '../dump/dump-steps.js';
 import {refuseAuditPairs, refuseCursorInEndpoint} from '../setup/flag-pairs.js';
 import {progressOn} from '../../output/progress.js';
@@ -29,13 +26,14 @@ import {abortOnStopSignals, Interrupted, interruptedExitCode} from '../process/s
 import type {StopSignal} from '../process/stop-signals.js';
 import type {CommandIo} from '../process/command-io.js';
 import {commandOutput} from '../../output/sink.js';
+import {integer} from '../../config/flag-values.js';
+import type {EachList} from '../../config/endpoint.js';
+import {defaultConcurrency, maximumConcurrency} from '../../http/every-account/account-lists.js';
+import {auditLists} from './audit-lists.js';
 
 function signalName(reason: unknown): StopSignal {
 	return reason instanceof Interrupted ? reason.signal : 'SIGINT';
 }
-
-/** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
-export const defaultMaxPages = 10_000;
 
 const help = `
 	Usage
@@ -113,49 +111,6 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * Runs the audit for a resolved config and writes the report. Returns the
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
-/**
- * Whether a walk of the audit goes from both ends. Only when asked
- * (--both-ends): an audit checks the pages a walk in the order asked for
- * meets, and from both ends the pages past the meeting point in either order
- * are never read, so a fault on one of them would pass unseen. Where any walk
- * may (canWalkBothEnds), under the same bound in pages; not where walks are
- * compared page by page (`compared`: --both-orders, a second credential):
- * their pages must fall alike.
- */
-export function auditsBothEnds(config: WalkConfig, options: Pick<AuditOptions, 'bothEnds'>, compared: boolean): boolean {
-	return options.bothEnds === true && !compared && canWalkBothEnds(config);
-}
-
-/**
- * The pages of one walk of the audit, through `client` from the first page
- * of `query`: the walker's, or from both ends (`bothEnds`, auditsBothEnds),
- * whose other end's pages are checked apart first (a finding there lets
- * that chain go, and the audit is one chain's) and whose ends' disagreements
- * are told in `disagreements` as the walk goes (the ends-agree check). The
- * one walk of a list's audit: of one list, and of each account's
- * (audit-lists.ts).
- */
-export function auditPages(client: PageClient, config: WalkConfig, query: WalkQuery, options: {order: Order; bothEnds: boolean; signal: AbortSignal | undefined; onRetry: (notice: RetryNotice) => void}): {pages: AsyncGenerator<Page | EndsStep, WalkEnd>; disagreements?: string[]} {
-	const {order, signal, onRetry} = options;
-	if (!options.bothEnds) {
-		return {pages: walk(client, config, {startUrl: client.urlFor(query), signal, readAhead: true, maxPages: config.maxPages ?? defaultMaxPages, onRetry})};
-	}
-
-	const backFindings = new WalkFindings();
-	const doubt = (page: Page) => {
-		backFindings.add(page);
-		return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
-	};
-
-	// Where the two ends disagree they meet, the walk goes on as one chain and ends-agree fails.
-	const disagreements: string[] = [];
-	const onDisagreement = (reason: string) => {
-		disagreements.push(reason);
-	};
-
-	return {pages: walkBothEnds(client, query, {order, signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0, onDisagreement}), disagreements};
-}
-
 export async function audit(config: WalkConfig, options: AuditOptions, io: CommandIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
@@ -260,6 +215,18 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Comma
 	return report.exitCode;
 }
 
+/**
+ * The flags an audit of every account's list cannot apply to each list:
+ * those that compare two walks of one list, page by page (of two orders,
+ * of two credentials). Refused before anything is sent.
+ */
+function refuseListsFlags(flags: {bothOrders?: boolean; compareEnv?: string; compareProfile?: string}, each: EachList): void {
+	const compare = flags.bothOrders === true ? 'bothOrders' : flags.compareEnv === undefined ? (flags.compareProfile === undefined ? undefined : 'compareProfile') : 'compareEnv';
+	if (compare !== undefined) {
+		throw new UsageError(`${flag(['audit'], compare)} compares two walks of one list page by page, so it applies to one account's list (/v2/accounts/ID/${each}), not to every account's.`);
+	}
+}
+
 export async function runAudit(argv: string[], io: CommandIo, options: {signal?: AbortSignal} = {}): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.audit, help, commandOutput(io.stdout, io.stderr));
 	if (parsed === undefined) {
@@ -280,18 +247,28 @@ export async function runAudit(argv: string[], io: CommandIo, options: {signal?:
 	const fromEnv = compareCredential(flags.compareEnv, io.env);
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
+	const concurrency = integer('concurrency', flags.concurrency, 1, maximumConcurrency);
 
-	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`), everyAccount: true});
 	try {
 		refuseCursorInEndpoint(flags, config.query);
+		// --one-chain is the default; chainFlags still refuses it beside --both-ends.
+		const {bothEnds} = chainFlags(flags);
+		if (config.each !== undefined) {
+			refuseListsFlags(flags, config.each);
+			return await auditLists(config, config.each, {json, bothEnds, concurrency: concurrency ?? defaultConcurrency, ...(options.signal ? {signal: options.signal} : {})}, io);
+		}
+
+		if (concurrency !== undefined) {
+			throw new UsageError(`${flag(['audit'], 'concurrency')} applies to transactions and addresses, which walk a list of every account; one list is walked page after page.`);
+		}
+
 		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
-		// --one-chain is the default; chainFlags still refuses it beside --both-ends.
-		const {bothEnds} = chainFlags(flags);
 		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, bothEnds}, io);
 	} finally {
 		await config.close();
