@@ -10,13 +10,15 @@
  * line; every list is in the JSON.
  */
 import type {EachList} from '../config/endpoint.js';
+import {commands} from '../config/flags.js';
 import {flag} from '../config/hints.js';
 import type {Api} from '../contract/types.js';
 import {formatCount} from '../text/format-count.js';
 import {inert} from '../text/inert.js';
 import {wrapLines} from '../text/wrap.js';
 import type {WalkAudit} from './audit-walk.js';
-import {auditResult, buildReport, renderWalk, type AuditReport, type AuditResult, type WalkReport} from './report.js';
+import {checkDefinitions, type CheckId} from './checks.js';
+import {auditResult, buildReport, renderCheck, renderWalk, type AuditReport, type AuditResult, type WalkReport} from './report.js';
 
 /** One account's list as audited: the first URL its walk asked for, and its failure (403, 404, a 5xx past the retries) in one sentence. */
 export type ListAudit = {account: string; endpoint: string; failure: string | null; walk: WalkAudit};
@@ -33,6 +35,8 @@ export type ListsSummary = {
 	incomplete: number;
 	/** The lists that failed, each with its account and why. */
 	failed: Array<{account: string; reason: string}>;
+	/** Each check that failed in some list, and in how many lists (the catalogue's order). */
+	findings: Array<{check: CheckId; lists: number}>;
 	pages: number;
 	objects: number;
 	requests: number;
@@ -58,13 +62,18 @@ export function listSection(list: ListAudit, api: Api): ListSection {
 }
 
 function summaryOf(lists: readonly ListSection[], stopped: string | null): ListsSummary {
-	const summary: ListsSummary = {lists: lists.length, passed: 0, withFindings: 0, incomplete: 0, failed: [], pages: 0, objects: 0, requests: 0, shortPages: 0, emptyPages: 0, shortBeforeEnd: 0, scannedPast: 0, stopped};
+	const findings = new Map<CheckId, number>();
+	const summary: ListsSummary = {lists: lists.length, passed: 0, withFindings: 0, incomplete: 0, failed: [], findings: [], pages: 0, objects: 0, requests: 0, shortPages: 0, emptyPages: 0, shortBeforeEnd: 0, scannedPast: 0, stopped};
 	for (const {account, failure, report} of lists) {
 		summary.passed += report.result === 'passed' ? 1 : 0;
 		summary.withFindings += report.result === 'failed' ? 1 : 0;
 		summary.incomplete += report.walks.some(walk => !walk.end.complete) ? 1 : 0;
 		if (failure !== null) {
 			summary.failed.push({account, reason: failure});
+		}
+
+		for (const id of new Set(report.walks.flatMap(walk => walk.checks.filter(check => check.status === 'failed').map(check => check.id)))) {
+			findings.set(id, (findings.get(id) ?? 0) + 1);
 		}
 
 		for (const walk of report.walks) {
@@ -78,6 +87,8 @@ function summaryOf(lists: readonly ListSection[], stopped: string | null): Lists
 		}
 	}
 
+	const order = checkDefinitions.map(definition => definition.id);
+	summary.findings = [...findings].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([check, count]) => ({check, lists: count}));
 	return summary;
 }
 
@@ -139,11 +150,15 @@ function summaryLines(summary: ListsSummary): string[] {
 	const {lists, passed, withFindings, incomplete, failed} = summary;
 	const lines = [
 		'Summary',
-		`  lists ${formatCount(lists)} · passed ${formatCount(passed)} · with findings ${formatCount(withFindings)} · not read to the end ${formatCount(incomplete)} (failed ${formatCount(failed.length)})`,
+		`  lists ${formatCount(lists)} · passed ${formatCount(passed)} · with findings ${formatCount(withFindings)} · not read to the end ${formatCount(incomplete)} · failed ${formatCount(failed.length)}`,
 		`  pages ${formatCount(summary.pages)} · objects ${formatCount(summary.objects)} · requests ${formatCount(summary.requests)}`,
 		`  short pages ${formatCount(summary.shortPages)} · empty pages ${formatCount(summary.emptyPages)} · of them before a list's end ${formatCount(summary.shortBeforeEnd)}`,
 		`  ${plural(summary.scannedPast, 'page')} continued past objects this credential cannot see`,
 	];
+	if (summary.findings.length > 0) {
+		lines.push(`  findings: ${summary.findings.map(({check, lists}) => `${check} in ${plural(lists, 'list')}`).join(' · ')}`);
+	}
+
 	if (summary.stopped !== null) {
 		lines.push(`  the walk stopped before every list was audited: ${inert(summary.stopped)}`);
 	}
@@ -168,20 +183,31 @@ function failedLines(failed: ListsSummary['failed']): string[] {
 	return [...lines, ''];
 }
 
-/** The lists with findings: the first few in full, the rest named. */
+/** A list with findings: its counts and short pages, then its failed checks with their evidence (every check in the JSON). */
+function findingSection({account, report}: ListSection, api: Api): string[] {
+	const lines: string[] = [];
+	for (const walk of report.walks) {
+		const {short, beforeEnd, hidden} = shortCounts(walk);
+		lines.push(
+			`Account ${inert(account)} (${walk.label})`,
+			`  pages ${formatCount(walk.pages)} · objects ${formatCount(walk.objects)} · short pages ${formatCount(short)} (${formatCount(beforeEnd)} before the end, ${formatCount(hidden)} past hidden objects)`,
+			`  end: ${inert(walk.end.detail)}`,
+			...walk.checks.filter(check => check.status === 'failed').flatMap(check => renderCheck(check, api, walk.pages)),
+			'',
+		);
+	}
+
+	return lines;
+}
+
+/** The lists with findings: the first few with their failed checks, the rest named. */
 function findingLines(lists: readonly ListSection[], api: Api): string[] {
 	const withFindings = lists.filter(list => list.report.result === 'failed');
 	if (withFindings.length === 0) {
 		return [];
 	}
 
-	const lines: string[] = [];
-	for (const {account, report} of withFindings.slice(0, shownInFull)) {
-		for (const walk of report.walks) {
-			lines.push(...renderWalk(walk, api, `Account ${inert(account)} (${walk.label})`), '');
-		}
-	}
-
+	const lines = withFindings.slice(0, shownInFull).flatMap(list => findingSection(list, api));
 	const rest = withFindings.slice(shownInFull);
 	if (rest.length > 0) {
 		lines.push(`… and ${plural(rest.length, 'more list')} with findings: ${named(rest.map(list => inert(list.account)))} (every one in ${flag(['audit'], 'json')})`, '');
@@ -199,18 +225,22 @@ function shortCounts(walk: WalkReport): {short: number; beforeEnd: number; hidde
 	};
 }
 
-/** The other lists: a table of those with short pages (most first), then a line for the rest. */
+/**
+ * The other lists: a table of those with short pages before their end
+ * (fewer than the limit with more to come: permissions or access level),
+ * most first, then a line for the rest.
+ */
 function otherLines(lists: readonly ListSection[]): string[] {
 	const others = lists.filter(list => list.report.result !== 'failed' && list.failure === null);
 	const short = others
 		.map(list => ({list, walk: list.report.walks[0]!, counts: shortCounts(list.report.walks[0]!)}))
-		.filter(({counts}) => counts.short > 0)
-		.sort((a, b) => b.counts.short - a.counts.short);
+		.filter(({counts}) => counts.beforeEnd > 0)
+		.sort((a, b) => b.counts.beforeEnd - a.counts.beforeEnd);
 	const lines: string[] = [];
 	if (short.length > 0) {
 		const width = Math.max(36, ...short.slice(0, namedAtMost).map(({list}) => inert(list.account).length));
 		lines.push(
-			`Short pages of the other lists (${short.length > namedAtMost ? `the ${formatCount(namedAtMost)} with most` : 'each'}; every list in ${flag(['audit'], 'json')})`,
+			`Short pages before a list's end, of the other lists (${short.length > namedAtMost ? `the ${formatCount(namedAtMost)} with most` : 'each'}; every list in ${flag(['audit'], 'json')})`,
 			`  ${'account'.padEnd(width)}  pages  short  before end  past hidden`,
 		);
 		for (const {list, walk, counts} of short.slice(0, namedAtMost)) {
@@ -219,7 +249,7 @@ function otherLines(lists: readonly ListSection[]): string[] {
 		}
 
 		if (short.length > namedAtMost) {
-			lines.push(`  … and ${plural(short.length - namedAtMost, 'more list')} with short pages`);
+			lines.push(`  … and ${plural(short.length - namedAtMost, 'more list')} with short pages before the end`);
 		}
 
 		lines.push('');
@@ -243,14 +273,15 @@ const verdicts: Record<AuditResult, string> = {
 };
 
 function verdictLine(report: ListsAuditReport): string {
+	const {summary} = report.accountLists;
+	const inAccounts = report.walks.flatMap(walk => walk.checks.filter(check => check.status === 'failed').map(check => check.id));
 	const where = [
-		...report.walks.flatMap(walk => walk.checks.filter(check => check.status === 'failed').map(check => `${check.id} (the accounts list)`)),
-		...report.accountLists.lists.flatMap(list => list.report.walks.flatMap(walk => walk.checks.filter(check => check.status === 'failed').map(check => `${check.id} (account ${inert(list.account)})`))),
-	];
-	const which = where.length > 0 ? `: ${named(where)}` : '';
+		...(summary.withFindings > 0 ? [`${summary.findings.map(finding => finding.check).join(', ')} in ${plural(summary.withFindings, 'list')}`] : []),
+		...(inAccounts.length > 0 ? [`${inAccounts.join(', ')} in the accounts list`] : []),
+	].join('; ');
 	const verdict = report.interrupted
-		? `${verdicts.interrupted.replace('interrupted', `interrupted by ${report.interrupted}`)}${where.length > 0 ? `; in it a contract check failed${which}` : ''}`
-		: `${verdicts[report.result]}${report.result === 'failed' ? which : ''}`;
+		? `${verdicts.interrupted.replace('interrupted', `interrupted by ${report.interrupted}`)}${where === '' ? '' : `; in it a contract check failed: ${where}`}`
+		: `${verdicts[report.result]}${report.result === 'failed' ? `: ${where}` : ''}`;
 	return `Result: ${verdict} (exit ${report.exitCode}).`;
 }
 
@@ -263,7 +294,7 @@ function verdictLine(report: ListsAuditReport): string {
 export function renderListsText(report: ListsAuditReport): string {
 	const {summary, lists, each} = report.accountLists;
 	const lines = [
-		`pagewalk audit of every account's ${each} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`,
+		`${commands.audit.name} of every account's ${each} (${report.api} API)${report.interrupted ? ` — interrupted by ${report.interrupted}, partial report` : ''}`,
 		`accounts list: ${inert(report.endpoint)}`,
 		'',
 		...summaryLines(summary),

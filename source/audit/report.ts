@@ -140,7 +140,8 @@ function seconds(ms: number): string {
 
 const marks: Record<CheckResult['status'], string> = {passed: '✓', failed: '✗', skipped: '–', noted: '!'};
 
-function renderCheck(check: CheckResult, api: Api, pages: number): string[] {
+/** A check's lines of the text report: its mark, title and rule, and its evidence by page. */
+export function renderCheck(check: CheckResult, api: Api, pages: number): string[] {
 	const head = `    ${marks[check.status]} ${check.title} (${check.rule})`;
 	if (check.status === 'skipped') {
 		// The first reason that holds: a walk that read no page checked nothing, whatever the API.
