@@ -268,7 +268,7 @@ function otherLines(lists: readonly ListSection[]): string[] {
 const verdicts: Record<AuditResult, string> = {
 	passed: 'all checks passed in every list',
 	failed: 'a contract check failed',
-	incomplete: 'not every list was read to its end, so not every list was fully checked',
+	incomplete: 'some lists were not read to their end, so not fully checked',
 	interrupted: 'interrupted before the audit finished; this report covers only the lists read until then',
 };
 
