@@ -119,9 +119,9 @@ export function buildListsReport(input: {
 	return {...top, accountLists: {each: input.each, summary: summaryOf(input.lists, input.stopped), lists: input.lists}};
 }
 
-/** Lists shown in full in the text (their walk, its checks), and lists named in a line; the rest are counted. */
-const shownInFull = 10;
-const namedAtMost = 10;
+/** Lists with findings shown in the text (their failed checks), and lists named (failed, or in the table of short pages); the rest are counted. */
+export const shownInFull = 10;
+export const namedAtMost = 10;
 /** The width the text report is wrapped to. */
 export const reportColumns = 80;
 

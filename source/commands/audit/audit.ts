@@ -61,6 +61,17 @@ const help = `
 	                           --compare-env, --compare-profile, a bound or a cursor
 	  --one-chain              walk from the first page only, every page in order (the default)
 
+	Every account's list (docs/audit.md#every-account)
+	  transactions, addresses  that list of every account, each audited as an audit of
+	                           /v2/accounts/ID/transactions alone audits it, in one report: a
+	                           summary, the lists that failed, the lists with findings, short
+	                           pages per list (the text sums up the lists without findings; every
+	                           list is in --json); --limit, --order, --max-pages, --max-items
+	                           and --both-ends apply to each list, --starting-after to the
+	                           accounts list, which is audited too (from its first page)
+	  --concurrency N          lists audited at once, default ${defaultConcurrency}, at most ${maximumConcurrency}; every request
+	                           goes through one client and its one rate budget
+
 	Checks (each passed or failed, with the page and the evidence)
 	  unique-ids               every object id is unique across the walk
 	  order                    objects follow --order by created_at, then id (where present)
@@ -80,7 +91,8 @@ ${walkFlagsHelp}
 	  1  a contract check failed (the report says which, on which page, and why)
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  3  a walk could not finish (an HTTP or network error, or --max-pages/--max-items
-	     reached before the end); what was read is still reported
+	     reached before the end); what was read is still reported; with transactions
+	     or addresses, also when some lists failed (403, 404, a 5xx past the retries)
 	  130, 143, 129
 	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the partial report is
 	     written, marked as interrupted
@@ -90,6 +102,7 @@ ${walkFlagsHelp}
 	  $ COINBASE_ACCESS_TOKEN=… OTHER_TOKEN=… pagewalk audit accounts --compare-env OTHER_TOKEN
 	  $ pagewalk audit checkouts --both-orders --json > audit.json
 	  $ pagewalk audit --demo --demo-credential restricted
+	  $ pagewalk audit transactions --demo --json > every-account.json
 `;
 
 export type AuditOptions = {
