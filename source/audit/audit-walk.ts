@@ -101,6 +101,8 @@ export class WalkAuditor {
 	#end: WalkEndInfo | undefined;
 	/** When the walk ended: its time is the walk's, however late its result is asked for. */
 	#endedAt: number | undefined;
+	/** The walk ended on a request that failed (counted among its requests). */
+	#failed = false;
 	#endFill: PageFill | undefined;
 
 	constructor(options: AuditWalkOptions) {
@@ -162,17 +164,26 @@ export class WalkAuditor {
 		const {message} = describeError(error);
 		this.#end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
 		this.#endedAt = this.#now();
+		this.#failed = true;
 		this.#disagreed();
 	}
 
+	/** The walk was let go before its end was read (the walk around it stopped): `detail` says why, in one sentence. */
+	stop(detail: string): void {
+		if (this.#end === undefined) {
+			this.#end = {kind: 'error', detail, complete: false, lastPageShort: false};
+			this.#endedAt = this.#now();
+		}
+	}
+
 	result(): WalkAudit {
-		const end = this.#end ?? {kind: 'error', detail: 'the walk could not finish.', complete: false, lastPageShort: false};
+		const end = this.#end ?? {kind: 'error', detail: 'the walk was let go before its end was read.', complete: false, lastPageShort: false};
 		return {
 			label: this.#options.label,
 			order: this.#options.order,
 			pages: this.#fills.length,
 			objects: this.#objects,
-			requests: this.#fills.length + this.#retries + (end.kind === 'error' ? 1 : 0),
+			requests: this.#fills.length + this.#retries + (this.#failed ? 1 : 0),
 			retries: this.#retries,
 			ms: Math.round((this.#endedAt ?? this.#now()) - this.#started),
 			fills: this.#fills,

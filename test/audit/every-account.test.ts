@@ -173,6 +173,28 @@ describe('lists that fail, and findings', () => {
 		expect(stderr).toBe(`pagewalk: ${report.accountLists.summary.stopped!}\n`);
 	});
 
+	it('a failure every list would meet, met by a list (the rate limit beyond --max-wait): the lists audited before it, the reason, exit 3', async () => {
+		const limited = await startSandbox({records: 12, keyFiles: false, rateLimit: {count: 6, perMs: 600_000, headers: false}});
+		try {
+			const environment = {PAGEWALK_BASE_URL: limited.accountUrl, COINBASE_ACCESS_TOKEN: limited.credentials.account.full, NO_COLOR: '1'};
+			const {code, stderr, report} = await listsJson(['transactions', '--limit', '100', '--max-wait', '1', '--concurrency', '1'], environment);
+			expect(code).toBe(3);
+			expect(validate(schema, report)).toEqual([]);
+			const {summary} = report.accountLists;
+			// The accounts list is read as its ids are needed: its end was not read before the stop.
+			expect(report.walks[0]!.end).toEqual({kind: 'error', detail: `the walk of every account's lists stopped before the end of this list was read: ${summary.stopped!}`, complete: false, lastPageShort: false});
+			expect(report.walks[0]!.requests).toBe(report.walks[0]!.pages);
+			expect(summary.lists).toBeGreaterThan(0);
+			expect(summary.lists).toBeLessThan(12);
+			expect(summary.passed).toBe(summary.lists);
+			expect(summary.stopped).toMatch(/429/);
+			expect(report.result).toBe('incomplete');
+			expect(stderr).toBe(`pagewalk: ${summary.stopped!}\n`);
+		} finally {
+			await limited.close();
+		}
+	});
+
 	it('a contract check failed in some lists: the findings by rule and by list, exit 1', async () => {
 		const scenario = await startSandbox({records: 12, keyFiles: false, scenario: 'unordered'});
 		try {
@@ -192,6 +214,21 @@ describe('lists that fail, and findings', () => {
 		} finally {
 			await scenario.close();
 		}
+	});
+});
+
+describe('the whole walk\'s result', () => {
+	it('every list passed, but the walk stopped before the last: incomplete, exit 3; a finding anywhere: exit 1', async () => {
+		const accounts = await auditWalk(generate(cleanWalk(3, 25)), {label: 'desc', order: 'desc'});
+		const passed = listSection({account: 'a', endpoint: 'http://127.0.0.1:9/v2/accounts/a/transactions', failure: null, walk: await auditWalk(generate(cleanWalk(12, 10)), {label: 'desc', order: 'desc'})}, 'account');
+		const stopped = buildListsReport({endpoint: 'http://127.0.0.1:9/v2/accounts', api: 'account', each: 'transactions', accounts, lists: [passed], stopped: 'The account API is rate limiting.'});
+		expect(stopped).toMatchObject({result: 'incomplete', exitCode: 3});
+		expect(renderListsText(stopped)).toContain('  the walk stopped before every list was audited: The account API is rate\n    limiting.\n');
+		expect(buildListsReport({endpoint: 'http://127.0.0.1:9/v2/accounts', api: 'account', each: 'transactions', accounts, lists: [passed], stopped: null})).toMatchObject({result: 'passed', exitCode: 0});
+		const pages = cleanWalk(12, 10);
+		(pages[0]!.pagination as {order: string}).order = 'asc';
+		const finding = listSection({account: 'b', endpoint: 'http://127.0.0.1:9/v2/accounts/b/transactions', failure: null, walk: await auditWalk(generate(pages), {label: 'desc', order: 'desc'})}, 'account');
+		expect(buildListsReport({endpoint: 'http://127.0.0.1:9/v2/accounts', api: 'account', each: 'transactions', accounts, lists: [passed, finding], stopped: 'The account API is rate limiting.'})).toMatchObject({result: 'failed', exitCode: 1});
 	});
 });
 

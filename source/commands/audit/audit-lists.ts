@@ -164,7 +164,12 @@ export async function auditLists(config: WalkConfig, each: EachList, options: Li
 	const interrupted = options.signal?.aborted
 		? {signal: signalName(options.signal.reason), exitCode: interruptedExitCode(options.signal.reason) as 129 | 130 | 143}
 		: undefined;
-	accounts ??= accountsAuditor.result();
+	if (accounts === undefined) {
+		// The accounts list is read as its ids are needed: the walk stopped before its end was read.
+		accountsAuditor.stop(`the walk of every account's lists stopped before the end of this list was read${stopped === null ? '.' : `: ${stopped}`}`);
+		accounts = accountsAuditor.result();
+	}
+
 	if (interrupted && !accounts.end.complete) {
 		accounts.end = {kind: 'error', detail: `interrupted by ${interrupted.signal} before the end of the list.`, complete: false, lastPageShort: false};
 	}
