@@ -112,6 +112,20 @@ describe('every account\'s list: each section is the audit of that list alone', 
 		}
 	});
 
+	it('--max-pages bounds each list\'s walk, as each walk of one audit: the lists stopped there named, exit 3', async () => {
+		const {code, report} = await listsJson(['transactions', '--limit', '5', '--max-pages', '3'], env());
+		expect(code).toBe(3);
+		expect(validate(schema, report)).toEqual([]);
+		const bounded = report.accountLists.lists.filter(list => list.report.walks[0]!.end.kind === 'max-pages');
+		expect(bounded.length).toBeGreaterThan(0);
+		expect(report.accountLists.summary).toMatchObject({incomplete: bounded.length, failed: []});
+		const single = await auditInProcess([`/v2/accounts/${bounded[0]!.account}/transactions`, '--limit', '5', '--max-pages', '3', '--json'], env());
+		expect(single.code).toBe(3);
+		expect(timeless(renderJson(bounded[0]!.report))).toBe(timeless(single.stdout));
+		const text = await auditInProcess(['transactions', '--limit', '5', '--max-pages', '3'], env());
+		expect(text.stdout.replaceAll('\n  ', ' ')).toContain(`${bounded.length} lists stopped at a bound before the end: ${bounded[0]!.account}`);
+	});
+
 	it('the same report at any concurrency', async () => {
 		const reports = [];
 		for (const concurrency of ['1', '8', '64']) {
