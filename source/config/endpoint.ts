@@ -92,7 +92,7 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 		// A slip for a name (`checkout`, `acounts`) is that name, not a path on whichever API the guess picks.
 		const meant = closestName(raw.toLowerCase(), Object.keys(knownNames), editDistance, 2);
 		const slip = meant === undefined ? '' : ` (did you mean ${line === undefined ? meant : again('endpoint-slip', line, {endpoint: meant}).phrase}?)`;
-		throw new UsageError(`Unknown endpoint ${quote(raw)}${slip}: use accounts, checkouts or charges (or, with dump, transactions or addresses), a path such as /v2/accounts or /checkouts, or ${flag(credentialCommands, 'api', 'account|commerce')} for a path on that API.`);
+		throw new UsageError(`Unknown endpoint ${quote(raw)}${slip}: use accounts, checkouts or charges (or, with dump or audit, transactions or addresses), a path such as /v2/accounts or /checkouts, or ${flag(credentialCommands, 'api', 'account|commerce')} for a path on that API.`);
 	}
 
 	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};

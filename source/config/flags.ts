@@ -101,6 +101,8 @@ export const auditFlags = {
 	compareProfile: {type: 'string'},
 	oneChain: {type: 'boolean'},
 	bothEnds: {type: 'boolean'},
+	// Lists audited at once by transactions and addresses (every account's list).
+	concurrency: {type: 'string'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */

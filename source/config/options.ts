@@ -102,7 +102,7 @@ export type ResolveInput = {
 	profileCredential?: CredentialInput['profile'];
 	/** The command the flags were given to, for the hints of its messages (the same line with --demo, another endpoint). */
 	command?: CommandName;
-	/** The command walks a list of every account (`transactions`, `addresses`): dump does; the others refuse those names. */
+	/** The command walks a list of every account (`transactions`, `addresses`): dump and audit do; the others refuse those names. */
 	everyAccount?: boolean;
 };
 
@@ -241,8 +241,10 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 	const line = command === undefined ? undefined : {command, input, flags};
 	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases, line);
 	if (target.each !== undefined && everyAccount !== true) {
+		// The commands that take the name, each with the user's line as it would run.
 		const dump = line === undefined ? '' : ` (${again('every-account-dump', line, {command: 'dump'}).phrase})`;
-		throw new UsageError(`${target.each} walks that list of every account, which is a dump of its own${dump}; for one account's list give /v2/accounts/ID/${target.each}.`);
+		const audit = line === undefined ? '' : ` (${again('every-account-audit', line, {command: 'audit'}).phrase})`;
+		throw new UsageError(`${target.each} walks that list of every account, which dump writes${dump} and audit checks${audit}; for one account's list give /v2/accounts/ID/${target.each}.`);
 	}
 
 	const {query, extraQuery} = walkQuery(flags, target.query);

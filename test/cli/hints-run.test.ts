@@ -259,8 +259,8 @@ describe('dump\'s hints', () => {
 		expect(alone!.argv.some(word => word.startsWith('--concurrency'))).toBe(false);
 	});
 
-	test('transactions given to another command than dump: the same line as a dump', async () => {
-		await check('browse transactions', async () => piped(['transactions', '--demo']), {code: 2, sites: ['every-account-dump'], hintCode: 0});
+	test('transactions given to another command than dump or audit: the same line as a dump, and as an audit', async () => {
+		await check('browse transactions', async () => piped(['transactions', '--demo']), {code: 2, sites: ['every-account-dump', 'every-account-audit'], hintCode: 0});
 	});
 
 	test('a walk that failed midway: the same command from after the last id resumes (not refused)', async () => {

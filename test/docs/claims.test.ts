@@ -21,7 +21,8 @@ import {bindings, keyLabel} from '../../source/browser/keys/keymap.js';
 import {defaultSearchPages} from '../../source/browser/search/search-pages.js';
 import {maximumWidth} from '../../source/cells/table-layout.js';
 import {firstPaintWaitMs} from '../../source/commands/browse/browse-terminal.js';
-import {defaultConcurrency, maximumConcurrency} from '../../source/commands/dump/dump-lists.js';
+import {defaultConcurrency, maximumConcurrency} from '../../source/http/every-account/account-lists.js';
+import {namedAtMost, reportColumns, shownInFull} from '../../source/audit/lists-report.js';
 import {signalExitCodes} from '../../source/commands/process/stop-signals.js';
 import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';
@@ -163,6 +164,22 @@ const claims: Claim[] = [
 			expect([defaultConcurrency, maximumConcurrency]).toEqual([figure(fallback!), figure(most!)]);
 			const help = await cli(['dump', '--help']);
 			expect(help.stdout).toContain(`default ${fallback!}, at most ${most!}`);
+		},
+	},
+	{
+		file: 'docs/audit.md',
+		says: /`--concurrency N` lists audited at once \(default (\d+), at most (\d+)\)/,
+		async check([fallback, most]) {
+			expect([defaultConcurrency, maximumConcurrency]).toEqual([figure(fallback!), figure(most!)]);
+			const help = await cli(['audit', '--help']);
+			expect(help.stdout).toContain(`default ${fallback!}, at most ${most!}`);
+		},
+	},
+	{
+		file: 'docs/audit.md',
+		says: /wrapped at (\d+) columns: the lists that failed \(the first (\w+) named with their reason\), the accounts list's walk, the lists with findings \(the first (\w+) with their failed checks and evidence, the rest named\), a table of the (\w+) lists with the most short pages/,
+		check([columns, failed, findings, table]) {
+			expect([reportColumns, namedAtMost, shownInFull, namedAtMost]).toEqual([columns, failed, findings, table].map(text => figure(text!)));
 		},
 	},
 	{

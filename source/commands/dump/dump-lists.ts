@@ -36,18 +36,6 @@ import {interruptedExitCode} from '../process/stop-signals.js';
  * it. docs/dump.md#every-account.
  */
 
-/**
- * Lists walked at once by default: a request in flight each (two each for
- * the long lists left at the end, from both ends). Enough that an export
- * is bound by the longest lists and the server rather than by round trips
- * one after another, few enough that it stays a small share of the
- * documented hourly budget and of what a server sees from one client; any
- * budget or Retry-After the server states paces every list. The figures
- * are in docs/benchmarks.md.
- */
-export const defaultConcurrency = 8;
-export const maximumConcurrency = 64;
-
 /** The csv column that names each object's account: the flattened object would lose it (the other formats keep resource_path). */
 export const accountColumn = 'account_id';
 

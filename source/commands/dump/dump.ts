@@ -19,7 +19,8 @@ import type {CommandIo} from '../process/command-io.js';
 import type {WalkEnd} from '../../contract/types.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
-import {defaultConcurrency, dumpLists, identityOf, listsUsage, maximumConcurrency} from './dump-lists.js';
+import {dumpLists, identityOf, listsUsage} from './dump-lists.js';
+import {defaultConcurrency, maximumConcurrency} from '../../http/every-account/account-lists.js';
 import {ServerWarnings, stepData, type DumpOptions} from './dump-parts.js';
 
 export {resumeFlag} from './dump-parts.js';

@@ -101,6 +101,18 @@ export type AccountListsOptions = {
 	onRequest?: () => void;
 };
 
+/**
+ * Lists walked at once by default: a request in flight each (two each for
+ * the long lists left at the end, from both ends). Enough that a walk
+ * is bound by the longest lists and the server rather than by round trips
+ * one after another, few enough that it stays a small share of the
+ * documented hourly budget and of what a server sees from one client; any
+ * budget or Retry-After the server states paces every list. The same for
+ * dump and audit (--concurrency); the figures are in docs/benchmarks.md.
+ */
+export const defaultConcurrency = 8;
+export const maximumConcurrency = 64;
+
 /** Lists started past the head at most: what is kept of the waiting ones stays bounded. */
 export const aheadLimit = 1000;
 
