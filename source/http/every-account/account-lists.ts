@@ -108,9 +108,10 @@ export type AccountListsOptions = {
  * one after another, few enough that it stays a small share of the
  * documented hourly budget and of what a server sees from one client; any
  * budget or Retry-After the server states paces every list. The same for
- * dump and audit (--concurrency); the figures are in docs/benchmarks.md.
+ * dump and audit (--concurrency); the figures are in docs/benchmarks.md,
+ * the reasons in docs/dump.md.
  */
-export const defaultConcurrency = 8;
+export const defaultConcurrency = 10;
 export const maximumConcurrency = 64;
 
 /** Lists started past the head at most: what is kept of the waiting ones stays bounded. */
