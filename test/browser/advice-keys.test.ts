@@ -66,8 +66,8 @@ const notices: {[Kind in Notice['kind']]: Array<Extract<Notice, {kind: Kind}>>} 
 	'export-busy': [{kind: 'export-busy'}],
 	exported: [{kind: 'exported', name: 'tx.ndjson', objects: 30, lists: 6, failed: [], failedCount: 0}, {kind: 'exported', name: 'tx.ndjson', objects: 30, lists: 6, failed: ['a', 'b', 'c'], failedCount: 4}],
 	'export-stopped': [
-		{kind: 'export-stopped', name: 'tx.ndjson', why: null, objects: 30, lists: 2, total: 6, resume: 'pagewalk dump transactions --all --output=tx.ndjson --resume'},
-		{kind: 'export-stopped', name: 'tx.ndjson', why: 'The server is gone.', objects: 30, lists: 2, total: undefined, resume: null},
+		{kind: 'export-stopped', name: 'tx.ndjson', why: null, objects: 30, lists: 2, total: 6, known: 6, resume: 'pagewalk dump transactions --all --output=tx.ndjson --resume'},
+		{kind: 'export-stopped', name: 'tx.ndjson', why: 'The server is gone.', objects: 30, lists: 2, total: undefined, known: 4, resume: null},
 	],
 };
 

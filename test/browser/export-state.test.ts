@@ -165,10 +165,10 @@ describe('how it ends', () => {
 
 	it('stopped: what was written whole, kept, and how to go on: E and the same name, or the dump line', () => {
 		const resume = 'pagewalk dump transactions --all --output=/tmp/transactions.ndjson --resume';
-		const state = answered(press(exporting(), 'ctrl+c'), {kind: 'stopped', why: null, objects: 30, lists: 2, total: 6, resume, said: []});
+		const state = answered(press(exporting(), 'ctrl+c'), {kind: 'stopped', why: null, objects: 30, lists: 2, total: 6, known: 6, resume, said: []});
 		expect(message(state)).toEqual({level: 'warn', text: `export stopped (Ctrl-C); 2 of 6 lists (30 objects) written whole to transactions.ndjson, kept to go on with: E and the same name goes on with it, or run ${resume}`});
-		const failed = answered(exporting(), {kind: 'stopped', why: 'The server is gone.', objects: 0, lists: 0, total: undefined, resume: null, said: []});
-		expect(message(failed)?.text).toBe('export stopped: The server is gone; 0 lists (of more) (0 objects) written whole to transactions.ndjson, kept to go on with: E and the same name goes on with it');
+		const failed = answered(exporting(), {kind: 'stopped', why: 'The server is gone.', objects: 0, lists: 0, total: undefined, known: 4, resume: null, said: []});
+		expect(message(failed)?.text).toBe('export stopped: The server is gone; 0 of at least 4 lists (0 objects) written whole to transactions.ndjson, kept to go on with: E and the same name goes on with it');
 	});
 
 	it('the file is there: asked (y goes on with an unfinished export, or writes over a file); any other key keeps it', () => {

@@ -158,7 +158,7 @@ export type FailedList = {account: string; reason: string};
 export type ExportResult =
 	| {kind: 'written'; objects: number; lists: number; failed: FailedList[]; said: string[]}
 	| {kind: 'exists'; resumable: boolean}
-	| {kind: 'stopped'; why: string | null; objects: number; lists: number; total: number | undefined; resume: string | null; said: string[]}
+	| {kind: 'stopped'; why: string | null; objects: number; lists: number; total: number | undefined; known: number; resume: string | null; said: string[]}
 	| {kind: 'failed'; message: string};
 
 function counted(count: number, one: string, many: string): string {
@@ -181,9 +181,10 @@ export function exportedNote({name, objects, lists, failed, failedCount}: {name:
  * what was written whole, kept with its state beside it, and how to go on:
  * E with the same name, or `resume`, the dump command line, where there is one.
  */
-export function exportStoppedNote({name, why, objects, lists, total, resume}: {name: string; why: string | null; objects: number; lists: number; total: number | undefined; resume: string | null}): string {
+export function exportStoppedNote({name, why, objects, lists, total, known, resume}: {name: string; why: string | null; objects: number; lists: number; total: number | undefined; known: number; resume: string | null}): string {
 	const stopped = why === null ? `export stopped (${firstKey('interrupt')})` : `export stopped: ${why.replace(/\.$/, '')}`;
-	const of = total === undefined ? `${counted(lists, 'list', 'lists')} (of more)` : `${formatCount(lists)} of ${counted(total, 'list', 'lists')}`;
+	// The accounts list not read to its end: the lists known so far.
+	const of = `${formatCount(lists)} of ${total === undefined ? `at least ${counted(known, 'list', 'lists')}` : counted(total, 'list', 'lists')}`;
 	const goOn = `${firstKey('export-lists')} and the same name goes on with it${resume === null ? '' : `, or run ${resume}`}`;
 	return `${stopped}; ${of} (${counted(objects, 'object', 'objects')}) written whole to ${shownName(name)}, kept to go on with: ${goOn}`;
 }

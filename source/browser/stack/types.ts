@@ -106,7 +106,7 @@ export type Notice =
 	// `failed`: the accounts whose lists failed (the first few), of `failedCount`; the debug view says why.
 	| {kind: 'exported'; name: string; objects: number; lists: number; failed: readonly string[]; failedCount: number}
 	// Stopped short, the file and its state kept: `why` the failure's sentence (null: Ctrl-C); `resume` the dump line that goes on, where there is one.
-	| {kind: 'export-stopped'; name: string; why: string | null; objects: number; lists: number; total: number | undefined; resume: string | null};
+	| {kind: 'export-stopped'; name: string; why: string | null; objects: number; lists: number; total: number | undefined; known: number; resume: string | null};
 
 /** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
 export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};

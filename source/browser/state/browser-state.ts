@@ -217,8 +217,8 @@ function exportedState(previous: BrowserState, {job, result}: Extract<BrowserAct
 		}
 
 		case 'stopped': {
-			const {why, objects, lists, total, resume} = result;
-			return withNotice({...state, exportLog: logged(result.said)}, {kind: 'export-stopped', name: job.name, why, objects, lists, total, resume});
+			const {why, objects, lists, total, known, resume} = result;
+			return withNotice({...state, exportLog: logged(result.said)}, {kind: 'export-stopped', name: job.name, why, objects, lists, total, known, resume});
 		}
 
 		case 'failed': {

@@ -203,5 +203,5 @@ async function exportTo(setup: ExportSetup, job: ExportJob, {signal, onProgress,
 /** An export stopped short: what was written whole, and the dump line that goes on with it (none under --demo: its sandbox ends with the browser). */
 function stoppedResult(setup: ExportSetup, job: ExportJob, file: string, tally: Tally, why: string | null, said: string[]): ExportResult {
 	const resume = setup.config.demo ? null : again('browse-export-resume', setup.line, dumpLine(setup.line, job.each, file)).phrase;
-	return {kind: 'stopped', why, objects: tally.objects - tally.partObjects, lists: tally.listsDone, total: tally.total, resume, said};
+	return {kind: 'stopped', why, objects: tally.objects - tally.partObjects, lists: tally.listsDone, total: tally.total, known: tally.known, resume, said};
 }
