@@ -8,7 +8,8 @@
  * that fail are counted and said in the debug view; a file there already is
  * never written over unasked.
  */
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync} from 'node:fs';
+import {stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
@@ -174,6 +175,25 @@ describe('what it says and what it refuses', () => {
 		await app.press('y');
 		await app.waitFor(frame => frame.includes('wrote '));
 		expect(readFileSync(file(), 'utf8')).toBe(await dumped());
+	});
+
+	it('leaves no descriptor behind to be closed later: a file opened right after an export stays open (the browser goes on)', async () => {
+		const app = await browse();
+		const stop = new AbortController();
+		// Stopped at its first request: its file and state closed while its lists are on their way.
+		const result = await app.port.exportLists({each: 'addresses', name: 'addresses.ndjson', mode: 'new'}, {signal: stop.signal, onProgress() {
+			stop.abort();
+		}, onRetry() {}});
+		expect(result.kind).toBe('stopped');
+		const fd = openSync(file('after.txt'), 'w');
+		try {
+			// A trip through the thread pool that any close queued by the export went through first.
+			await stat(file('after.txt'));
+			await stat(file('after.txt'));
+			expect(writeSync(fd, 'still open')).toBe(10);
+		} finally {
+			closeSync(fd);
+		}
 	});
 
 	it('a name it cannot write: one sentence, and E to try another', async () => {

@@ -413,7 +413,9 @@ async function close({sink, writer, journal, tally, options, io, stream}: Closin
 		}
 
 		if (stream !== io.stdout) {
-			stream.destroy();
+			// Closed once, here, the stream (idle: every write to it was awaited) left alone: its destroy()
+			// closes the descriptor too, later and asynchronously whatever autoClose says, and in a process
+			// that goes on (the browser's export, E) that number is by then another file's or a socket's.
 			const {fd} = stream as {fd?: number};
 			if (typeof fd === 'number') {
 				fs.closeSync(fd);
