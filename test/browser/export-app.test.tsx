@@ -93,7 +93,7 @@ describe('E writes every account\'s transactions as dump writes them', () => {
 		const expected = await dumped();
 		const app = await browse();
 		await app.press('E');
-		await app.waitFor(frame => frame.includes('write every account\'s transactions as NDJSON (Tab: addresses) to file: (Enter: transactions.ndjson)'));
+		await app.waitFor(frame => frame.includes('export transactions (Tab: addresses) to file: (Enter: transactions.ndjson)'));
 		await app.press(keys.enter);
 		const frame = await app.waitFor(text => text.includes('wrote '));
 		expect(readFileSync(file(), 'utf8')).toBe(expected);

@@ -61,7 +61,7 @@ describe('E opens the export of every account\'s lists, from the accounts list o
 	it('a prompt offering transactions.ndjson; Tab switches to addresses and back, the name offered with it; Esc writes nothing', () => {
 		let state = press(start(), 'E');
 		expect(state.screen).toEqual({kind: 'export', draft: '', each: 'transactions', suggested: 'transactions.ndjson'});
-		expect(promptLine(state)).toBe('write every account\'s transactions as NDJSON (Tab: addresses) to file: (Enter: transactions.ndjson) ');
+		expect(promptLine(state)).toBe('export transactions (Tab: addresses) to file: (Enter: transactions.ndjson) ');
 		state = press(state, 'tab');
 		expect(state.screen).toMatchObject({each: 'addresses', suggested: 'addresses.ndjson'});
 		state = press(state, 'x', 'tab');

@@ -22,7 +22,8 @@ export function promptLine(state: BrowserState): string | undefined {
 		case 'export': {
 			const other = screen.each === 'transactions' ? 'addresses' : 'transactions';
 			const offered = screen.draft === '' ? `(Enter: ${screen.suggested}) ` : '';
-			return `write every account's ${screen.each} as NDJSON (${shownKeys('export-choice')[0]}: ${other}) to file: ${offered}${inert(screen.draft)}`;
+			// Short enough that 80 columns show the name offered, and what is typed after it.
+			return `export ${screen.each} (${shownKeys('export-choice')[0]}: ${other}) to file: ${offered}${inert(screen.draft)}`;
 		}
 
 		case 'export-exists': {
