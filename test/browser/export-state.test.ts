@@ -24,7 +24,7 @@ const startUrl = `${origin}/v2/accounts?limit=3`;
 const account = (id: string): ListObject => ({id, name: `${id} Wallet`, resource: 'account', resource_path: `/v2/accounts/${id}`});
 const accounts = makePage({url: startUrl, objects: [account('a1'), account('a2'), account('a3')], next: null});
 
-const flags: Record<string, KeyFlags> = {return: {return: true}, escape: {escape: true}, tab: {tab: true}, 'ctrl+c': {ctrl: true}};
+const flags: Record<string, KeyFlags> = {return: {return: true}, escape: {escape: true}, tab: {tab: true}, backspace: {backspace: true}, 'ctrl+c': {ctrl: true}};
 
 function press(state: BrowserState, ...keys: string[]): BrowserState {
 	return keys.reduce((current, key) => browserReducer(current, {type: 'key', input: key === 'ctrl+c' ? 'c' : flags[key] ? '' : key, key: flags[key] ?? {}, bodyRows: 10, columns: 100} satisfies BrowserAction), state);
@@ -88,6 +88,15 @@ describe('E opens the export of every account\'s lists, from the accounts list o
 		const related = press(start(), 'return', 'return');
 		expect(related.walks.parents).toHaveLength(1);
 		expect(message(press(related, 'E'))?.text).toContain('which this list is not');
+	});
+
+	it('opening a related list and coming back leaves the export running (its task is not the walk\'s)', () => {
+		const running = exporting();
+		const task = exportTask(running)!;
+		const related = press(running, 'return', 'return');
+		expect(related.walks.parents).toHaveLength(1);
+		expect(exportTask(related)).toEqual(task);
+		expect(exportTask(press(related, 'backspace'))).toEqual(task);
 	});
 
 	it('one at a time: E while one runs says so; the browser keeps walking meanwhile', () => {
