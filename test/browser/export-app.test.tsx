@@ -18,6 +18,7 @@ import {builtHints} from '../../source/config/hints.js';
 import {stateFolderOf} from '../../source/http/every-account/lists-journal.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {dumpInProcess} from '../support/run-dump.js';
+import {pollUntil} from '../support/patience.js';
 import {startRecordingProxy, type RecordingProxy} from '../support/recording-proxy.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
 import {keys, renderApp} from './support/render-app.js';
@@ -126,6 +127,19 @@ describe('E writes every account\'s transactions as dump writes them', () => {
 		expect(resumed.code, resumed.stderr).toBe(0);
 		expect(readFileSync(file(), 'utf8')).toBe(expected);
 		expect(existsSync(stateFolderOf(file()))).toBe(false);
+	});
+
+	it('the browser\'s own pages are not held up behind the export\'s lists: those have connections of their own', async () => {
+		// Every list held: eight requests of the export in flight, none answered.
+		const hold = proxy.hold(request => request.includes('/transactions'));
+		const app = await browse();
+		await app.press('E', keys.enter);
+		await pollUntil(() => hold.arrived.length >= 8, () => `the export sent ${hold.arrived.length} of its 8 lists' first requests`);
+		await app.press(keys.right);
+		await app.waitFor(frame => frame.includes('page 2 '));
+		await app.press(keys.ctrlC);
+		await app.waitFor(frame => frame.includes('export stopped'));
+		hold.release();
 	});
 
 	it('E again with the same name asks, and y goes on with the unfinished export to the same bytes', async () => {
