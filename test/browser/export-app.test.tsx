@@ -20,21 +20,24 @@ import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {dumpInProcess} from '../support/run-dump.js';
 import {pollUntil} from '../support/patience.js';
 import {startRecordingProxy, type RecordingProxy} from '../support/recording-proxy.js';
-import {useFaultyServer} from '../support/use-faulty-server.js';
+import {startFaultyServer, type FaultyServer} from '../support/faulty-server.js';
 import {keys, renderApp} from './support/render-app.js';
 
 let sandbox: Sandbox;
 let proxy: RecordingProxy;
 let folder: string;
 let open: Array<{close(): Promise<void>}> = [];
-const faulty = useFaultyServer();
+let faultyServer: FaultyServer;
+const faulty = () => faultyServer;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({port: 0, records: 40, longTail: 300, keyFiles: false});
 	proxy = await startRecordingProxy(sandbox.accountUrl);
+	faultyServer = await startFaultyServer();
 });
 
 afterAll(async () => {
+	await faultyServer.close();
 	await proxy.close();
 	await sandbox.close();
 });
