@@ -114,7 +114,11 @@ export type ClientOptions = {
 	sequential?: boolean;
 	/**
 	 * With `sequential`, this many connections, one per chain of a walk
-	 * from both ends (FetchOptions.lane); 1 when absent.
+	 * from both ends (FetchOptions.lane); 1 when absent. Without it, lane 0
+	 * is the pool and each lane after it one connection of its own: the
+	 * browser's export of every account's lists (commands/browse/export-lists.ts)
+	 * walks its lists on those, so the pages the user asks for meanwhile
+	 * never queue behind them, and every request shares the one budget.
 	 */
 	lanes?: number;
 };
@@ -393,7 +397,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 
 export function createClient(config: WalkConfig, {keepBytes = false, sequential = false, lanes = 1}: ClientOptions = {}): PageClient {
 	const {base} = config;
-	const pools = Array.from({length: sequential ? Math.max(1, lanes) : 1}, () => openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential}));
+	const pools = Array.from({length: Math.max(1, lanes)}, (_, lane) => openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential: sequential || lane > 0}));
 	const {credential} = config;
 	const credentialText = describeCredential(credential);
 	const redactedHeaders = requestHeadersShown(config);

@@ -3,6 +3,9 @@ import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
 import {cutToWidth} from '../text/text-width.js';
 import type {Page, RetryNotice} from '../contract/types.js';
+import {listsFigures, type ListsState} from '../text/lists-progress.js';
+
+export type {ListsState} from '../text/lists-progress.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
 
@@ -25,19 +28,6 @@ export function progressOn(stderr: Stream & {isTTY?: boolean}): Progress {
  * painting. Off a terminal (`plain`), only a wait of {@link longWaitMs} or
  * more is written, as one line with no carriage return.
  */
-/** Where a walk of every account's lists is (dump transactions, addresses): what its progress line shows. */
-export type ListsState = {
-	/** Lists written whole, and all there are (undefined while the accounts list is still read: `known` so far). */
-	done: number;
-	total: number | undefined;
-	known: number;
-	/** Objects written, requests sent. */
-	objects: number;
-	requests: number;
-	/** The request budget the server stated last, when it states one. */
-	budget: {remaining: number; limit: number | undefined} | undefined;
-};
-
 export class Progress {
 	pages = 0;
 	objects = 0;
@@ -144,13 +134,8 @@ export class Progress {
 	}
 
 	/** `lists 12/300 · 3,456 objects · 812 requests · budget 80/100 · 40 s left`: time left at this walk's pace of lists so far. */
-	#listsLine({done, total, known, objects, requests, budget}: ListsState, elapsedMs: number): string {
-		const lists = `lists ${formatCount(done)}/${total === undefined ? `${formatCount(known)}+` : formatCount(total)}`;
-		const left = budget === undefined ? '' : ` · budget ${formatCount(budget.remaining)}${budget.limit === undefined ? '' : `/${formatCount(budget.limit)}`}`;
-		const paced = done - (this.#listsBefore ?? 0);
-		const remaining = total === undefined || paced === 0 ? undefined : (elapsedMs / paced) * (total - done) / 1000;
-		const eta = remaining === undefined ? '' : ` · ${remaining < 120 ? `${Math.ceil(remaining)} s` : `${Math.ceil(remaining / 60)} min`} left`;
-		return `${lists} · ${formatCount(objects)} objects · ${formatCount(requests)} requests${left}${eta}`;
+	#listsLine(state: ListsState, elapsedMs: number): string {
+		return listsFigures(state, elapsedMs, this.#listsBefore).map(figure => figure.text).join(' · ');
 	}
 
 	clear(): void {

@@ -132,7 +132,7 @@ describe('one record of each task', () => {
 
 		for (const each of states) {
 			expect(pageTasks(each)).toEqual(records(each));
-			expect(Object.keys(each.tasks).sort()).toEqual(['compare', 'effects', 'poll', 'search']);
+			expect(Object.keys(each.tasks).sort()).toEqual(['compare', 'effects', 'export', 'poll', 'search']);
 		}
 
 		expect(states.flatMap(each => pageTasks(each).map(task => task.kind))).toEqual(expect.arrayContaining(['load', 'prefetch']));
@@ -184,7 +184,7 @@ describe('one counter', () => {
 
 describe('one place for work in flight', () => {
 	/** The ids of the work the state holds in `tasks`: all it wants but the stack's page requests. */
-	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id)].filter(id => id !== undefined).sort((a, b) => a - b);
+	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id), state.tasks.export?.id].filter(id => id !== undefined).sort((a, b) => a - b);
 	const beyondPages = (state: BrowserState) => wantedTasks(state).filter(task => task.kind !== 'load' && task.kind !== 'prefetch').map(task => task.id).sort((a, b) => a - b);
 
 	it('every task but a page request is one the state holds in tasks, and nothing else', () => {
@@ -196,7 +196,7 @@ describe('one place for work in flight', () => {
 			expect(held(state).length, name).toBeGreaterThan(0);
 			expect(beyondPages(state), name).toEqual(held(state));
 			// Without what it holds, a state wants only what its stack asks for.
-			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: []}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
+			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: [], export: null}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
 		}
 	});
 });

@@ -99,7 +99,14 @@ export type Notice =
 	/** The command's one sentence for a write that failed. */
 	| {kind: 'write-failed'; message: string}
 	| {kind: 'found'; text: string; line: number; lines: number}
-	| {kind: 'not-found'; text: string};
+	| {kind: 'not-found'; text: string}
+	// The export of every account's lists (E): asked off the accounts list, asked while one runs, how it ended.
+	| {kind: 'export-where'}
+	| {kind: 'export-busy'}
+	// `failed`: the accounts whose lists failed (the first few), of `failedCount`; the debug view says why.
+	| {kind: 'exported'; name: string; objects: number; lists: number; failed: readonly string[]; failedCount: number}
+	// Stopped short, the file and its state kept: `why` the failure's sentence (null: Ctrl-C); `resume` the dump line that goes on, where there is one.
+	| {kind: 'export-stopped'; name: string; why: string | null; objects: number; lists: number; total: number | undefined; known: number; resume: string | null};
 
 /** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
 export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};

@@ -11,6 +11,8 @@ import {selectedRow, top} from '../stack/stack-steps.js';
 import {maxParents, relatedOf} from '../related/related-walks.js';
 import type {RelatedList} from '../related/related-lists.js';
 import {flag} from '../../config/hints.js';
+import {redact} from '../../text/secret.js';
+import {shownName} from '../actions/save-path.js';
 
 /**
  * The lines of the panes over the table: an object's detail (with its
@@ -109,7 +111,10 @@ export function overlayLines(state: BrowserState, now?: number): string[] {
 
 		case 'debug': {
 			// Long lines (a next_uri, the cursor evidence) wrap in the pane, never cut.
-			return debugLines(state.stack, now);
+			// What the last export said as it went (each failed list and why) comes first: its message sends the user here.
+			const log = state.exportLog;
+			const said = log === undefined || log.lines.length === 0 ? [] : [`the export to ${shownName(log.name)} said:`, ...log.lines.map(line => `  ${inert(redact(line))}`), ''];
+			return [...said, ...debugLines(state.stack, now)];
 		}
 
 		case 'help': {

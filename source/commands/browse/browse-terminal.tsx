@@ -17,6 +17,8 @@ import {TerminalScreen} from './terminal-screen.js';
 import {compareCredential, createCompareClient, credentialLabel} from '../setup/second-credential.js';
 import {createClient} from '../../http/http-client.js';
 import {curlBuilder, savePages} from './copy-save.js';
+import {exportPort} from './export-lists.js';
+import {defaultConcurrency, laneCount} from '../../http/every-account/account-lists.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
 
@@ -169,7 +171,10 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 	const config = await openConfig({input, flags, command: 'browse'});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
-		const client = createClient(config);
+		// Lanes beside its pool for E's export of every account's lists: its lists never hold up the pages asked for meanwhile, and share their budget.
+		const client = createClient(config, {lanes: laneCount(defaultConcurrency)});
+		const line = {command: 'browse' as const, input, flags};
+		const exporter = exportPort({config, client, line, env: process.env});
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
 		// From here on keys wait, unechoed, for the browser: on the user's own
@@ -226,16 +231,23 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					// Copy and save: the app gets functions, never the credential nor the file system.
 					curlFor: curlBuilder(config, process.env, {command: 'browse', input, flags}),
 					save: savePages,
+					exportLists: exporter.exportLists,
 					mouse: flags.noMouse !== true,
 					screen: painter.handOver(),
 					// A page the browser cannot draw: its banner names the dump of the same list.
-					line: {command: 'browse', input, flags},
+					line,
 				});
 			} finally {
 				painter.close();
 			}
 		} finally {
 			screen?.restore();
+			// An export the browser closed on stops (its task aborted) and keeps its file and state: said on the user's own screen, with how to go on.
+			await exporter.settled();
+			for (const words of exporter.lastWords()) {
+				process.stderr.write(`pagewalk: ${words}\n`);
+			}
+
 			await Promise.all([client.close(), compareClient?.close()]);
 		}
 	} finally {

@@ -11,13 +11,13 @@ import {describeCredential} from '../../config/credentials.js';
 import type {WalkConfig} from '../../config/options.js';
 import type {EachList} from '../../config/endpoint.js';
 import type {EndsStep} from '../../http/both-ends.js';
-import {createClient} from '../../http/http-client.js';
+import {createClient, type PageClient} from '../../http/http-client.js';
 import {laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/every-account/account-lists.js';
 import {ListsJournal, stateFolderOf, type JournalHeader, type JournalState} from '../../http/every-account/lists-journal.js';
 import {describeEnd} from '../../http/walk-rules.js';
-import type {Page, WalkEnd} from '../../contract/types.js';
+import type {Page, RetryNotice, WalkEnd} from '../../contract/types.js';
 import {createWriter, type Writer} from '../../output/index.js';
-import {progressOn, type Progress} from '../../output/progress.js';
+import {progressOn, type ListsState, type Progress} from '../../output/progress.js';
 import {Sink} from '../../output/sink.js';
 import {FindingsTally, WalkFindings} from '../../output/walk-findings.js';
 import {again} from '../../config/hints.js';
@@ -116,7 +116,7 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 }
 
 /** How the walk went, for its end on stderr. */
-type Tally = {
+export type Tally = {
 	listsDone: number;
 	/** All lists, once the accounts list ended. */
 	total: number | undefined;
@@ -134,7 +134,7 @@ type Tally = {
 };
 
 /** The steps of each list: dump's (dump-steps.ts), every page checked against the contract, findings told once for the whole walk. */
-function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: string) => void, progress: Progress): StepsOf {
+function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: string) => void, onRetry: (notice: RetryNotice) => void): StepsOf {
 	const tally = new FindingsTally();
 	const warnings = new ServerWarnings();
 	const oneChain = options.oneChain === true || options.failOnFindings === true || (options.format !== 'ndjson' && options.format !== 'json');
@@ -156,9 +156,7 @@ function stepsFor(config: WalkConfig, options: ListsDumpOptions, say: (line: str
 			// While lists wait to start, each walks from its first page alone: its pages and no more; the long ones left at the end from both ends.
 			...(list === undefined ? {} : {backWhen: spare}),
 			signal,
-			onRetry(notice) {
-				progress.retry(notice);
-			},
+			onRetry,
 			doubt(page) {
 				backFindings.add(page);
 				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
@@ -219,7 +217,43 @@ function count(tally: Tally, list: ListRef, outcome: ListOutcome): void {
 	}
 }
 
+/**
+ * What a caller other than the CLI brings to the walk (the browser's export,
+ * commands/browse/export-lists.ts): its one client, whose budget and
+ * connections its own requests share (closed by its owner, not here), and
+ * where the figures of the progress line go, as they change.
+ */
+export type ListsHost = {
+	client: PageClient;
+	onProgress(state: ListsState): void;
+	onRetry?(notice: RetryNotice): void;
+};
+
+/** How the walk ended, for its words: the document closed, the state beside the file kept or removed. */
+export type ListsEnded = {
+	how: 'gone' | 'write-failed' | 'interrupted' | 'failed' | 'done';
+	tally: Tally;
+	/** The writer's notes (a csv column added, …), to say. */
+	notes: string[];
+	failure?: Error;
+};
+
 export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, io: CommandIo): Promise<number> {
+	const progress = progressOn(io.stderr);
+	const say = (line: string) => {
+		progress.clear();
+		io.stderr.write(`pagewalk: ${redact(line)}\n`);
+	};
+
+	return tell(await writeLists(config, options, io, {say, progress}), {say, progress, options, io});
+}
+
+/**
+ * The walk written: to stdout or the file of -o, its state beside the file
+ * (kept when it stopped short, removed when it ended), every line said
+ * through `say` as it happens; the words at its end are the caller's.
+ */
+export async function writeLists(config: WalkConfig, options: ListsDumpOptions, io: CommandIo, {say, progress, host}: {say: (line: string) => void; progress: Progress; host?: ListsHost}): Promise<ListsEnded> {
 	const controller = new AbortController();
 	options.signal?.addEventListener('abort', () => {
 		controller.abort(options.signal!.reason);
@@ -239,17 +273,13 @@ export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, i
 		...(options.format === 'csv' ? {parentColumn: accountColumn} : {}),
 		...(state?.written === undefined ? {} : {resume: state.written.writer}),
 	});
-	const progress = progressOn(io.stderr);
-	const say = (line: string) => {
-		progress.clear();
-		io.stderr.write(`pagewalk: ${redact(line)}\n`);
-	};
-
 	const tally = resumedTally(state);
-	const client = createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: laneCount(options.concurrency)});
+	const client = host?.client ?? createClient(config, {keepBytes: writer.pageBytes !== undefined, sequential: true, lanes: laneCount(options.concurrency)});
 	const show = () => {
 		const budget = client.budget?.();
-		progress.lists({done: tally.listsDone, total: tally.total, known: tally.known, objects: tally.objects, requests: tally.requests, budget: budget && {remaining: budget.remaining, limit: budget.limit}});
+		const figures: ListsState = {done: tally.listsDone, total: tally.total, known: tally.known, objects: tally.objects, requests: tally.requests, budget: budget && {remaining: budget.remaining, limit: budget.limit}};
+		progress.lists(figures);
+		host?.onProgress(figures);
 	};
 
 	const items = walkAccountLists({
@@ -257,7 +287,10 @@ export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, i
 		config,
 		each: options.each,
 		concurrency: options.concurrency,
-		steps: stepsFor(config, options, say, progress),
+		steps: stepsFor(config, options, say, notice => {
+			progress.retry(notice);
+			host?.onRetry?.(notice);
+		}),
 		signal: controller.signal,
 		...(journal ? {spoolFile: journal.spoolFile} : {}),
 		...(state ? {resume: state} : {}),
@@ -286,10 +319,12 @@ export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, i
 		tally.failure = error;
 	} finally {
 		await items.return({kind: 'end'}).catch(() => {});
-		await client.close().catch(() => {});
+		if (!host) {
+			await client.close().catch(() => {});
+		}
 	}
 
-	return finish({sink, writer, journal, tally, say, progress, options, io, stream});
+	return close({sink, writer, journal, tally, options, io, stream});
 }
 
 type Writing = {writer: Writer; sink: Sink; journal: ListsJournal | undefined; fd: number | undefined; tally: Tally; say: (line: string) => void; toTerminal: boolean; progress: Progress; maxItems: number | null; show: () => void};
@@ -334,73 +369,105 @@ async function writeItems(items: ReturnType<typeof walkAccountLists>, {writer, s
 	}
 }
 
-type Finishing = {sink: Sink; writer: Writer; journal: ListsJournal | undefined; tally: Tally; say: (line: string) => void; progress: Progress; options: ListsDumpOptions; io: CommandIo; stream: Writable};
+type Closing = {sink: Sink; writer: Writer; journal: ListsJournal | undefined; tally: Tally; options: ListsDumpOptions; io: CommandIo; stream: Writable};
 
-/** The end: the document closed, what happened said on stderr, the state kept or removed, the exit status. */
-async function finish({sink, writer, journal, tally, say, progress, options, io, stream}: Finishing): Promise<number> {
+/** The end: the document closed, the state beside the file kept (the walk stopped short) or removed (it ended), the file closed. */
+async function close({sink, writer, journal, tally, options, io, stream}: Closing): Promise<ListsEnded> {
 	try {
 		if (sink.gone) {
-			return exitCodes.ok;
+			return {how: 'gone', tally, notes: []};
 		}
 
 		await sink.write(writer.end());
-		progress.clear();
-		for (const note of writer.notes()) {
-			say(note);
-		}
-
+		const notes = writer.notes();
 		if (sink.failure) {
 			sink.closeAfterFailure(objects => writer.end(objects));
-			say(`could not write the output (${inert(sink.failure.message)}).`);
-			say(stopped(tally, options, 'failure'));
-			return exitCodes.failure;
+			return {how: 'write-failed', tally, notes, failure: sink.failure};
 		}
 
 		if (options.signal?.aborted) {
-			say(stopped(tally, options, 'interruption'));
-			return interruptedExitCode(options.signal.reason);
+			return {how: 'interrupted', tally, notes};
 		}
 
 		if (tally.failure !== undefined) {
-			say(describeError(tally.failure).message);
-			say(stopped(tally, options, 'failure'));
-			return exitCodes.failure;
+			return {how: 'failed', tally, notes};
 		}
 
 		journal?.remove();
-		if (tally.morePages > 0) {
-			say(`more pages follow in ${formatCount(tally.morePages)} ${tally.morePages === 1 ? 'list' : 'lists'}: add ${flagName('all')} to walk them.`);
-		}
-
-		if (tally.maxed) {
-			say(`stopped after ${formatCount(tally.objects)} ${tally.objects === 1 ? 'object' : 'objects'} (${flagName('maxItems')}); more lists or pages follow.`);
-		}
-
-		if (io.stderr.isTTY === true) {
-			io.stderr.write(`${progress.summary()}\n`);
-		}
-
-		if (tally.failed.length > 0) {
-			const {failed} = tally;
-			const named = failed.slice(0, 5).map(({list}) => inert(list.account)).join(', ') + (failed.length > 5 ? ', …' : '');
-			say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: `/v2/accounts/${failed[0]!.list.account}/${options.each}`, set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
-			return exitCodes.listsFailed;
-		}
-
-		return exitCodes.ok;
+		return {how: 'done', tally, notes};
 	} finally {
 		if (journal && (options.signal?.aborted || tally.failure !== undefined || sink.failure)) {
 			journal.close();
 		}
 
 		if (stream !== io.stdout) {
-			stream.destroy();
+			// Closed once, here, the stream (idle: every write to it was awaited) left alone: its destroy()
+			// closes the descriptor too, later and asynchronously whatever autoClose says, and in a process
+			// that goes on (the browser's export, E) that number is by then another file's or a socket's.
 			const {fd} = stream as {fd?: number};
 			if (typeof fd === 'number') {
 				fs.closeSync(fd);
 			}
 		}
 	}
+}
+
+type Telling = {say: (line: string) => void; progress: Progress; options: ListsDumpOptions; io: CommandIo};
+
+/** What happened, said on stderr, and the exit status. */
+function tell({how, tally, notes, failure}: ListsEnded, {say, progress, options, io}: Telling): number {
+	if (how === 'gone') {
+		return exitCodes.ok;
+	}
+
+	progress.clear();
+	for (const note of notes) {
+		say(note);
+	}
+
+	switch (how) {
+		case 'write-failed': {
+			say(`could not write the output (${inert(failure!.message)}).`);
+			say(stopped(tally, options, 'failure'));
+			return exitCodes.failure;
+		}
+
+		case 'interrupted': {
+			say(stopped(tally, options, 'interruption'));
+			return interruptedExitCode(options.signal!.reason);
+		}
+
+		case 'failed': {
+			say(describeError(tally.failure).message);
+			say(stopped(tally, options, 'failure'));
+			return exitCodes.failure;
+		}
+
+		case 'done': {
+			break;
+		}
+	}
+
+	if (tally.morePages > 0) {
+		say(`more pages follow in ${formatCount(tally.morePages)} ${tally.morePages === 1 ? 'list' : 'lists'}: add ${flagName('all')} to walk them.`);
+	}
+
+	if (tally.maxed) {
+		say(`stopped after ${formatCount(tally.objects)} ${tally.objects === 1 ? 'object' : 'objects'} (${flagName('maxItems')}); more lists or pages follow.`);
+	}
+
+	if (io.stderr.isTTY === true) {
+		io.stderr.write(`${progress.summary()}\n`);
+	}
+
+	if (tally.failed.length > 0) {
+		const {failed} = tally;
+		const named = failed.slice(0, 5).map(({list}) => inert(list.account)).join(', ') + (failed.length > 5 ? ', …' : '');
+		say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: `/v2/accounts/${failed[0]!.list.account}/${options.each}`, set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
+		return exitCodes.listsFailed;
+	}
+
+	return exitCodes.ok;
 }
 
 /** What was written before the walk stopped (`event`), and how to go on: --resume with -o, else --starting-after at the last list written whole. */
