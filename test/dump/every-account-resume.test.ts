@@ -219,6 +219,28 @@ describe('stopped otherwise', () => {
 	});
 });
 
+describe('two runs at once on one file', () => {
+	it('the second is refused with one sentence while the first runs, which ends as it would have', async () => {
+		const shape = ['--all', '--limit', '10'];
+		const expected = await reference(shape);
+		const file = fileName('ndjson');
+		const head = sandbox.store.ids('accounts')[0]!;
+		const hold = proxy.hold(requestPath => requestPath.startsWith(`/v2/accounts/${head}/transactions`));
+		const first = start([...shape, '-o', file]);
+		try {
+			await proxy.waitFor(() => hold.arrived.length > 0 && existsSync(`${file}.pagewalk/journal`));
+			const second = await start([...shape, '-o', file, '--resume']).done;
+			expect(second).toEqual({code: exitCodes.usage, signal: null, stderr: `pagewalk: ${file} is being written by another pagewalk (process ${first.child.pid}); wait for it to end, or stop it, then run the command again (if no such process runs, remove ${path.join(`${file}.pagewalk`, 'lock')}).\n`});
+		} finally {
+			hold.release();
+		}
+
+		expect(await first.done).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
+		expect(existsSync(`${file}.pagewalk`)).toBe(false);
+	});
+});
+
 describe('a resume that is not the same walk is refused, with one sentence', () => {
 	it('another command, another server; a file with no walk beside it', async () => {
 		const file = fileName('ndjson');

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import {UsageError} from '../../text/errors.js';
 import {inert} from '../../text/inert.js';
 import type {WalkEnd} from '../../contract/types.js';
@@ -21,7 +23,10 @@ import type {SpoolChunk} from '../page-spool.js';
  * that list's end; each list finished before the lists ahead of it were
  * written (where its pages lie in `spool`); each list written whole to the
  * file, with the file's length and object count after it. `spool`: the
- * pages of those waiting lists (page-spool.ts).
+ * pages of those waiting lists (page-spool.ts). `lock`: the process that
+ * holds the walk, so that a second run on the same file is refused rather
+ * than writing over the first; a lock whose process is gone (SIGKILL, a
+ * crash) is taken over.
  *
  * A resume cuts the file back to the length of the last list written whole,
  * reads the waiting lists back from the spool, walks the accounts list on
@@ -94,6 +99,52 @@ function difference(was: JournalHeader, now: JournalHeader): string | undefined 
 	return undefined;
 }
 
+/** Whether the process a lock names may still be running: on this host, unless the system says it is gone; on another, it cannot be told. */
+function holderAlive(holder: {pid?: unknown; host?: unknown}): boolean {
+	if (holder.host !== os.hostname() || typeof holder.pid !== 'number') {
+		return holder.host !== os.hostname();
+	}
+
+	try {
+		process.kill(holder.pid, 0);
+		return true;
+	} catch (error: unknown) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/**
+ * Takes the lock of the state folder for this process: refused (one
+ * sentence) while another running process holds it; taken over from one
+ * that is gone.
+ */
+function lock(folder: string, output: string): void {
+	const file = path.join(folder, 'lock');
+	const mine = JSON.stringify({pid: process.pid, host: os.hostname()});
+	for (let attempt = 0; ; attempt++) {
+		try {
+			fs.writeFileSync(file, mine, {flag: 'wx', mode: 0o600});
+			return;
+		} catch (error: unknown) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+				throw error;
+			}
+		}
+
+		let holder: {pid?: unknown; host?: unknown} = {};
+		try {
+			holder = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof holder;
+		} catch {}
+
+		if (attempt > 0 || holderAlive(holder)) {
+			const who = typeof holder.pid === 'number' ? ` (process ${holder.pid}${holder.host === os.hostname() ? '' : ` on ${inert(String(holder.host))}`})` : '';
+			throw new UsageError(`${inert(output)} is being written by another pagewalk${who}; wait for it to end, or stop it, then run the command again (if no such process runs, remove ${inert(file)}).`);
+		}
+
+		fs.rmSync(file, {force: true});
+	}
+}
+
 export class ListsJournal {
 	readonly folder: string;
 	readonly spoolFile: string;
@@ -115,6 +166,7 @@ export class ListsJournal {
 		const folder = stateFolderOf(output);
 		fs.rmSync(folder, {recursive: true, force: true});
 		fs.mkdirSync(folder, {mode: 0o700});
+		lock(folder, output);
 		const fd = fs.openSync(path.join(folder, 'journal'), 'a', 0o600);
 		const journal = new ListsJournal(folder, fd);
 		journal.#append({pagewalk: format, version, ...header});
@@ -130,13 +182,24 @@ export class ListsJournal {
 	static resume(output: string, header: JournalHeader, flags: {resume: string; output: string}): {journal: ListsJournal; state: JournalState} {
 		const folder = stateFolderOf(output);
 		const file = path.join(folder, 'journal');
-		const shownOutput = inert(output);
-		let text: string;
-		try {
-			text = fs.readFileSync(file, 'utf8');
-		} catch {
-			throw new UsageError(`${shownOutput} holds something, but no unfinished walk is beside it (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to write it again.`);
+		if (!fs.existsSync(file)) {
+			throw new UsageError(`${inert(output)} holds something, but no unfinished walk is beside it (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to write it again.`);
 		}
+
+		lock(folder, output);
+		try {
+			return ListsJournal.#read(output, header, flags);
+		} catch (error: unknown) {
+			fs.rmSync(path.join(folder, 'lock'), {force: true});
+			throw error;
+		}
+	}
+
+	static #read(output: string, header: JournalHeader, flags: {resume: string; output: string}): {journal: ListsJournal; state: JournalState} {
+		const folder = stateFolderOf(output);
+		const file = path.join(folder, 'journal');
+		const shownOutput = inert(output);
+		const text = fs.readFileSync(file, 'utf8');
 
 		// A torn last line (a process killed mid-write) is dropped: what it said never happened.
 		const whole = text.lastIndexOf('\n') + 1;
@@ -213,8 +276,10 @@ export class ListsJournal {
 		this.#append({written: list.index, account: list.account, ...mark, outcome});
 	}
 
+	/** The walk stops here: its state stays, for --resume, and its lock goes. */
 	close(): void {
 		fs.closeSync(this.#fd);
+		fs.rmSync(path.join(this.folder, 'lock'), {force: true});
 	}
 
 	/** The walk is done: its state goes. */
