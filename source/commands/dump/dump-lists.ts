@@ -12,7 +12,7 @@ import type {WalkConfig} from '../../config/options.js';
 import type {EachList} from '../../config/endpoint.js';
 import type {EndsStep} from '../../http/both-ends.js';
 import {createClient} from '../../http/http-client.js';
-import {laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/every-account/account-lists.js';
+import {accountListPath, laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/every-account/account-lists.js';
 import {ListsJournal, stateFolderOf, type JournalHeader, type JournalState} from '../../http/every-account/lists-journal.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import type {Page, WalkEnd} from '../../contract/types.js';
@@ -395,7 +395,7 @@ async function finish({sink, writer, journal, tally, say, progress, options, io,
 		if (tally.failed.length > 0) {
 			const {failed} = tally;
 			const named = failed.slice(0, 5).map(({list}) => inert(list.account)).join(', ') + (failed.length > 5 ? ', …' : '');
-			say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: `/v2/accounts/${failed[0]!.list.account}/${options.each}`, set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
+			say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: accountListPath(failed[0]!.list.account, options.each), set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
 			return exitCodes.listsFailed;
 		}
 
