@@ -90,6 +90,22 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 	let state: JournalState | undefined;
 	let fd: number;
 	const cannot = (error: unknown) => new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
+	// A device or a pipe (/dev/stdout, a FIFO): written as stdout is, with no state beside it (nothing there can be cut back and gone on with).
+	const special = fs.statSync(file, {throwIfNoEntry: false});
+	if (special !== undefined && !special.isFile() && !special.isDirectory()) {
+		if (options.resume) {
+			throw new UsageError(`${flagName('resume')} goes on with a walk written to a file, and ${inert(file)} is not one (a device or a pipe); run the command without ${flagName('resume')}.`);
+		}
+
+		try {
+			fd = fs.openSync(file, 'w');
+		} catch (error: unknown) {
+			throw cannot(error);
+		}
+
+		return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal: undefined, state: undefined};
+	}
+
 	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
 	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
 	if (options.resume && !fresh) {
@@ -364,18 +380,18 @@ async function finish({sink, writer, journal, tally, say, progress, options, io,
 		if (sink.failure) {
 			sink.closeAfterFailure(objects => writer.end(objects));
 			say(`could not write the output (${inert(sink.failure.message)}).`);
-			say(stopped(tally, options, 'failure'));
+			say(stopped(tally, options, 'failure', journal !== undefined));
 			return exitCodes.failure;
 		}
 
 		if (options.signal?.aborted) {
-			say(stopped(tally, options, 'interruption'));
+			say(stopped(tally, options, 'interruption', journal !== undefined));
 			return interruptedExitCode(options.signal.reason);
 		}
 
 		if (tally.failure !== undefined) {
 			say(describeError(tally.failure).message);
-			say(stopped(tally, options, 'failure'));
+			say(stopped(tally, options, 'failure', journal !== undefined));
 			return exitCodes.failure;
 		}
 
@@ -415,11 +431,11 @@ async function finish({sink, writer, journal, tally, say, progress, options, io,
 	}
 }
 
-/** What was written before the walk stopped (`event`), and how to go on: --resume with -o, else --starting-after at the last list written whole. */
-function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure'): string {
+/** What was written before the walk stopped (`event`), and how to go on: --resume with its state beside -o FILE, else --starting-after at the last list written whole. */
+function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure', resumable: boolean): string {
 	const all = tally.total === undefined ? `at least ${formatCount(tally.known)}` : formatCount(tally.total);
 	const whole = `${formatCount(tally.listsDone)} of ${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
-	if (options.output !== undefined) {
+	if (resumable) {
 		return `${whole}; to go on, run the same command with ${flagName('resume')}.`;
 	}
 
