@@ -106,41 +106,73 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 		return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal: undefined, state: undefined};
 	}
 
+	const folder = inert(stateFolderOf(file));
+	// The state's folder cannot be made, read or written (a read-only folder): one sentence, before anything of FILE is changed.
+	const unkept = (error: unknown) => (error instanceof UsageError ? error : new UsageError(`The walk's state cannot be kept in ${folder} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give ${flagName('output')} a file in a folder that can be written, or make that folder readable and writable.`));
 	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
 	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
 	if (options.resume && !fresh) {
-		({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
 		try {
-			fd = fs.openSync(file, 'a');
+			({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
+		} catch (error: unknown) {
+			throw unkept(error);
+		}
+
+		try {
+			// Read too: the end of what was written is checked, and read for each list's mark.
+			fd = fs.openSync(file, 'a+');
 		} catch (error: unknown) {
 			journal.close();
 			throw cannot(error);
 		}
 
 		const bytes = state.written?.bytes ?? 0;
-		if (fs.fstatSync(fd).size < bytes) {
+		const changed = fs.fstatSync(fd).size < bytes ? 'is shorter than its walk\'s state says it was written' : state.written !== undefined && tailOf(fd, bytes) !== state.written.tail ? 'is not what its walk wrote (changed or replaced since the walk stopped)' : undefined;
+		if (changed !== undefined) {
 			fs.closeSync(fd);
 			journal.close();
-			throw new UsageError(`${inert(file)} is shorter than its walk's state says it was written; remove ${inert(stateFolderOf(file))} and run the command again without ${flagName('resume')}.`);
+			throw new UsageError(`${inert(file)} ${changed}; remove ${folder} and run the command again without ${flagName('resume')}.`);
 		}
 
 		// What came after the last list written whole (part of a list, a closing `]`) is written again, as the walk goes on.
 		fs.ftruncateSync(fd, bytes);
 	} else {
 		if (ListsJournal.exists(file)) {
-			throw new UsageError(`${inert(file)} has an unfinished walk beside it (${inert(stateFolderOf(file))}); add ${flagName('resume')} to go on with it, or remove that folder to start over.`);
+			throw new UsageError(`${inert(file)} has an unfinished walk beside it (${folder}); add ${flagName('resume')} to go on with it, or remove that folder to start over.`);
+		}
+
+		// The state first: where it cannot be kept, FILE is not emptied.
+		try {
+			journal = ListsJournal.start(file, header, {output: flagName('output')});
+		} catch (error: unknown) {
+			throw unkept(error);
 		}
 
 		try {
-			fd = fs.openSync(file, 'w');
+			fd = fs.openSync(file, 'w+');
 		} catch (error: unknown) {
+			journal.remove();
 			throw cannot(error);
 		}
-
-		journal = ListsJournal.start(file, header);
 	}
 
 	return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal, state};
+}
+
+/** The last bytes of the first `bytes` of a file (base64): what a list's mark keeps, and a resume checks, of where it ends. */
+function tailOf(fd: number, bytes: number): string {
+	const tail = Buffer.alloc(Math.min(32, bytes));
+	let read = 0;
+	while (read < tail.length) {
+		const got = fs.readSync(fd, tail, read, tail.length - read, bytes - tail.length + read);
+		if (got === 0) {
+			break;
+		}
+
+		read += got;
+	}
+
+	return tail.subarray(0, read).toString('base64');
 }
 
 /** How the walk went, for its end on stderr. */
@@ -357,7 +389,11 @@ async function writeItems(items: ReturnType<typeof walkAccountLists>, {writer, s
 		}
 
 		count(tally, list, outcome);
-		journal?.written(list, {bytes: fd === undefined ? 0 : fs.fstatSync(fd).size, objects: tally.objects, writer: writer.state?.()}, outcome);
+		if (journal !== undefined && fd !== undefined) {
+			const bytes = fs.fstatSync(fd).size;
+			journal.written(list, {bytes, objects: tally.objects, writer: writer.state?.(), tail: tailOf(fd, bytes)}, outcome);
+		}
+
 		show();
 	}
 }

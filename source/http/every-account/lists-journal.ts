@@ -39,8 +39,12 @@ export type JournalHeader = {command: Record<string, unknown>; server: string; c
 /** The state of the writer after a list (the csv header's columns, whether a JSON array was begun), to write on as it would have. */
 export type WriterState = unknown;
 
-/** The last list written whole: the file holds it and every list before it, `bytes` long. */
-export type WrittenMark = {index: number; bytes: number; objects: number; writer: WriterState};
+/**
+ * The last list written whole: the file holds it and every list before it,
+ * `bytes` long, ending with `tail` (its last bytes, base64), by which a
+ * resume knows the file is still the one the walk wrote.
+ */
+export type WrittenMark = {index: number; bytes: number; objects: number; writer: WriterState; tail: string};
 
 /** A walk's state read back: where to go on, and what the lists written so far said (their failures, their ends). */
 export type JournalState = ListsResume & {
@@ -62,7 +66,35 @@ type Line =
 	| {accounts: string[]; from: number}
 	| {accountsEnded: number; end: WalkEnd}
 	| {waiting: number; account: string; chunks: number[]; objects: number; outcome: ListOutcome}
-	| {written: number; account: string; bytes: number; objects: number; writer: WriterState; outcome: ListOutcome};
+	| {written: number; account: string; bytes: number; objects: number; writer: WriterState; tail: string; outcome: ListOutcome};
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isEnd = (value: unknown): value is WalkEnd => isRecord(value) && typeof value['kind'] === 'string';
+const isOutcome = (value: unknown): value is ListOutcome => isRecord(value) && (isEnd(value['end']) || typeof value['failure'] === 'string');
+
+/** Whether a journal line (after the first) has the shape its kind says: anything else is a damaged journal, never a crash. */
+function wellFormed(line: unknown): line is Line {
+	if (!isRecord(line)) {
+		return false;
+	}
+
+	if ('accounts' in line) {
+		return Array.isArray(line['accounts']) && line['accounts'].every(id => typeof id === 'string') && isCount(line['from']);
+	}
+
+	if ('accountsEnded' in line) {
+		return isCount(line['accountsEnded']) && isEnd(line['end']);
+	}
+
+	const chunks = line['chunks'];
+	if ('waiting' in line) {
+		return isCount(line['waiting']) && typeof line['account'] === 'string' && Array.isArray(chunks) && chunks.length % 2 === 0 && chunks.every(isCount) && isCount(line['objects']) && isOutcome(line['outcome']);
+	}
+
+	return 'written' in line && isCount(line['written']) && typeof line['account'] === 'string' && isCount(line['bytes']) && isCount(line['objects'])
+		&& (line['writer'] === undefined || isRecord(line['writer'])) && typeof line['tail'] === 'string' && isOutcome(line['outcome']);
+}
 
 function flatChunks(chunks: readonly SpoolChunk[]): number[] {
 	return chunks.flatMap(chunk => [chunk.offset, chunk.length]);
@@ -156,15 +188,42 @@ export class ListsJournal {
 		this.#fd = fd;
 	}
 
-	/** Whether `output` has a walk's state beside it. */
+	/** Whether `output` has a walk's state beside it (or something there that cannot be read, which a resume then names). */
 	static exists(output: string): boolean {
-		return fs.existsSync(path.join(stateFolderOf(output), 'journal'));
+		try {
+			fs.statSync(path.join(stateFolderOf(output), 'journal'));
+			return true;
+		} catch (error: unknown) {
+			const {code} = error as NodeJS.ErrnoException;
+			return code !== 'ENOENT' && code !== 'ENOTDIR';
+		}
 	}
 
-	/** Starts the state of a new walk beside `output`, replacing any there. */
-	static start(output: string, header: JournalHeader): ListsJournal {
+	/**
+	 * Starts the state of a new walk beside `output`. What a walk may leave
+	 * there without a journal (a lock, a spool) is removed; anything else is
+	 * refused, never removed: the folder's name is the user's too.
+	 */
+	static start(output: string, header: JournalHeader, flags: {output: string}): ListsJournal {
 		const folder = stateFolderOf(output);
-		fs.rmSync(folder, {recursive: true, force: true});
+		const found = fs.lstatSync(folder, {throwIfNoEntry: false});
+		if (found !== undefined) {
+			const taken = () => new UsageError(`${inert(folder)}, where the walk would keep its state, ${found.isDirectory() ? 'holds files pagewalk did not put there' : 'is not a folder'}; move it away, or give ${flags.output} another file.`);
+			if (!found.isDirectory()) {
+				throw taken();
+			}
+
+			for (const name of ['lock', 'spool']) {
+				fs.rmSync(path.join(folder, name), {force: true});
+			}
+
+			try {
+				fs.rmdirSync(folder);
+			} catch (error: unknown) {
+				throw (error as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (error as NodeJS.ErrnoException).code === 'EEXIST' ? taken() : error;
+			}
+		}
+
 		fs.mkdirSync(folder, {mode: 0o700});
 		lock(folder, output);
 		const fd = fs.openSync(path.join(folder, 'journal'), 'a', 0o600);
@@ -181,8 +240,7 @@ export class ListsJournal {
 	 */
 	static resume(output: string, header: JournalHeader, flags: {resume: string; output: string}): {journal: ListsJournal; state: JournalState} {
 		const folder = stateFolderOf(output);
-		const file = path.join(folder, 'journal');
-		if (!fs.existsSync(file)) {
+		if (!ListsJournal.exists(output)) {
 			throw new UsageError(`${inert(output)} holds something, but no unfinished walk is beside it (no ${inert(folder)}) to go on with; run the same command without ${flags.resume} to write it again.`);
 		}
 
@@ -210,7 +268,7 @@ export class ListsJournal {
 			first = lines.length > 0 ? JSON.parse(lines[0]!) as JournalHeader & {pagewalk?: unknown; version?: unknown} : undefined;
 		} catch {}
 
-		if (first?.pagewalk !== format || first.version !== version) {
+		if (first?.pagewalk !== format || first.version !== version || !isRecord(first.command) || typeof first.server !== 'string' || typeof first.credential !== 'string') {
 			throw damaged();
 		}
 
@@ -222,11 +280,16 @@ export class ListsJournal {
 		const state: JournalState = {accounts: [], accountsEnded: false, next: 0, waiting: new Map(), written: undefined, outcomes: [], accountsEnd: undefined};
 		const accounts: string[] = [];
 		const waiting = new Map<number, WaitingList>();
+		const spoolSize = fs.statSync(path.join(folder, 'spool'), {throwIfNoEntry: false})?.size ?? 0;
 		for (const raw of lines.slice(1)) {
-			let line: Line;
+			let line: unknown;
 			try {
-				line = JSON.parse(raw) as Line;
+				line = JSON.parse(raw);
 			} catch {
+				throw damaged();
+			}
+
+			if (!wellFormed(line)) {
 				throw damaged();
 			}
 
@@ -240,18 +303,20 @@ export class ListsJournal {
 				state.accountsEnded = true;
 				state.accountsEnd = line.end;
 			} else if ('waiting' in line) {
-				waiting.set(line.waiting, {account: line.account, chunks: chunksOf(line.chunks), objects: line.objects, outcome: line.outcome});
-			} else if ('written' in line) {
-				if (line.written !== state.next) {
+				if (line.account !== accounts[line.waiting] || chunksOf(line.chunks).some(chunk => chunk.offset + chunk.length > spoolSize)) {
 					throw damaged();
 				}
 
-				state.written = {index: line.written, bytes: line.bytes, objects: line.objects, writer: line.writer};
+				waiting.set(line.waiting, {account: line.account, chunks: chunksOf(line.chunks), objects: line.objects, outcome: line.outcome});
+			} else {
+				if (line.written !== state.next || line.account !== accounts[line.written] || line.bytes < (state.written?.bytes ?? 0) || line.objects < (state.written?.objects ?? 0)) {
+					throw damaged();
+				}
+
+				state.written = {index: line.written, bytes: line.bytes, objects: line.objects, writer: line.writer, tail: line.tail};
 				state.outcomes.push({list: {index: line.written, account: line.account}, outcome: line.outcome});
 				waiting.delete(line.written);
 				state.next = line.written + 1;
-			} else {
-				throw damaged();
 			}
 		}
 
