@@ -299,7 +299,7 @@ export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, i
 		...(options.format === 'csv' ? {parentColumn: accountColumn} : {}),
 		...(state?.written === undefined ? {} : {resume: state.written.writer}),
 	});
-	const progress = progressOn(io.stderr);
+	const progress = progressOn(io.stderr, io.env);
 	const say = (line: string) => {
 		progress.clear();
 		io.stderr.write(`pagewalk: ${redact(line)}\n`);

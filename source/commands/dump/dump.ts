@@ -180,7 +180,7 @@ function openOutput(options: DumpOptions, io: CommandIo): Output {
 		fields: options.columns,
 		formulaGuard: options.formulaGuard,
 	});
-	const progress = progressOn(io.stderr);
+	const progress = progressOn(io.stderr, io.env);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
 	// it: take the line down before every write of data; page() redraws it
