@@ -201,6 +201,19 @@ describe('stopped otherwise', () => {
 		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
 	});
 
+	it('SIGTERM before the accounts list answered: no count of lists to give, and how to go on', async () => {
+		const file = fileName('ndjson');
+		const hold = proxy.hold(requestPath => /^\/v2\/accounts(?:\?|$)/.test(requestPath));
+		const {child, done} = start(['--all', '-o', file]);
+		try {
+			await proxy.waitFor(() => hold.arrived.length > 0);
+			child.kill('SIGTERM');
+			expect(await done).toEqual({code: 143, signal: null, stderr: 'pagewalk: 0 lists (0 objects) were written whole before the interruption; to go on, run the same command with --resume.\n'});
+		} finally {
+			hold.release();
+		}
+	});
+
 	it('a lost connection: exit 1, the failure and how to go on; --resume once it is back ends it byte for byte', async () => {
 		const shape = ['--all', '--limit', '10'];
 		const expected = await reference(shape);

@@ -469,8 +469,9 @@ async function finish({sink, writer, journal, tally, say, progress, options, io,
 
 /** What was written before the walk stopped (`event`), and how to go on: --resume with its state beside -o FILE, else --starting-after at the last list written whole. */
 function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure', resumable: boolean): string {
-	const all = tally.total === undefined ? `at least ${formatCount(tally.known)}` : formatCount(tally.total);
-	const whole = `${formatCount(tally.listsDone)} of ${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
+	// Before the accounts list's first page there is no count of lists to give.
+	const all = tally.total === undefined ? (tally.known === 0 ? '' : ` of at least ${formatCount(tally.known)}`) : ` of ${formatCount(tally.total)}`;
+	const whole = `${formatCount(tally.listsDone)}${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
 	if (resumable) {
 		return `${whole}; to go on, run the same command with ${flagName('resume')}.`;
 	}
