@@ -408,6 +408,8 @@ async function finish({sink, writer, journal, tally, say, progress, options, io,
 		}
 
 		await sink.write(writer.end());
+		// A device's write fails in its callback: the last one may not have called back yet.
+		await sink.settled();
 		progress.clear();
 		for (const note of writer.notes()) {
 			say(note);

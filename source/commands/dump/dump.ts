@@ -352,6 +352,8 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: Command
 	}
 
 	await output.writeData(output.writer.end());
+	// A device's write fails in its callback: the last one (a single page's) may not have called back yet.
+	await sink.settled();
 	if (sink.failure) {
 		return writeFailed(sink, sink.failure, options, output);
 	}
