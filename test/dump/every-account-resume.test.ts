@@ -11,7 +11,7 @@
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {hostname, tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import fc from 'fast-check';
@@ -310,6 +310,28 @@ describe('a state or a file changed between runs: one sentence, nothing of FILE 
 			expect(readFileSync(file, 'utf8')).toBe('kept\n');
 			expect(readFileSync(existsSync(path.join(`${file}.pagewalk`, 'notes')) ? path.join(`${file}.pagewalk`, 'notes') : `${file}.pagewalk`, 'utf8')).toBe('precious\n');
 		}
+	});
+});
+
+describe('a state folder with no journal yet', () => {
+	it('held by a running process: refused, its lock kept; left by one that is gone: taken over', async () => {
+		const file = fileName('ndjson');
+		mkdirSync(`${file}.pagewalk`);
+		const lock = path.join(`${file}.pagewalk`, 'lock');
+		// This process runs: a walk that has made its folder and lock, and not yet its journal.
+		writeFileSync(lock, JSON.stringify({pid: process.pid, host: hostname()}));
+		const held = await start(['--all', '--limit', '10', '-o', file]).done;
+		expect(held).toEqual({code: exitCodes.usage, signal: null, stderr: `pagewalk: ${file} is being written by another pagewalk (process ${process.pid}); wait for it to end, or stop it, then run the command again (if no such process runs, remove ${lock}).\n`});
+		expect(existsSync(lock)).toBe(true);
+		const gone = spawn(process.execPath, ['-e', '']);
+		await new Promise(resolve => {
+			gone.on('close', resolve);
+		});
+		writeFileSync(lock, JSON.stringify({pid: gone.pid, host: hostname()}));
+		writeFileSync(path.join(`${file}.pagewalk`, 'spool'), 'pages of a walk killed before its journal');
+		const taken = await start(['--all', '--limit', '10', '-o', file]).done;
+		expect(taken).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals((await reference(['--all', '--limit', '10'])).bytes)).toBe(true);
 	});
 });
 

@@ -201,31 +201,36 @@ export class ListsJournal {
 
 	/**
 	 * Starts the state of a new walk beside `output`. What a walk may leave
-	 * there without a journal (a lock, a spool) is removed; anything else is
-	 * refused, never removed: the folder's name is the user's too.
+	 * there without a journal (a lock of a process gone, a spool) is
+	 * removed; anything else is refused, never removed: the folder's name is
+	 * the user's too. A folder another run holds is refused (lock).
 	 */
 	static start(output: string, header: JournalHeader, flags: {output: string}): ListsJournal {
 		const folder = stateFolderOf(output);
-		const found = fs.lstatSync(folder, {throwIfNoEntry: false});
-		if (found !== undefined) {
-			const taken = () => new UsageError(`${inert(folder)}, where the walk would keep its state, ${found.isDirectory() ? 'holds files pagewalk did not put there' : 'is not a folder'}; move it away, or give ${flags.output} another file.`);
-			if (!found.isDirectory()) {
-				throw taken();
-			}
-
-			for (const name of ['lock', 'spool']) {
-				fs.rmSync(path.join(folder, name), {force: true});
-			}
-
-			try {
-				fs.rmdirSync(folder);
-			} catch (error: unknown) {
-				throw (error as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (error as NodeJS.ErrnoException).code === 'EEXIST' ? taken() : error;
+		let made = false;
+		try {
+			fs.mkdirSync(folder, {mode: 0o700});
+			made = true;
+		} catch (error: unknown) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+				throw error;
 			}
 		}
 
-		fs.mkdirSync(folder, {mode: 0o700});
+		const taken = (what: string) => new UsageError(`${inert(folder)}, where the walk would keep its state, ${what}; move it away, or give ${flags.output} another file.`);
+		if (!made && !fs.lstatSync(folder).isDirectory()) {
+			throw taken('is not a folder');
+		}
+
 		lock(folder, output);
+		if (!made) {
+			fs.rmSync(path.join(folder, 'spool'), {force: true});
+			if (fs.readdirSync(folder).some(name => name !== 'lock')) {
+				fs.rmSync(path.join(folder, 'lock'), {force: true});
+				throw taken('holds files pagewalk did not put there');
+			}
+		}
+
 		const fd = fs.openSync(path.join(folder, 'journal'), 'a', 0o600);
 		const journal = new ListsJournal(folder, fd);
 		journal.#append({pagewalk: format, version, ...header});
