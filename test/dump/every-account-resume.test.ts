@@ -313,6 +313,18 @@ describe('a state or a file changed between runs: one sentence, nothing of FILE 
 	});
 });
 
+describe('the same walk in other words', () => {
+	it('--format ndjson resumes a walk started without --format (the default, the same bytes)', async () => {
+		const shape = ['--all', '--limit', '10'];
+		const expected = await reference(shape);
+		const file = fileName('ndjson');
+		await killAt([...shape, '-o', file], {at: 0.3, hold: 'none'}, expected.requests, sandbox.store.ids('accounts')[0]!);
+		const resumed = await start([...shape, '--format', 'ndjson', '-o', file, '--resume']).done;
+		expect(resumed).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
+	});
+});
+
 describe('a state folder with no journal yet', () => {
 	it('held by a running process: refused, its lock kept; left by one that is gone: taken over', async () => {
 		const file = fileName('ndjson');
