@@ -261,6 +261,10 @@ describe('dump\'s hints', () => {
 		const [alone] = await check('account-lists', async () => dump(['transactions', base, '--all', '--concurrency', '2'], env), {code: 4, sites: ['dump-list-failed'], situationEnv: env});
 		expect(alone!.argv).toContain('--all');
 		expect(alone!.argv.some(word => word.startsWith('--concurrency'))).toBe(false);
+		// An account id that a path, a shell and a terminal read specially: its list alone, at the path the walk asked (percent-encoded).
+		const odd = `--base-url=${faulty().base('account-lists', {size: 6, odd: 1})}`;
+		const [oddAlone] = await check('account-lists odd', async () => dump(['transactions', odd, '--all'], env), {code: 4, sites: ['dump-list-failed'], situationEnv: env, hintCode: 1});
+		expect(oddAlone!.argv[0]).toBe(`/v2/accounts/${encodeURIComponent('item-0002/\u001B[31m?#\'')}/transactions`);
 	});
 
 	test('the browser\'s export (E) stopped short: the dump line it says goes on with it', async () => {

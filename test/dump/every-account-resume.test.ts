@@ -10,8 +10,8 @@
  * refused for another command or server, with one sentence (exit 2).
  */
 import {spawn, type ChildProcess} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {hostname, tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import fc from 'fast-check';
@@ -107,15 +107,25 @@ describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk 
 					const file = fileName(format);
 					const flags = [...shape, '--concurrency', String(concurrency), ...(bothEnds ? ['--both-ends'] : []), '-o', file];
 					const head = sandbox.store.ids('accounts')[0]!;
+					let ended = false;
 					for (const [index, kill] of kills.entries()) {
 						// eslint-disable-next-line no-await-in-loop -- one run after the other, each going on from the one before
-						await killAt(index === 0 ? flags : [...flags, '--resume'], kill, expected.requests, head);
+						const run = await killAt(index === 0 ? flags : [...flags, '--resume'], kill, expected.requests, head);
+						// A walk that ended before the kill came (a late moment on a busy machine) has nothing left to resume.
+						ended = run.signal === null;
+						if (ended) {
+							expect(run).toEqual({code: 0, signal: null, stderr: ''});
+							break;
+						}
 					}
 
 					const from = proxy.recorded.length;
 					const finished = existsSync(`${file}.pagewalk`) ? readFileSync(`${file}.pagewalk/journal`, 'utf8') : '';
-					const last = await start([...flags, '--resume']).done;
-					expect(last).toEqual({code: 0, signal: null, stderr: ''});
+					if (!ended) {
+						const last = await start([...flags, '--resume']).done;
+						expect(last).toEqual({code: 0, signal: null, stderr: ''});
+					}
+
 					expect(readFileSync(file).equals(expected.bytes)).toBe(true);
 					expect(existsSync(`${file}.pagewalk`)).toBe(false);
 					// No list written whole or waiting before the last run was asked for again.
@@ -137,7 +147,7 @@ describe('killed with SIGKILL at any moment, then --resume: the bytes of a walk 
 });
 
 /** Runs the walk and kills it (SIGKILL) once the proxy has seen `kill.at` of `requests`, holding what `kill.hold` says meanwhile. */
-async function killAt(flags: string[], kill: Kill, requests: number, head: string): Promise<void> {
+async function killAt(flags: string[], kill: Kill, requests: number, head: string): Promise<Run> {
 	const held = {
 		none: undefined,
 		head: (requestPath: string) => requestPath.startsWith(`/v2/accounts/${head}/transactions`),
@@ -152,7 +162,7 @@ async function killAt(flags: string[], kill: Kill, requests: number, head: strin
 	try {
 		await Promise.race([proxy.waitFor(() => proxy.seen >= before + wanted || (hold !== undefined && hold.arrived.length > 0 && proxy.seen >= before + Math.min(most, wanted))), done]);
 		child.kill('SIGKILL');
-		await done;
+		return await done;
 	} finally {
 		hold?.release();
 	}
@@ -191,6 +201,19 @@ describe('stopped otherwise', () => {
 		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
 	});
 
+	it('SIGTERM before the accounts list answered: no count of lists to give, and how to go on', async () => {
+		const file = fileName('ndjson');
+		const hold = proxy.hold(requestPath => /^\/v2\/accounts(?:\?|$)/.test(requestPath));
+		const {child, done} = start(['--all', '-o', file]);
+		try {
+			await proxy.waitFor(() => hold.arrived.length > 0);
+			child.kill('SIGTERM');
+			expect(await done).toEqual({code: 143, signal: null, stderr: 'pagewalk: 0 lists (0 objects) were written whole before the interruption; to go on, run the same command with --resume.\n'});
+		} finally {
+			hold.release();
+		}
+	});
+
 	it('a lost connection: exit 1, the failure and how to go on; --resume once it is back ends it byte for byte', async () => {
 		const shape = ['--all', '--limit', '10'];
 		const expected = await reference(shape);
@@ -216,6 +239,133 @@ describe('stopped otherwise', () => {
 		const stopped = await done;
 		expect(stopped.code).toBe(130);
 		expect(stopped.stderr).toMatch(/^pagewalk: \d+ of (at least )?\d+ lists \([\d,]+ objects\) were written whole before the interruption(, and [\d,]+ objects? of the next list, which a resume writes again)?; to resume, run the same command (with --starting-after=[\w-]+ \(the accounts after it\)|again), or with --output FILE to go on later with --resume exactly where it stopped\.\n$/);
+	});
+});
+
+describe('a state or a file changed between runs: one sentence, nothing of FILE lost', () => {
+	it('a journal edited inside, FILE replaced: refused, FILE as it was', async () => {
+		const shape = ['--all', '--limit', '10'];
+		const expected = await reference(shape);
+		const stoppedFile = fileName('ndjson');
+		await killAt([...shape, '--concurrency', '3', '-o', stoppedFile], {at: 0.5, hold: 'none'}, expected.requests, sandbox.store.ids('accounts')[0]!);
+		const journal = readFileSync(`${stoppedFile}.pagewalk/journal`, 'utf8').split('\n');
+		const lastWritten = journal.findLastIndex(line => line.startsWith('{"written"'));
+		expect(lastWritten).toBeGreaterThan(0);
+		const edit = (change: (mark: Record<string, unknown>) => void) => journal.map((line, index) => {
+			if (index !== lastWritten) {
+				return line;
+			}
+
+			const mark = JSON.parse(line) as Record<string, unknown>;
+			change(mark);
+			return JSON.stringify(mark);
+		}).join('\n');
+		const damaged = (file: string) => `pagewalk: The state of the walk beside ${file} is damaged; remove ${file}.pagewalk and run the command again without --resume.\n`;
+		const changed = (file: string) => `pagewalk: ${file} is not what its walk wrote (changed or replaced since the walk stopped); remove ${file}.pagewalk and run the command again without --resume.\n`;
+		const cases: Array<{journal?: string; file?: Buffer; stderr: (file: string) => string}> = [
+			// A list's mark says less was written than was: what follows it would be written over the middle of a list.
+			{journal: edit(mark => {
+				mark['bytes'] = (mark['bytes'] as number) - 10;
+			}), stderr: changed},
+			{journal: edit(mark => {
+				delete mark['bytes'];
+			}), stderr: damaged},
+			{journal: journal.map((line, index) => (index === 1 ? 'null' : line)).join('\n'), stderr: damaged},
+			{journal: edit(mark => {
+				mark['account'] = 'another';
+			}), stderr: damaged},
+			// FILE replaced by another of at least the length the state names.
+			{file: Buffer.concat([Buffer.from('x'.repeat(readFileSync(stoppedFile).length)), Buffer.from('\n')]), stderr: changed},
+		];
+		for (const {journal: text, file: bytes, stderr} of cases) {
+			const file = fileName('ndjson');
+			cpSync(`${stoppedFile}.pagewalk`, `${file}.pagewalk`, {recursive: true});
+			writeFileSync(file, bytes ?? readFileSync(stoppedFile));
+			if (text !== undefined) {
+				writeFileSync(`${file}.pagewalk/journal`, text);
+			}
+
+			const before = readFileSync(file);
+			// eslint-disable-next-line no-await-in-loop -- one case at a time
+			const resumed = await start([...shape, '-o', file, '--resume']).done;
+			expect(resumed).toEqual({code: exitCodes.usage, signal: null, stderr: stderr(file)});
+			expect(readFileSync(file).equals(before)).toBe(true);
+		}
+	});
+
+	it('FILE.pagewalk a file of the user\'s, or a folder holding others: refused, neither removed, FILE not emptied', async () => {
+		for (const make of [(folder: string) => {
+			writeFileSync(folder, 'precious\n');
+		}, (folder: string) => {
+			mkdirSync(folder);
+			writeFileSync(path.join(folder, 'notes'), 'precious\n');
+		}]) {
+			const file = fileName('ndjson');
+			writeFileSync(file, 'kept\n');
+			make(`${file}.pagewalk`);
+			// eslint-disable-next-line no-await-in-loop -- one case at a time
+			const run = await start(['--all', '-o', file]).done;
+			expect(run.code).toBe(exitCodes.usage);
+			expect(run.stderr).toMatch(new RegExp(`^pagewalk: ${file.replaceAll('.', String.raw`\.`)}\\.pagewalk, where the walk would keep its state, (is not a folder|holds files pagewalk did not put there); move it away, or give --output another file\\.\\n$`));
+			expect(readFileSync(file, 'utf8')).toBe('kept\n');
+			expect(readFileSync(existsSync(path.join(`${file}.pagewalk`, 'notes')) ? path.join(`${file}.pagewalk`, 'notes') : `${file}.pagewalk`, 'utf8')).toBe('precious\n');
+		}
+	});
+});
+
+describe('the same walk in other words', () => {
+	it('--format ndjson resumes a walk started without --format (the default, the same bytes)', async () => {
+		const shape = ['--all', '--limit', '10'];
+		const expected = await reference(shape);
+		const file = fileName('ndjson');
+		await killAt([...shape, '-o', file], {at: 0.3, hold: 'none'}, expected.requests, sandbox.store.ids('accounts')[0]!);
+		const resumed = await start([...shape, '--format', 'ndjson', '-o', file, '--resume']).done;
+		expect(resumed).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
+	});
+});
+
+describe('a state folder with no journal yet', () => {
+	it('held by a running process: refused, its lock kept; left by one that is gone: taken over', async () => {
+		const file = fileName('ndjson');
+		mkdirSync(`${file}.pagewalk`);
+		const lock = path.join(`${file}.pagewalk`, 'lock');
+		// This process runs: a walk that has made its folder and lock, and not yet its journal.
+		writeFileSync(lock, JSON.stringify({pid: process.pid, host: hostname()}));
+		const held = await start(['--all', '--limit', '10', '-o', file]).done;
+		expect(held).toEqual({code: exitCodes.usage, signal: null, stderr: `pagewalk: ${file} is being written by another pagewalk (process ${process.pid}); wait for it to end, or stop it, then run the command again (if no such process runs, remove ${lock}).\n`});
+		expect(existsSync(lock)).toBe(true);
+		const gone = spawn(process.execPath, ['-e', '']);
+		await new Promise(resolve => {
+			gone.on('close', resolve);
+		});
+		writeFileSync(lock, JSON.stringify({pid: gone.pid, host: hostname()}));
+		writeFileSync(path.join(`${file}.pagewalk`, 'spool'), 'pages of a walk killed before its journal');
+		const taken = await start(['--all', '--limit', '10', '-o', file]).done;
+		expect(taken).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals((await reference(['--all', '--limit', '10'])).bytes)).toBe(true);
+	});
+});
+
+describe('two runs at once on one file', () => {
+	it('the second is refused with one sentence while the first runs, which ends as it would have', async () => {
+		const shape = ['--all', '--limit', '10'];
+		const expected = await reference(shape);
+		const file = fileName('ndjson');
+		const head = sandbox.store.ids('accounts')[0]!;
+		const hold = proxy.hold(requestPath => requestPath.startsWith(`/v2/accounts/${head}/transactions`));
+		const first = start([...shape, '-o', file]);
+		try {
+			await proxy.waitFor(() => hold.arrived.length > 0 && existsSync(`${file}.pagewalk/journal`));
+			const second = await start([...shape, '-o', file, '--resume']).done;
+			expect(second).toEqual({code: exitCodes.usage, signal: null, stderr: `pagewalk: ${file} is being written by another pagewalk (process ${first.child.pid}); wait for it to end, or stop it, then run the command again (if no such process runs, remove ${path.join(`${file}.pagewalk`, 'lock')}).\n`});
+		} finally {
+			hold.release();
+		}
+
+		expect(await first.done).toEqual({code: 0, signal: null, stderr: ''});
+		expect(readFileSync(file).equals(expected.bytes)).toBe(true);
+		expect(existsSync(`${file}.pagewalk`)).toBe(false);
 	});
 });
 

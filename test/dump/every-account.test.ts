@@ -8,6 +8,7 @@
  * `account-lists`, an account removed mid-walk) said one by one while the
  * others are written, exit 4.
  */
+import {existsSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {exitCodes} from '../../source/text/errors.js';
@@ -185,6 +186,18 @@ describe('flags a walk of every account refuses, before anything is sent', () =>
 	])('%j', async (argv, stderr) => {
 		const result = await dumpInProcess(argv, env());
 		expect(result).toEqual({code: exitCodes.usage, stdout: '', stderr});
+	});
+});
+
+describe('-o to a device', () => {
+	it.runIf(existsSync('/dev/full'))('written as stdout is, no state beside it: a full device fails with the --starting-after that goes on; --resume is refused', async () => {
+		const full = await dumpInProcess(['transactions', '--all', '--concurrency', '2', '-o', '/dev/full'], env());
+		expect(full.code).toBe(exitCodes.failure);
+		expect(full.stderr).toMatch(/^pagewalk: could not write the output \(ENOSPC[^\n]*\)\.\npagewalk: \d+ of (at least )?\d+ lists \([\d,]+ objects\) were written whole before the failure[^\n]*; to resume, run the same command (with --starting-after=\S+ \(the accounts after it\)|again), or with --output FILE to go on later with --resume exactly where it stopped\.\n$/);
+		expect(existsSync('/dev/full.pagewalk')).toBe(false);
+		const resumed = await dumpInProcess(['transactions', '--all', '-o', '/dev/null', '--resume'], env());
+		expect(resumed).toEqual({code: exitCodes.usage, stdout: '', stderr: 'pagewalk: --resume goes on with a walk written to a file, and /dev/null is not one (a device or a pipe); run the command without --resume.\n'});
+		expect(existsSync('/dev/null.pagewalk')).toBe(false);
 	});
 });
 

@@ -76,6 +76,37 @@ describe('walkAccountLists', () => {
 		await client.close();
 	});
 
+	it('closed by its reader on a page of the list in front handed on as it came (--max-items, a closed pipe): that list is let go', async () => {
+		let open!: () => void;
+		const gate = new Promise<void>(resolve => {
+			open = resolve;
+		});
+		const steps: StepsOf = async function * (_client, _query, _signal, list): AsyncGenerator<EndsStep, WalkEnd> {
+			if (list === undefined) {
+				yield forward(['a']);
+				return {kind: 'end'};
+			}
+
+			// The first page comes once the list is in front: handed on as it comes, not read back from the spool.
+			await gate;
+			yield forward(['t1']);
+			yield forward(['t2']);
+			return {kind: 'end'};
+		};
+
+		const client = createClient(config);
+		const items = walkAccountLists({client, config, each: 'transactions', concurrency: 2, steps});
+		const asked = items.next();
+		await new Promise(resolve => {
+			setImmediate(resolve);
+		});
+		open();
+		const first = await asked;
+		expect(first.done === false && ids(first.value)).toEqual(['t1']);
+		await settles(items.return({kind: 'end'}));
+		await client.close();
+	});
+
 	it('lists that finish in any order come out in the accounts\' order, each whole, then its end', async () => {
 		const accounts = ['a', 'b', 'c', 'd', 'e', 'f'];
 		// Each list's pages are let go in an order of the test's: the last accounts' lists finish first.

@@ -12,7 +12,7 @@ import type {WalkConfig} from '../../config/options.js';
 import type {EachList} from '../../config/endpoint.js';
 import type {EndsStep} from '../../http/both-ends.js';
 import {createClient, type PageClient} from '../../http/http-client.js';
-import {laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/every-account/account-lists.js';
+import {accountListPath, laneCount, walkAccountLists, type ListOutcome, type ListRef, type StepsOf} from '../../http/every-account/account-lists.js';
 import {ListsJournal, stateFolderOf, type JournalHeader, type JournalState} from '../../http/every-account/lists-journal.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import type {Page, RetryNotice, WalkEnd} from '../../contract/types.js';
@@ -78,29 +78,11 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 	let state: JournalState | undefined;
 	let fd: number;
 	const cannot = (error: unknown) => new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
-	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
-	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
-	if (options.resume && !fresh) {
-		({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
-		try {
-			fd = fs.openSync(file, 'a');
-		} catch (error: unknown) {
-			journal.close();
-			throw cannot(error);
-		}
-
-		const bytes = state.written?.bytes ?? 0;
-		if (fs.fstatSync(fd).size < bytes) {
-			fs.closeSync(fd);
-			journal.close();
-			throw new UsageError(`${inert(file)} is shorter than its walk's state says it was written; remove ${inert(stateFolderOf(file))} and run the command again without ${flagName('resume')}.`);
-		}
-
-		// What came after the last list written whole (part of a list, a closing `]`) is written again, as the walk goes on.
-		fs.ftruncateSync(fd, bytes);
-	} else {
-		if (ListsJournal.exists(file)) {
-			throw new UsageError(`${inert(file)} has an unfinished walk beside it (${inert(stateFolderOf(file))}); add ${flagName('resume')} to go on with it, or remove that folder to start over.`);
+	// A device or a pipe (/dev/stdout, a FIFO): written as stdout is, with no state beside it (nothing there can be cut back and gone on with).
+	const special = fs.statSync(file, {throwIfNoEntry: false});
+	if (special !== undefined && !special.isFile() && !special.isDirectory()) {
+		if (options.resume) {
+			throw new UsageError(`${flagName('resume')} goes on with a walk written to a file, and ${inert(file)} is not one (a device or a pipe); run the command without ${flagName('resume')}.`);
 		}
 
 		try {
@@ -109,10 +91,76 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 			throw cannot(error);
 		}
 
-		journal = ListsJournal.start(file, header);
+		return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal: undefined, state: undefined};
+	}
+
+	const folder = inert(stateFolderOf(file));
+	// The state's folder cannot be made, read or written (a read-only folder): one sentence, before anything of FILE is changed.
+	const unkept = (error: unknown) => (error instanceof UsageError ? error : new UsageError(`The walk's state cannot be kept in ${folder} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give ${flagName('output')} a file in a folder that can be written, or make that folder readable and writable.`));
+	// Nothing to go on with, and nothing written: --resume starts the walk (a script may give it every time).
+	const fresh = options.resume && !ListsJournal.exists(file) && (!fs.existsSync(file) || fs.statSync(file).size === 0);
+	if (options.resume && !fresh) {
+		try {
+			({journal, state} = ListsJournal.resume(file, header, {resume: flagName('resume'), output: flagName('output')}));
+		} catch (error: unknown) {
+			throw unkept(error);
+		}
+
+		try {
+			// Read too: the end of what was written is checked, and read for each list's mark.
+			fd = fs.openSync(file, 'a+');
+		} catch (error: unknown) {
+			journal.close();
+			throw cannot(error);
+		}
+
+		const bytes = state.written?.bytes ?? 0;
+		const changed = fs.fstatSync(fd).size < bytes ? 'is shorter than its walk\'s state says it was written' : state.written !== undefined && tailOf(fd, bytes) !== state.written.tail ? 'is not what its walk wrote (changed or replaced since the walk stopped)' : undefined;
+		if (changed !== undefined) {
+			fs.closeSync(fd);
+			journal.close();
+			throw new UsageError(`${inert(file)} ${changed}; remove ${folder} and run the command again without ${flagName('resume')}.`);
+		}
+
+		// What came after the last list written whole (part of a list, a closing `]`) is written again, as the walk goes on.
+		fs.ftruncateSync(fd, bytes);
+	} else {
+		if (ListsJournal.exists(file)) {
+			throw new UsageError(`${inert(file)} has an unfinished walk beside it (${folder}); add ${flagName('resume')} to go on with it, or remove that folder to start over.`);
+		}
+
+		// The state first: where it cannot be kept, FILE is not emptied.
+		try {
+			journal = ListsJournal.start(file, header, {output: flagName('output')});
+		} catch (error: unknown) {
+			throw unkept(error);
+		}
+
+		try {
+			fd = fs.openSync(file, 'w+');
+		} catch (error: unknown) {
+			journal.remove();
+			throw cannot(error);
+		}
 	}
 
 	return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal, state};
+}
+
+/** The last bytes of the first `bytes` of a file (base64): what a list's mark keeps, and a resume checks, of where it ends. */
+function tailOf(fd: number, bytes: number): string {
+	const tail = Buffer.alloc(Math.min(32, bytes));
+	let read = 0;
+	while (read < tail.length) {
+		const got = fs.readSync(fd, tail, read, tail.length - read, bytes - tail.length + read);
+		if (got === 0) {
+			break;
+		}
+
+		read += got;
+	}
+
+	return tail.subarray(0, read).toString('base64');
 }
 
 /** How the walk went, for its end on stderr. */
@@ -236,10 +284,12 @@ export type ListsEnded = {
 	/** The writer's notes (a csv column added, …), to say. */
 	notes: string[];
 	failure?: Error;
+	/** Its state is kept beside the file: the same command with --resume goes on. */
+	resumable: boolean;
 };
 
 export async function dumpLists(config: WalkConfig, options: ListsDumpOptions, io: CommandIo): Promise<number> {
-	const progress = progressOn(io.stderr);
+	const progress = progressOn(io.stderr, io.env);
 	const say = (line: string) => {
 		progress.clear();
 		io.stderr.write(`pagewalk: ${redact(line)}\n`);
@@ -364,7 +414,11 @@ async function writeItems(items: ReturnType<typeof walkAccountLists>, {writer, s
 		}
 
 		count(tally, list, outcome);
-		journal?.written(list, {bytes: fd === undefined ? 0 : fs.fstatSync(fd).size, objects: tally.objects, writer: writer.state?.()}, outcome);
+		if (journal !== undefined && fd !== undefined) {
+			const bytes = fs.fstatSync(fd).size;
+			journal.written(list, {bytes, objects: tally.objects, writer: writer.state?.(), tail: tailOf(fd, bytes)}, outcome);
+		}
+
 		show();
 	}
 }
@@ -375,26 +429,29 @@ type Closing = {sink: Sink; writer: Writer; journal: ListsJournal | undefined; t
 async function close({sink, writer, journal, tally, options, io, stream}: Closing): Promise<ListsEnded> {
 	try {
 		if (sink.gone) {
-			return {how: 'gone', tally, notes: []};
+			return {how: 'gone', tally, notes: [], resumable: false};
 		}
 
 		await sink.write(writer.end());
+		// A device's write fails in its callback: the last one may not have called back yet.
+		await sink.settled();
 		const notes = writer.notes();
+		const resumable = journal !== undefined;
 		if (sink.failure) {
 			sink.closeAfterFailure(objects => writer.end(objects));
-			return {how: 'write-failed', tally, notes, failure: sink.failure};
+			return {how: 'write-failed', tally, notes, failure: sink.failure, resumable};
 		}
 
 		if (options.signal?.aborted) {
-			return {how: 'interrupted', tally, notes};
+			return {how: 'interrupted', tally, notes, resumable};
 		}
 
 		if (tally.failure !== undefined) {
-			return {how: 'failed', tally, notes};
+			return {how: 'failed', tally, notes, resumable};
 		}
 
 		journal?.remove();
-		return {how: 'done', tally, notes};
+		return {how: 'done', tally, notes, resumable};
 	} finally {
 		if (journal && (options.signal?.aborted || tally.failure !== undefined || sink.failure)) {
 			journal.close();
@@ -415,7 +472,7 @@ async function close({sink, writer, journal, tally, options, io, stream}: Closin
 type Telling = {say: (line: string) => void; progress: Progress; options: ListsDumpOptions; io: CommandIo};
 
 /** What happened, said on stderr, and the exit status. */
-function tell({how, tally, notes, failure}: ListsEnded, {say, progress, options, io}: Telling): number {
+function tell({how, tally, notes, failure, resumable}: ListsEnded, {say, progress, options, io}: Telling): number {
 	if (how === 'gone') {
 		return exitCodes.ok;
 	}
@@ -428,18 +485,18 @@ function tell({how, tally, notes, failure}: ListsEnded, {say, progress, options,
 	switch (how) {
 		case 'write-failed': {
 			say(`could not write the output (${inert(failure!.message)}).`);
-			say(stopped(tally, options, 'failure'));
+			say(stopped(tally, options, 'failure', resumable));
 			return exitCodes.failure;
 		}
 
 		case 'interrupted': {
-			say(stopped(tally, options, 'interruption'));
+			say(stopped(tally, options, 'interruption', resumable));
 			return interruptedExitCode(options.signal!.reason);
 		}
 
 		case 'failed': {
 			say(describeError(tally.failure).message);
-			say(stopped(tally, options, 'failure'));
+			say(stopped(tally, options, 'failure', resumable));
 			return exitCodes.failure;
 		}
 
@@ -463,18 +520,19 @@ function tell({how, tally, notes, failure}: ListsEnded, {say, progress, options,
 	if (tally.failed.length > 0) {
 		const {failed} = tally;
 		const named = failed.slice(0, 5).map(({list}) => inert(list.account)).join(', ') + (failed.length > 5 ? ', …' : '');
-		say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: `/v2/accounts/${failed[0]!.list.account}/${options.each}`, set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
+		say(`${formatCount(failed.length)} of ${formatCount(tally.listsDone)} lists failed (${failed.length === 1 ? 'account' : 'accounts'} ${named}; each said above) and the others were written; the first alone: ${again('dump-list-failed', options.line, {endpoint: accountListPath(failed[0]!.list.account, options.each), set: {all: true}, drop: ['concurrency', 'resume', 'output', 'startingAfter']}).phrase}.`);
 		return exitCodes.listsFailed;
 	}
 
 	return exitCodes.ok;
 }
 
-/** What was written before the walk stopped (`event`), and how to go on: --resume with -o, else --starting-after at the last list written whole. */
-function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure'): string {
-	const all = tally.total === undefined ? `at least ${formatCount(tally.known)}` : formatCount(tally.total);
-	const whole = `${formatCount(tally.listsDone)} of ${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
-	if (options.output !== undefined) {
+/** What was written before the walk stopped (`event`), and how to go on: --resume with its state beside -o FILE, else --starting-after at the last list written whole. */
+function stopped(tally: Tally, options: ListsDumpOptions, event: 'interruption' | 'failure', resumable: boolean): string {
+	// Before the accounts list's first page there is no count of lists to give.
+	const all = tally.total === undefined ? (tally.known === 0 ? '' : ` of at least ${formatCount(tally.known)}`) : ` of ${formatCount(tally.total)}`;
+	const whole = `${formatCount(tally.listsDone)}${all} lists (${formatCount(tally.objects - tally.partObjects)} objects) were written whole before the ${event}`;
+	if (resumable) {
 		return `${whole}; to go on, run the same command with ${flagName('resume')}.`;
 	}
 

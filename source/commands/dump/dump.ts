@@ -181,7 +181,7 @@ function openOutput(options: DumpOptions, io: CommandIo): Output {
 		fields: options.columns,
 		formulaGuard: options.formulaGuard,
 	});
-	const progress = progressOn(io.stderr);
+	const progress = progressOn(io.stderr, io.env);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
 	// it: take the line down before every write of data; page() redraws it
@@ -353,6 +353,8 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: Command
 	}
 
 	await output.writeData(output.writer.end());
+	// A device's write fails in its callback: the last one (a single page's) may not have called back yet.
+	await sink.settled();
 	if (sink.failure) {
 		return writeFailed(sink, sink.failure, options, output);
 	}
@@ -421,7 +423,8 @@ export async function dumpParsed(
 				throw new UsageError(problem);
 			}
 
-			const identity = identityOf(input[0] ?? 'accounts', flags as Record<string, unknown>);
+			// The format as used: `--format ndjson` and no --format write the same, and resume each other.
+			const identity = identityOf(input[0] ?? 'accounts', {...flags as Record<string, unknown>, format});
 			return await dumpLists(config, {...dumpOptions, each: config.each, concurrency: lists.concurrency ?? defaultConcurrency, output: lists.output, resume: lists.resume, identity}, io);
 		}
 

@@ -448,8 +448,13 @@ export async function * walkAccountLists(options: AccountListsOptions): AsyncGen
 		for (;;) {
 			const next = run.pending.shift();
 			if (next) {
-				yield {kind: 'data', list: run.ref, step: next.step};
-				next.taken();
+				try {
+					yield {kind: 'data', list: run.ref, step: next.step};
+				} finally {
+					// Taken, or the reader closed the walk here (--max-items, a closed pipe): either way the list reads on, or sees the stop.
+					next.taken();
+				}
+
 				continue;
 			}
 
