@@ -61,6 +61,9 @@ export function identityOf(endpoint: string, flags: Partial<Record<(typeof ident
 		identity[flagName(name)] = flags[name] ?? null;
 	}
 
+	// No --format is ndjson: a walk started either way is the same walk, whoever starts it (dump, the browser's E).
+	identity[flagName('format')] ??= 'ndjson';
+
 	return identity;
 }
 

@@ -424,7 +424,7 @@ export async function dumpParsed(
 			}
 
 			// The format as used: `--format ndjson` and no --format write the same, and resume each other.
-			const identity = identityOf(input[0] ?? 'accounts', {...flags as Record<string, unknown>, format});
+			const identity = identityOf(input[0] ?? 'accounts', flags as Record<string, unknown>);
 			return await dumpLists(config, {...dumpOptions, each: config.each, concurrency: lists.concurrency ?? defaultConcurrency, output: lists.output, resume: lists.resume, identity}, io);
 		}
 
