@@ -8,13 +8,13 @@
  * account; lists that fail reported and exit 3; findings exit 1; the text
  * bounded at 80 columns whatever the number of lists; the flags it refuses.
  */
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {auditWalk} from '../../source/audit/audit-walk.js';
 import {buildListsReport, listSection, renderListsText, type ListsAuditReport} from '../../source/audit/lists-report.js';
 import {renderJson, type AuditReport} from '../../source/audit/report.js';
 import {Interrupted} from '../../source/commands/process/stop-signals.js';
 import {runAudit} from '../../source/commands/audit/audit.js';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {startSandbox} from '../../source/sandbox/index.js';
 import {exitCodes} from '../../source/text/errors.js';
 import {displayWidth, loadTextWidth} from '../../source/text/text-width.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
@@ -23,20 +23,9 @@ import {useFaultyServer} from '../support/use-faulty-server.js';
 import {validate} from './json-schema.js';
 import {cleanWalk, generate} from './pages.js';
 import {auditInProcess, schema} from './run-audit.js';
+import {useAccountsSandbox} from '../support/use-accounts-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({records: 40, keyFiles: false});
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-
-type Viewer = 'full' | 'restricted';
-
-function env(viewer: Viewer = 'full'): Record<string, string> {
-	return {PAGEWALK_BASE_URL: sandbox.accountUrl, COINBASE_ACCESS_TOKEN: sandbox.credentials.account[viewer], NO_COLOR: '1'};
-}
+const {sandbox, env} = useAccountsSandbox();
 
 /** A report's JSON with each walk's time (the one thing two walks of the same list may differ in) set to 0. */
 const timeless = (json: string) => json.replaceAll(/"ms": ?\d+/g, '"ms": 0');
@@ -66,9 +55,9 @@ describe('every account\'s list: each section is the audit of that list alone', 
 		expect(stderr).toBe('');
 		expect(code).toBe(0);
 		expect(validate(schema, report)).toEqual([]);
-		expect(report.accountLists.lists.map(list => list.account)).toEqual(sandbox.store.ids('accounts'));
+		expect(report.accountLists.lists.map(list => list.account)).toEqual(sandbox().store.ids('accounts'));
 		expect(report.accountLists.summary).toMatchObject({lists: 40, passed: 40, withFindings: 0, incomplete: 0, failed: [], findings: [], stopped: null});
-		const transactions = sandbox.store.ids('accounts').reduce((sum, id) => sum + sandbox.store.transactionIds(id)!.length, 0);
+		const transactions = sandbox().store.ids('accounts').reduce((sum, id) => sum + sandbox().store.transactionIds(id)!.length, 0);
 		expect(report.accountLists.summary.objects).toBe(transactions);
 		await expectSingleAudits(report, 'transactions', ['--limit', '10'], env());
 	});
@@ -77,7 +66,7 @@ describe('every account\'s list: each section is the audit of that list alone', 
 		const {code, report} = await listsJson(['transactions', '--limit', '10'], env('restricted'));
 		expect(code).toBe(0);
 		expect(validate(schema, report)).toEqual([]);
-		expect(report.accountLists.lists.map(list => list.account)).toEqual(sandbox.store.ids('accounts', {viewer: 'restricted'}));
+		expect(report.accountLists.lists.map(list => list.account)).toEqual(sandbox().store.ids('accounts', {viewer: 'restricted'}));
 		const {summary} = report.accountLists;
 		expect(summary.shortBeforeEnd).toBeGreaterThan(0);
 		expect(summary.scannedPast).toBeGreaterThan(0);
@@ -290,15 +279,15 @@ describe('flags an audit of every account refuses, before anything is sent', () 
 		[['transactions', '--concurrency', '65'], 'pagewalk: --concurrency must be a whole number from 1 to 64, not \'65\'.\n'],
 		[['accounts', '--concurrency', '4'], 'pagewalk: --concurrency applies to transactions and addresses, which walk a list of every account; one list is walked page after page.\n'],
 	])('%j', async (argv, stderr) => {
-		const result = await auditInProcess(argv, {...env(), OTHER: sandbox.credentials.account.restricted});
+		const result = await auditInProcess(argv, {...env(), OTHER: sandbox().credentials.account.restricted});
 		expect(result).toEqual({code: exitCodes.usage, stdout: '', stderr});
 	});
 });
 
 describe('interrupted', () => {
 	it('SIGINT mid-walk: the lists audited until then, marked as interrupted, exit 130', async () => {
-		const proxy = await startRecordingProxy(sandbox.accountUrl);
-		const ids = sandbox.store.ids('accounts');
+		const proxy = await startRecordingProxy(sandbox().accountUrl);
+		const ids = sandbox().store.ids('accounts');
 		const held = proxy.hold(path => path.startsWith(`/v2/accounts/${ids[10]!}/transactions`));
 		const interrupt = new AbortController();
 		try {

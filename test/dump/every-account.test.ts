@@ -9,32 +9,21 @@
  * others are written, exit 4.
  */
 import {existsSync} from 'node:fs';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
+import {describe, expect, it} from 'vitest';
+import {startSandbox} from '../../source/sandbox/index.js';
 import {exitCodes} from '../../source/text/errors.js';
 import {startRecordingProxy} from '../support/recording-proxy.js';
 import {dumpInProcess, type Result} from '../support/run-dump.js';
 import {useFaultyServer} from '../support/use-faulty-server.js';
+import {useAccountsSandbox, type Viewer} from '../support/use-accounts-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({records: 40, keyFiles: false});
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-
-type Viewer = 'full' | 'restricted';
-
-function env(viewer: Viewer = 'full'): Record<string, string> {
-	return {PAGEWALK_BASE_URL: sandbox.accountUrl, COINBASE_ACCESS_TOKEN: sandbox.credentials.account[viewer], NO_COLOR: '1'};
-}
+const {sandbox, env} = useAccountsSandbox();
 
 /** What a dump of each account's list alone writes, one after the other, accounts in list order: what the walk of them all must write. */
 async function oneByOne(each: 'transactions' | 'addresses', flags: string[], viewer: Viewer = 'full'): Promise<string> {
 	const order = flags.includes('asc') ? 'asc' : 'desc';
 	let text = '';
-	for (const id of sandbox.store.ids('accounts', {order, viewer})) {
+	for (const id of sandbox().store.ids('accounts', {order, viewer})) {
 		// eslint-disable-next-line no-await-in-loop -- one list after the other, as a user would
 		const single = await dumpInProcess([`/v2/accounts/${id}/${each}`, ...flags], env(viewer));
 		expect(single.code).toBe(0);
@@ -109,20 +98,20 @@ describe('every account\'s list: the single lists\' bytes, one after the other',
 		const first = await dumpInProcess(['transactions', '--limit', '20'], env());
 		expect(first.code).toBe(0);
 		expect(first.stdout).toBe(await oneByOne('transactions', ['--limit', '20']));
-		const more = sandbox.store.ids('accounts').filter(id => sandbox.store.transactionIds(id)!.length > 20).length;
+		const more = sandbox().store.ids('accounts').filter(id => sandbox().store.transactionIds(id)!.length > 20).length;
 		expect(first.stderr).toBe(`pagewalk: more pages follow in ${more} lists: add --all to walk them.\n`);
 	});
 
 	it('from both ends, a list costs its pages while lists wait to start; the long ones left at the end go from both ends', async () => {
-		const proxy = await startRecordingProxy(sandbox.accountUrl);
+		const proxy = await startRecordingProxy(sandbox().accountUrl);
 		try {
 			const result = await dumpInProcess(['transactions', '--all', '--base-url', proxy.origin, '--both-ends', '--limit', '25'], env());
 			expect(result.code).toBe(0);
 			expect(result.stdout).toBe(await oneByOne('transactions', ['--all', '--limit', '25']));
 			const asked = (id: string) => proxy.recorded.filter(record => record.path.startsWith(`/v2/accounts/${id}/transactions`));
-			const ids = sandbox.store.ids('accounts');
-			const short = ids.filter(id => sandbox.store.transactionIds(id)!.length <= 25);
-			const long = ids.filter(id => sandbox.store.transactionIds(id)!.length > 75);
+			const ids = sandbox().store.ids('accounts');
+			const short = ids.filter(id => sandbox().store.transactionIds(id)!.length <= 25);
+			const long = ids.filter(id => sandbox().store.transactionIds(id)!.length > 75);
 			expect(short.length).toBeGreaterThan(5);
 			expect(long.length).toBeGreaterThan(5);
 			expect(short.map(id => asked(id).length)).toEqual(short.map(() => 1));
@@ -228,14 +217,14 @@ describe('a list that fails does not stop the others', () => {
 	});
 
 	it('an account removed while the walk runs: its list answers 404, the walk goes on', async () => {
-		const proxy = await startRecordingProxy(sandbox.accountUrl);
-		const victim = sandbox.store.ids('accounts')[5]!;
+		const proxy = await startRecordingProxy(sandbox().accountUrl);
+		const victim = sandbox().store.ids('accounts')[5]!;
 		const held = proxy.hold(path => path.startsWith(`/v2/accounts/${victim}/transactions`));
 		const expected = (await oneByOne('transactions', ['--all'])).split('\n').filter(line => !line.includes(`/v2/accounts/${victim}/`)).join('\n');
 		try {
 			const walking = dumpInProcess(['transactions', '--all', '--base-url', proxy.origin, '--concurrency', '4'], env());
 			await expect.poll(() => held.arrived.length, {timeout: 30_000}).toBeGreaterThan(0);
-			sandbox.store.remove('accounts', victim);
+			sandbox().store.remove('accounts', victim);
 			held.release();
 			const result = await walking;
 			expect(result.code).toBe(exitCodes.listsFailed);
