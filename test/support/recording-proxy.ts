@@ -61,15 +61,16 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 	const server = http.createServer((request, response) => {
 		request.resume();
 		seen += 1;
+		const held = state.mode === 'drop' ? undefined : [...holds].find(hold => hold.matches(request.url ?? ''));
+		held?.arrived.push(request.url ?? '');
+		// Told once the request is counted and, if held, known to its hold: a wait on both sees them together.
 		changed();
 		if (state.mode === 'drop') {
 			request.socket.destroy();
 			return;
 		}
 
-		const held = [...holds].find(hold => hold.matches(request.url ?? ''));
 		if (held) {
-			held.arrived.push(request.url ?? '');
 			void held.released.then(() => {
 				if (!request.socket.destroyed) {
 					forward(request, response);

@@ -22,7 +22,7 @@ import {Sink} from '../../output/sink.js';
 import {FindingsTally, WalkFindings} from '../../output/walk-findings.js';
 import {again} from '../../config/hints.js';
 import {dumpSteps} from './dump-steps.js';
-import {resumeFlag, ServerWarnings, stepData} from './dump-parts.js';
+import {closeFileStream, resumeFlag, ServerWarnings, stepData} from './dump-parts.js';
 import type {DumpOptions} from './dump-parts.js';
 import type {CommandIo} from '../process/command-io.js';
 import {interruptedExitCode} from '../process/stop-signals.js';
@@ -94,7 +94,7 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 			throw cannot(error);
 		}
 
-		return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal: undefined, state: undefined};
+		return {stream: fs.createWriteStream(file, {fd}), fd, journal: undefined, state: undefined};
 	}
 
 	const folder = inert(stateFolderOf(file));
@@ -147,7 +147,7 @@ function openOutput(config: WalkConfig, options: ListsDumpOptions, io: CommandIo
 		}
 	}
 
-	return {stream: fs.createWriteStream(file, {fd, autoClose: false}), fd, journal, state};
+	return {stream: fs.createWriteStream(file, {fd}), fd, journal, state};
 }
 
 /** The last bytes of the first `bytes` of a file (base64): what a list's mark keeps, and a resume checks, of where it ends. */
@@ -461,13 +461,7 @@ async function close({sink, writer, journal, tally, options, io, stream}: Closin
 		}
 
 		if (stream !== io.stdout) {
-			// Closed once, here, the stream (idle: every write to it was awaited) left alone: its destroy()
-			// closes the descriptor too, later and asynchronously whatever autoClose says, and in a process
-			// that goes on (the browser's export, E) that number is by then another file's or a socket's.
-			const {fd} = stream as {fd?: number};
-			if (typeof fd === 'number') {
-				fs.closeSync(fd);
-			}
+			await closeFileStream(stream as fs.WriteStream);
 		}
 	}
 }

@@ -1,3 +1,4 @@
+import type {WriteStream} from 'node:fs';
 import {inertLine} from '../../text/inert.js';
 import {flagText} from '../../config/hints.js';
 import type {EndsStep} from '../../http/both-ends.js';
@@ -107,3 +108,23 @@ export type DumpOptions = {
 	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
 	line: UserLine;
 };
+
+/**
+ * Ends the stream of -o FILE and waits until its descriptor is closed. The
+ * stream owns the descriptor (autoClose): a write that fails destroys it,
+ * and closes the descriptor, on its own, so a second close here could meet
+ * EBADF or, in a process that goes on (the browser's export), another
+ * file's descriptor by then.
+ */
+export async function closeFileStream(stream: WriteStream): Promise<void> {
+	if (stream.closed) {
+		return;
+	}
+
+	await new Promise<void>(resolve => {
+		stream.once('close', () => {
+			resolve();
+		});
+		stream.destroy();
+	});
+}

@@ -21,7 +21,7 @@ import {describeEnd} from '../../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
 import {dumpLists, identityOf, listsUsage} from './dump-lists.js';
 import {defaultConcurrency, maximumConcurrency} from '../../http/every-account/account-lists.js';
-import {ServerWarnings, stepData, type DumpOptions} from './dump-parts.js';
+import {closeFileStream, ServerWarnings, stepData, type DumpOptions} from './dump-parts.js';
 
 export {resumeFlag} from './dump-parts.js';
 import {refuseCursorInEndpoint, refuseDumpPairs} from '../setup/flag-pairs.js';
@@ -453,12 +453,11 @@ async function dumpToFile(config: WalkConfig, options: DumpOptions, io: CommandI
 		throw new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
 	}
 
-	const stream = fs.createWriteStream(file, {fd, autoClose: false});
+	const stream = fs.createWriteStream(file, {fd});
 	try {
 		return await dump(config, options, {...io, stdout: stream});
 	} finally {
-		stream.destroy();
-		fs.closeSync(fd);
+		await closeFileStream(stream);
 	}
 }
 
