@@ -187,11 +187,11 @@ class Side {
 	constructor(readonly label: string, readonly dir: string, readonly options: RenderOptions) {}
 
 	static async load(label: string, dir: string, incremental?: boolean): Promise<{side: Side; modules: {React: ReactModule; ink: InkModule; app: AppModule; options: OptionsModule; client: ClientModule}}> {
-		// A checkout from before source/core/ was split keeps these modules there.
+		// A checkout from before source/core/ was split keeps these modules there; one
+		// from before browser/, commands/ and sandbox/ had rooms keeps a room's file one folder up.
 		const url = (file: string) => {
-			const split = path.join(dir, file);
-			const before = path.join(dir, file.replace(/^source\/(?:config|http)\//, 'source/core/'));
-			return pathToFileURL(existsSync(split) ? split : before).href;
+			const places = [file, file.replace(/^source\/(?:config|http)\//, 'source/core/'), file.replace(/^(source\/(?:browser|commands|sandbox))\/[^/]+\//, '$1/')];
+			return pathToFileURL(path.join(dir, places.find(place => existsSync(path.join(dir, place))) ?? file)).href;
 		};
 		const [React, ink, app, options, client, command, yoga] = await Promise.all([
 			import(url('node_modules/react/index.js')) as Promise<{default: ReactModule}>,
