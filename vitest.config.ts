@@ -9,11 +9,13 @@ import {defineConfig} from 'vitest/config';
 export const projects = {
 	// Plain TypeScript in process: the pure core (contract, links, cells, JSON,
 	// text, config, the browser's reducers and keys) and the layer rules.
-	unit: ['test/{architecture,cells,config,contract,http,json,text}/**/*.test.ts', 'test/browser/**/*.test.ts'],
+	// No child process, no build: what needs a process of its own lives in browser/child-process/.
+	unit: ['test/{architecture,cells,config,contract,http,json,text}/**/*.test.ts', 'test/browser/*.test.ts'],
 	// The browser's Ink app rendered in process (ink-testing-library), over a real sandbox.
-	app: ['test/browser/**/*.test.tsx'],
-	// The commands and the walker over real HTTP: in process or as dist/cli.js, the sandbox, the wire, the docs' claims.
-	cli: ['test/{audit,cli,docs,dump,sandbox,walker,wire}/**/*.test.ts'],
+	app: ['test/browser/*.test.tsx'],
+	// The commands and the walker over real HTTP: in process or as dist/cli.js, the sandbox, the wire, the docs' claims;
+	// and the browser's parts that need a child process (a real signal, a file size limit, a heap measured).
+	cli: ['test/{audit,cli,docs,dump,sandbox,walker,wire}/**/*.test.ts', 'test/browser/child-process/*.test.ts'],
 	// pagewalk in a real terminal (tmux) and the packed install.
 	terminal: ['test/e2e/**/*.test.ts'],
 };

@@ -15,7 +15,8 @@ import {ColourContext} from './components/colour.js';
 import {StatusArea} from './components/status-area.js';
 import {TableView} from './components/table-view.js';
 import {TextPane} from './components/text-pane.js';
-import {followEveryMs, type CurlFor, type LoadPage, type SavePages} from './components/use-tasks.js';
+import {followEveryMs, type CurlFor, type ExportLists, type SavePages} from './components/use-tasks.js';
+import type {LoadPage} from './browser/search/search-pages.js';
 import {useSpinner, useTerminalSize} from './components/use-terminal.js';
 import {useBrowser, useBrowserInput} from './components/use-browser.js';
 
@@ -66,6 +67,8 @@ export type AppProps = {
 	curlFor?: CurlFor;
 	/** `w` and `W`: writes pages to a file as NDJSON (commands/browse/copy-save.ts); the app never touches files. */
 	save?: SavePages;
+	/** `E` on the accounts list: every account's lists to a file, as dump writes them (commands/browse/export-lists.ts), through the command's one client. */
+	exportLists?: ExportLists;
 	/** Ctrl-Z: gives the terminal back and stops until the shell continues the job (commands/browse/terminal-screen.ts). */
 	suspend?: (() => void) | undefined;
 };
@@ -75,11 +78,11 @@ export type AppProps = {
  * (components/use-browser.ts, use-tasks.ts); everything drawn is computed by
  * the pure modules in browser/.
  */
-export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save, suspend}: AppProps) {
+export function App({loadPage, startUrl, api, endpoint, settings, size: fixedSize, maxCachedPages, firstPage, compare, columns, colour, still, followEveryMs: everyMs = followEveryMs, bounds, curlFor, save, exportLists, suspend}: AppProps) {
 	const size = useTerminalSize(fixedSize);
 	const [state, dispatch] = useBrowser(
 		{startUrl, settings, maxCachedPages, firstPage, compareLabels: compare?.labels ?? null, columns, bounds, endpoint, api},
-		{loadPage, compare: compare?.loadPage, curlFor, save, followEveryMs: everyMs},
+		{loadPage, compare: compare?.loadPage, curlFor, save, exportLists, followEveryMs: everyMs},
 		suspend,
 	);
 	const {stack} = state;

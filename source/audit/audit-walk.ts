@@ -81,85 +81,140 @@ function describeEnd(end: WalkEnd, lastPageShort: boolean): WalkEndInfo {
 }
 
 /**
+ * One walk's audit, told each step as it comes (push): what auditWalk
+ * reads from a walk, and what a walk of every account's lists tells for
+ * each list (commands/audit/audit-lists.ts), whose steps another reader
+ * pulls. `step` for each page or step, then `end` (the walk's end) or
+ * `fail` (the error it threw), then `result`.
+ */
+export class WalkAuditor {
+	readonly #options: AuditWalkOptions;
+	readonly #now: () => number;
+	readonly #started: number;
+	readonly #checks: ContractChecks;
+	readonly #fills: PageFill[] = [];
+	readonly #ids: WalkIds | null;
+	#told = 0;
+	#objects = 0;
+	#retries = 0;
+	#short = 0;
+	#end: WalkEndInfo | undefined;
+	/** When the walk ended: its time is the walk's, however late its result is asked for. */
+	#endedAt: number | undefined;
+	/** The walk ended on a request that failed (counted among its requests). */
+	#failed = false;
+	#endFill: PageFill | undefined;
+
+	constructor(options: AuditWalkOptions) {
+		this.#options = options;
+		this.#now = options.now ?? (() => performance.now());
+		this.#started = this.#now();
+		this.#checks = new ContractChecks({bothEnds: options.disagreements !== undefined});
+		this.#ids = options.keepIds ? [] : null;
+	}
+
+	/** Each disagreement against the pages read when it was told (the page where the chains met). */
+	#disagreed(): void {
+		for (const message of this.#options.disagreements?.slice(this.#told) ?? []) {
+			this.#checks.disagree(this.#fills.length, message);
+			this.#told += 1;
+		}
+	}
+
+	/** A page of the walker, or a step of a walk from both ends (its objects read back from a spool are not pages: skipped). */
+	step(item: Page | EndsStep): void {
+		this.#disagreed();
+		if ('chain' in item && item.chain === 'replay') {
+			return;
+		}
+
+		const {page, take, chain} = 'chain' in item ? item : {page: item, take: item.objects.length, chain: 'forward' as const};
+		const fill = pageFill(page, this.#fills.length);
+		this.#fills.push(fill);
+		if (chain === 'back') {
+			this.#endFill ??= fill;
+		}
+
+		this.#checks.add(page, {chain, take});
+		this.#objects += take;
+		this.#retries += page.retries;
+		if (fill.kind !== 'full') {
+			this.#short += 1;
+		}
+
+		if (this.#ids) {
+			const cursor = queryParameter(page.requestUrl, 'starting_after') ?? queryParameter(page.requestUrl, 'ending_before');
+			this.#ids.push({cursor, ids: page.objects.slice(0, take).map((object) => object.id)});
+		}
+
+		this.#options.onPage?.(page, {pages: this.#fills.length, objects: this.#objects, short: this.#short, chain, take});
+	}
+
+	/** The walk ended as the walker says. */
+	end(end: WalkEnd): void {
+		this.#disagreed();
+		const last = this.#fills.at(-1);
+		// From both ends, the page at the end of the list is the other chain's first.
+		this.#end = describeEnd(end, this.#endFill === undefined ? last !== undefined && last.kind !== 'full' && !last.continues : this.#endFill.kind !== 'full');
+		this.#endedAt = this.#now();
+	}
+
+	/** The walk threw `error`: it could not finish. */
+	fail(error: unknown): void {
+		const {message} = describeError(error);
+		this.#end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
+		this.#endedAt = this.#now();
+		this.#failed = true;
+		this.#disagreed();
+	}
+
+	/** The walk was let go before its end was read (the walk around it stopped): `detail` says why, in one sentence. */
+	stop(detail: string): void {
+		if (this.#end === undefined) {
+			this.#end = {kind: 'error', detail, complete: false, lastPageShort: false};
+			this.#endedAt = this.#now();
+		}
+	}
+
+	result(): WalkAudit {
+		const end = this.#end ?? {kind: 'error', detail: 'the walk was let go before its end was read.', complete: false, lastPageShort: false};
+		return {
+			label: this.#options.label,
+			order: this.#options.order,
+			pages: this.#fills.length,
+			objects: this.#objects,
+			requests: this.#fills.length + this.#retries + (this.#failed ? 1 : 0),
+			retries: this.#retries,
+			ms: Math.round((this.#endedAt ?? this.#now()) - this.#started),
+			fills: this.#fills,
+			checks: this.#checks.results(),
+			end,
+			ids: this.#ids,
+		};
+	}
+}
+
+/**
  * `walk` is the walker's pages, or the steps of a walk from both ends
  * (http/both-ends.ts): each chain's pages as they come, each counted for the
  * objects it took.
  */
 export async function auditWalk(walk: AsyncGenerator<Page | EndsStep, WalkEnd>, options: AuditWalkOptions): Promise<WalkAudit> {
-	const now = options.now ?? (() => performance.now());
-	const started = now();
-	const checks = new ContractChecks({bothEnds: options.disagreements !== undefined});
-	let told = 0;
-	// Each disagreement against the pages read when it was told (the page where the chains met).
-	const disagreed = () => {
-		for (const message of options.disagreements?.slice(told) ?? []) {
-			checks.disagree(fills.length, message);
-			told += 1;
-		}
-	};
-
-	const fills: PageFill[] = [];
-	const ids: WalkIds | null = options.keepIds ? [] : null;
-	let objects = 0;
-	let retries = 0;
-	let short = 0;
-	let end: WalkEndInfo;
-	let endFill: PageFill | undefined;
+	const auditor = new WalkAuditor(options);
 	try {
 		for (;;) {
 			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
 			const step = await walk.next();
-			disagreed();
 			if (step.done) {
-				const last = fills.at(-1);
-				// From both ends, the page at the end of the list is the other chain's first.
-				end = describeEnd(step.value, endFill === undefined ? last !== undefined && last.kind !== 'full' && !last.continues : endFill.kind !== 'full');
+				auditor.end(step.value);
 				break;
 			}
 
-			const item = step.value;
-			if ('chain' in item && item.chain === 'replay') {
-				continue;
-			}
-
-			const {page, take, chain} = 'chain' in item ? item : {page: item, take: item.objects.length, chain: 'forward' as const};
-			const fill = pageFill(page, fills.length);
-			fills.push(fill);
-			if (chain === 'back') {
-				endFill ??= fill;
-			}
-
-			checks.add(page, {chain, take});
-			objects += take;
-			retries += page.retries;
-			if (fill.kind !== 'full') {
-				short += 1;
-			}
-
-			if (ids) {
-				const cursor = queryParameter(page.requestUrl, 'starting_after') ?? queryParameter(page.requestUrl, 'ending_before');
-				ids.push({cursor, ids: page.objects.slice(0, take).map((object) => object.id)});
-			}
-
-			options.onPage?.(page, {pages: fills.length, objects, short, chain, take});
+			auditor.step(step.value);
 		}
 	} catch (error: unknown) {
-		const {message} = describeError(error);
-		end = {kind: 'error', detail: `the walk could not finish: ${message}`, complete: false, lastPageShort: false};
-		disagreed();
+		auditor.fail(error);
 	}
 
-	return {
-		label: options.label,
-		order: options.order,
-		pages: fills.length,
-		objects,
-		requests: fills.length + retries + (end.kind === 'error' ? 1 : 0),
-		retries,
-		ms: Math.round(now() - started),
-		fills,
-		checks: checks.results(),
-		end,
-		ids,
-	};
+	return auditor.result();
 }

@@ -60,7 +60,7 @@ export type AuditReport = {
  * Exit status: a failed check is a finding whatever else happened (1); else a
  * walk that did not reach the end of the list (an error or a bound) is 3.
  */
-export function auditResult(walks: readonly WalkAudit[]): {result: AuditResult; exitCode: 0 | 1 | 3} {
+export function auditResult(walks: ReadonlyArray<Pick<WalkAudit, 'checks' | 'end'>>): {result: AuditResult; exitCode: 0 | 1 | 3} {
 	if (walks.some((walk) => walk.checks.some((check) => check.status === 'failed'))) {
 		return {result: 'failed', exitCode: 1};
 	}
@@ -140,7 +140,8 @@ function seconds(ms: number): string {
 
 const marks: Record<CheckResult['status'], string> = {passed: '✓', failed: '✗', skipped: '–', noted: '!'};
 
-function renderCheck(check: CheckResult, api: Api, pages: number): string[] {
+/** A check's lines of the text report: its mark, title and rule, and its evidence by page. */
+export function renderCheck(check: CheckResult, api: Api, pages: number): string[] {
 	const head = `    ${marks[check.status]} ${check.title} (${check.rule})`;
 	if (check.status === 'skipped') {
 		// The first reason that holds: a walk that read no page checked nothing, whatever the API.
@@ -205,9 +206,10 @@ function renderComparison(comparison: Comparison): string[] {
 	return lines;
 }
 
-function renderWalk(walk: WalkReport, api: Api): string[] {
+/** A walk's section of the text report, under `title` (the walk's label unless given: an account's list is named by its account). */
+export function renderWalk(walk: WalkReport, api: Api, title = `Walk ${walk.label}`): string[] {
 	const lines = [
-		`Walk ${walk.label}`,
+		title,
 		`  pages ${walk.pages} · objects ${walk.objects} · requests ${walk.requests} · retries ${walk.retries} · ${seconds(walk.ms)}`,
 		`  short pages ${walk.shortPages.count} (${percent(walk.shortPages.share)}) · empty pages ${walk.emptyPages.count} (${percent(walk.emptyPages.share)})`,
 		`  fill min ${percent(walk.fill.min)} · median ${percent(walk.fill.median)} (over pages the list continued after)`,

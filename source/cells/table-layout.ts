@@ -1,4 +1,4 @@
-import {columnTraits, nameRank, orderColumns, ranks, type ColumnTraits} from './column-order.js';
+import {columnTraits, nameRank, orderColumns, ranks, type Cells, type ColumnTraits} from './column-order.js';
 import {readsAsNumber} from './exact-cells.js';
 import {columnsOf} from './flatten.js';
 import {cutWithWidth, displayWidth, padToWidth} from '../text/text-width.js';
@@ -30,8 +30,6 @@ function uniquePrefixWidth(ids: readonly string[], most: number): number {
 /** `hidden`: columns of the page not shown (scrolled past or not fitting). */
 /** The columns that fit, and how many (and which) did not. */
 export type TableLayout = {columns: Column[]; hidden: number; hiddenPaths: string[]};
-/** Flattened cells of one object: path → inert display text. */
-export type Cells = ReadonlyMap<string, string>;
 
 /** Cells between two columns. */
 export const gap = 2;

@@ -1,24 +1,33 @@
 import {useStdout} from 'ink';
 import {useEffect, useRef, type Dispatch} from 'react';
 import {copyOutcome, type BrowserAction} from '../browser/state/browser-state.js';
-import type {SaveJob, SaveWhat} from '../browser/actions/effects.js';
+import type {ExportJob, SaveJob} from '../browser/actions/effects.js';
 import {loadFailure} from '../browser/stack/stack-steps.js';
 import {searchPages, throttled, type LoadPage} from '../browser/search/search-pages.js';
 import {taskKey, wantedTasks, type Task} from '../browser/state/tasks.js';
 import {comparePageRows, namesById} from '../contract/page-compare.js';
 import {describeError} from '../text/report-error.js';
-import type {SaveResult} from '../browser/actions/save-path.js';
+import type {ExportResult, SaveResult} from '../browser/actions/save-path.js';
+import type {ListsState} from '../text/lists-progress.js';
 import type {Page, RetryNotice} from '../contract/types.js';
-import type {SearchProgress} from '../browser/stack/types.js';
-import type {BrowserState} from '../browser/state/types.js';
-
-export type {LoadPage} from '../browser/search/search-pages.js';
+import type {SaveWhat, SearchProgress} from '../browser/stack/types.js';
+import type {BrowserState, ExportProgress} from '../browser/state/types.js';
 
 /** Builds the curl command for a request URL (commands/browse/curl-command.ts): the command's, which knows the credential's source. */
 export type CurlFor = (url: string) => string;
 
 /** Writes pages as NDJSON to the file a typed name means (commands/browse/copy-save.ts): the command owns the file system. */
 export type SavePages = (name: string, pages: AsyncIterable<Page>, options: {overwrite: boolean; what: SaveWhat}) => Promise<SaveResult>;
+
+/**
+ * Writes every account's lists to the file a typed name means
+ * (commands/browse/export-lists.ts): the command owns the walk, its one
+ * client and the file system; the figures of its progress come as they change.
+ */
+export type ExportLists = (job: ExportJob, options: {signal: AbortSignal; onProgress: (figures: ListsState) => void; onRetry: (notice: RetryNotice) => void}) => Promise<ExportResult>;
+
+/** How often an export's figures are drawn at most: the time left moves by the second, the lists faster than the eye. */
+const exportProgressMs = 250;
 
 /** The pause between polls while following (F), unless the app is given another. */
 export const followEveryMs = 3000;
@@ -33,6 +42,7 @@ export type TaskPorts = {
 	compare?: ((url: string, signal: AbortSignal) => Promise<Page>) | undefined;
 	curlFor?: CurlFor | undefined;
 	save?: SavePages | undefined;
+	exportLists?: ExportLists | undefined;
 	followEveryMs: number;
 };
 
@@ -64,8 +74,8 @@ export function useTasks(state: BrowserState, dispatch: Dispatch<BrowserAction>,
 			if (!task) {
 				drop(run);
 				runs.current.delete(id);
-			} else if (task.kind === 'search' && task.stop && !run.stopped) {
-				// Esc: the search stops on the page reached, and still answers with where that is.
+			} else if ((task.kind === 'search' || task.kind === 'export') && task.stop && !run.stopped) {
+				// Esc: the search stops on the page reached, and still answers with where that is; Ctrl-C: the export stops, and answers with how to go on.
 				run.stopped = true;
 				run.controller.abort();
 			}
@@ -160,8 +170,59 @@ function startTask(task: Task, ports: TaskPorts, context: Context): void {
 
 		case 'save': {
 			startSave(task.id, task.job, ports, context);
+			return;
+		}
+
+		case 'export': {
+			startExport(task, ports, context);
 		}
 	}
+}
+
+/**
+ * The export of every account's lists, through the command's port: its
+ * figures drawn at most every exportProgressMs, a wait it is in said with
+ * its time left until that time has passed, and its end in one action.
+ */
+function startExport({id, job}: Extract<Task, {kind: 'export'}>, ports: TaskPorts, {signal, answer, onDrop}: Context): void {
+	if (!ports.exportLists) {
+		answer({type: 'exported', id, job, result: {kind: 'failed', message: 'This browser was started without a way to write files.'}});
+		return;
+	}
+
+	const since = Date.now();
+	let figures: ListsState | undefined;
+	let doneBefore: number | undefined;
+	let waiting: RetryNotice | undefined;
+	const report = throttled((progress: ExportProgress) => {
+		answer({type: 'export-progress', id, progress});
+	}, exportProgressMs);
+	onDrop(() => {
+		report.cancel();
+	});
+	const progressed = () => {
+		if (figures) {
+			const stillWaiting = waiting !== undefined && Date.now() < waiting.since! + waiting.waitMs;
+			report({figures, since, doneBefore: doneBefore ?? 0, waiting: stillWaiting ? waiting : undefined});
+		}
+	};
+
+	void ports.exportLists(job, {
+		signal,
+		onProgress(next) {
+			// The lists a resumed export found done: the time left counts this export's own pace.
+			doneBefore ??= next.done;
+			figures = next;
+			progressed();
+		},
+		onRetry(notice) {
+			waiting = {...notice, since: Date.now()};
+			progressed();
+		},
+	}).then(result => {
+		report.cancel();
+		answer({type: 'exported', id, job, result});
+	});
 }
 
 function startLoad(id: number, url: string, loadPage: LoadPage, {signal, answer}: Context): void {

@@ -13,6 +13,7 @@ import {Redacted, rememberKeyMaterial} from '../text/secret.js';
 import {shellWord} from '../text/shell-quote.js';
 import {FileReadError, readRegularFile} from './regular-file.js';
 import {credentialCommands, flag} from './hints.js';
+import {quotePath} from './profiles.js';
 
 export type CdpKeyAlgorithm = 'ES256' | 'EdDSA';
 
@@ -69,11 +70,6 @@ const maximumKeyFileBytes = 64 * 1024;
 // The PKCS#8 DER prefix of an Ed25519 private key (RFC 8410): wrapping a raw
 // 32-byte seed in it lets node:crypto load the seed without a JWK detour.
 const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-/** Quotes a path for a sentence, made inert so a crafted file name cannot drive the terminal. */
-function quotePath(path: string): string {
-	return `'${inert(path)}'`;
-}
 
 function capitalize(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);

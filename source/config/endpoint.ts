@@ -10,7 +10,12 @@ import type {Api} from '../contract/types.js';
 import {again, closestName, flag, credentialCommands, type UserLine} from './hints.js';
 import {editDistance} from '../text/edit-distance.js';
 
-export type Endpoint = {api: Api; path: string; query: URLSearchParams};
+/** The lists every account has of its own that `transactions` and `addresses` walk, each account's in turn. */
+export const eachLists = ['transactions', 'addresses'] as const;
+export type EachList = (typeof eachLists)[number];
+
+/** `each`: the endpoint names a list of every account (transactions, addresses), walked from the accounts list at `path`. */
+export type Endpoint = {api: Api; path: string; query: URLSearchParams; each?: EachList};
 
 const knownNames: Record<string, Api> = {accounts: 'account', checkouts: 'commerce', charges: 'commerce'};
 
@@ -78,12 +83,16 @@ export function resolveEndpoint(raw: string, apiFlag: Api | undefined, bases: Re
 		throw new UsageError(`The endpoint ${quote(raw)} must be a name such as accounts or checkouts, a path such as /v2/accounts, or a full URL.`);
 	}
 
+	if ((eachLists as readonly string[]).includes(raw) && apiFlag === undefined) {
+		return {api: 'account', path: '/v2/accounts', query: new URLSearchParams(), each: raw as EachList};
+	}
+
 	const api = apiFlag ?? knownNames[raw];
 	if (api === undefined) {
 		// A slip for a name (`checkout`, `acounts`) is that name, not a path on whichever API the guess picks.
 		const meant = closestName(raw.toLowerCase(), Object.keys(knownNames), editDistance, 2);
 		const slip = meant === undefined ? '' : ` (did you mean ${line === undefined ? meant : again('endpoint-slip', line, {endpoint: meant}).phrase}?)`;
-		throw new UsageError(`Unknown endpoint ${quote(raw)}${slip}: use accounts, checkouts or charges, a path such as /v2/accounts or /checkouts, or ${flag(credentialCommands, 'api', 'account|commerce')} for a path on that API.`);
+		throw new UsageError(`Unknown endpoint ${quote(raw)}${slip}: use accounts, checkouts or charges (or, with dump or audit, transactions or addresses), a path such as /v2/accounts or /checkouts, or ${flag(credentialCommands, 'api', 'account|commerce')} for a path on that API.`);
 	}
 
 	return {api, path: api === 'account' ? `/v2/${raw}` : `/${raw}`, query: new URLSearchParams()};

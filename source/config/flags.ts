@@ -9,8 +9,11 @@
  * the code that reads a value owns its default (and its help says it).
  */
 
-/** `dashValue`: a value may start with '-' (an id, a path), written `--flag=-value`, as the parser's hint says. */
-export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean; readonly dashValue?: boolean};
+/**
+ * `dashValue`: a value may start with '-' (an id, a path), written `--flag=-value`, as the parser's hint says.
+ * `shortFlag`: the one letter it is also typed as after one dash (`-o`); few flags have one.
+ */
+export type FlagSpec = {readonly type: 'string' | 'boolean'; readonly isMultiple?: boolean; readonly dashValue?: boolean; readonly shortFlag?: string};
 export type FlagDeclarations = Readonly<Record<string, FlagSpec>>;
 
 /** What the parser gives for a table: a switch is true, a repeatable flag a list, any other a string. */
@@ -83,6 +86,11 @@ export const dumpFlags = {
 	oneChain: {type: 'boolean'},
 	// ... and from both ends even from a server that answers faster than a second chain can help.
 	bothEnds: {type: 'boolean'},
+	// The file to write instead of stdout: what --resume continues (dump-lists.ts).
+	output: {type: 'string', shortFlag: 'o'},
+	resume: {type: 'boolean'},
+	// Lists walked at once by transactions and addresses (every account's list).
+	concurrency: {type: 'string'},
 } as const;
 
 export const auditFlags = {
@@ -93,6 +101,8 @@ export const auditFlags = {
 	compareProfile: {type: 'string'},
 	oneChain: {type: 'boolean'},
 	bothEnds: {type: 'boolean'},
+	// Lists audited at once by transactions and addresses (every account's list).
+	concurrency: {type: 'string'},
 } as const;
 
 /** `pagewalk profiles`: lists the config file's profiles, every secret left out. */

@@ -3,7 +3,7 @@ import {isScenario, scenarioNames, type ScenarioName} from '../sandbox/scenarios
 import {defaults} from './config-defaults.js';
 import {parseKeyFile} from './cdp-key.js';
 import {resolveCredential, tokenCredential, type Credential, type CredentialInput, type ReadKeyFile} from './credentials.js';
-import {resolveEndpoint} from './endpoint.js';
+import {resolveEndpoint, type EachList} from './endpoint.js';
 import {UsageError} from '../text/errors.js';
 import {apiNames, apiVersion, baseUrl, cursor, demoAuths, demoCredentials, headers, integer, isOneOf, limit as limitValue, order, quote, seconds, text, valuesText} from './flag-values.js';
 import {parseBase, type LinkBase} from '../contract/links.js';
@@ -35,6 +35,8 @@ export type WalkConfig = {
 	api: Api;
 	/** The endpoint path under the API base, e.g. '/v2/accounts' or '/checkouts' (for display). */
 	endpoint: string;
+	/** `transactions` or `addresses`: that list of every account, the accounts list (`endpoint`) walked for their ids. */
+	each?: EachList;
 	/** The base of the API in use: its origin and path prefix. */
 	base: LinkBase;
 	/** The query the walk starts with (only what the user gave; the server fills defaults). */
@@ -100,6 +102,8 @@ export type ResolveInput = {
 	profileCredential?: CredentialInput['profile'];
 	/** The command the flags were given to, for the hints of its messages (the same line with --demo, another endpoint). */
 	command?: CommandName;
+	/** The command walks a list of every account (`transactions`, `addresses`): dump and audit do; the others refuse those names. */
+	everyAccount?: boolean;
 };
 
 /** The --demo flags, each checked and each refused without --demo. */
@@ -212,7 +216,7 @@ function requestHeadersFor(api: Api, version: string, extraHeaders: Iterable<[st
  * Validates everything in the order a user meets it, then returns the --demo
  * plan and a builder that only fills in what a started sandbox knows.
  */
-function assemble({input, flags, env = process.env, readKeyFile, profileCredential, command}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
+function assemble({input, flags, env = process.env, readKeyFile, profileCredential, command, everyAccount}: ResolveInput): {plan: DemoPlan | null; build(sandbox: DemoSandbox | undefined): WalkConfig} {
 	if (input.length > 1) {
 		throw new UsageError(`Give at most one endpoint, not ${input.length} (${input.map(item => quote(item)).join(', ')}).`);
 	}
@@ -236,6 +240,13 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 
 	const line = command === undefined ? undefined : {command, input, flags};
 	const target = resolveEndpoint(text(input[0]) ?? 'accounts', apiFlag, bases, line);
+	if (target.each !== undefined && everyAccount !== true) {
+		// The commands that take the name, each with the user's line as it would run.
+		const dump = line === undefined ? '' : ` (${again('every-account-dump', line, {command: 'dump'}).phrase})`;
+		const audit = line === undefined ? '' : ` (${again('every-account-audit', line, {command: 'audit'}).phrase})`;
+		throw new UsageError(`${target.each} walks that list of every account, which dump writes${dump} and audit checks${audit}; for one account's list give /v2/accounts/ID/${target.each}.`);
+	}
+
 	const {query, extraQuery} = walkQuery(flags, target.query);
 	const version = apiVersion(flags.apiVersion);
 	const extraHeaders = headers(flags.header);
@@ -284,6 +295,7 @@ function assemble({input, flags, env = process.env, readKeyFile, profileCredenti
 			return {
 				api: target.api,
 				endpoint: target.path,
+				...(target.each === undefined ? {} : {each: target.each}),
 				base: configBases[target.api],
 				query,
 				extraQuery,

@@ -126,18 +126,23 @@ function scanFlags<D extends FlagDeclarations>(argv: readonly string[], command:
 			continue;
 		}
 
+		const equals = argument.indexOf('=');
+		let typed = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
+		const inline = equals === -1 ? undefined : argument.slice(equals + 1);
 		if (!argument.startsWith('--')) {
-			// One dash: -h is the only short flag; `-limit` is a slip for --limit.
-			const typed = argument.slice(1);
-			const at = index;
-			const long = () => (typed.length > 1 && Object.hasOwn(command.flags, camel(typed)) ? ` (did you mean ${fixedLine('parse-one-dash', key, replaced(argv, at, 1, `-${argument}`), `-${argument}`)}?)` : '');
-			fail(() => `Unknown flag ${shownFlag(argument)}${long()}`);
-			continue;
+			// One dash: -h and a flag's declared short form (dump's -o) are the short flags; `-limit` is a slip for --limit.
+			const letter = equals === -1 ? argument.slice(1) : argument.slice(1, equals);
+			const short = Object.entries(command.flags).find(([, spec]) => spec.shortFlag !== undefined && spec.shortFlag === letter);
+			if (short === undefined) {
+				const at = index;
+				const long = () => (letter.length > 1 && Object.hasOwn(command.flags, camel(letter)) ? ` (did you mean ${fixedLine('parse-one-dash', key, replaced(argv, at, 1, `-${argument}`), `-${argument}`)}?)` : '');
+				fail(() => `Unknown flag ${shownFlag(argument)}${long()}`);
+				continue;
+			}
+
+			typed = kebab(short[0]);
 		}
 
-		const equals = argument.indexOf('=');
-		const typed = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
-		const inline = equals === -1 ? undefined : argument.slice(equals + 1);
 		if (typed === 'help') {
 			wants = 'help';
 			continue;

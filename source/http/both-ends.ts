@@ -94,6 +94,16 @@ export type BothEndsOptions = {
 	 * 0 (--both-ends): both ends whatever the pace. Default quickServerMs.
 	 */
 	quickMs?: number;
+	/**
+	 * Whether to ask for the other end now, asked at each page of the first
+	 * end that has a next link, until it says yes (absent: at once, with
+	 * the first page). A walk of many lists at once (every account's) says
+	 * yes only when a connection would otherwise stand idle: while lists
+	 * wait to start, each walks from its first page alone, at the cost of
+	 * its pages and nothing more (no other end's pages, nothing read on past
+	 * a meeting); the long lists left at the end are walked from both ends.
+	 */
+	backWhen?: () => boolean;
 };
 
 /**
@@ -455,7 +465,10 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	const order = options.order ?? query.order ?? 'desc';
 	const backOrder: Order = order === 'asc' ? 'desc' : 'asc';
 	const forward = startChain(client, client.firstUrl, 0, order, options);
-	let back: Chain | undefined = startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
+	const startBack = () => startChain(client, client.urlFor({...query, order: backOrder}), 1, backOrder, options);
+	let back: Chain | undefined = options.backWhen === undefined ? startBack() : undefined;
+	// Whether the other end may still be started (backWhen): not once the server was judged too quick for it.
+	let mayStartBack = options.backWhen !== undefined;
 	const totals = new Totals();
 	const spool = options.back === 'hold' ? undefined : new BackSpool(options.spillFolder);
 	const held = new HeldPages();
@@ -491,9 +504,12 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 	};
 
 	try {
-		// Both first requests leave at once; the forward page is taken first.
+		// Both first requests leave at once (unless the other end waits for the first page); the forward page is taken first.
 		void pull(forward);
-		void pull(back);
+		if (back !== undefined) {
+			void pull(back);
+		}
+
 		for (;;) {
 			const racing = [pull(forward)];
 			if (back !== undefined && !back.ended && first !== undefined) {
@@ -517,8 +533,15 @@ export async function * walkBothEnds(client: PageClient, query: WalkQuery, optio
 				}
 
 				const page = settled.step!.value;
-				first ??= page;
 				const verdict = oneChainAfter(page, forward.count, options);
+				mayStartBack &&= verdict === null;
+				if (mayStartBack && page.nextUrl !== null && options.backWhen!()) {
+					mayStartBack = false;
+					back = startBack();
+					void pull(back);
+				}
+
+				first ??= page;
 				if (back !== undefined && verdict !== null) {
 					// eslint-disable-next-line no-await-in-loop -- once
 					await letGo(verdict);

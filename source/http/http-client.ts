@@ -6,7 +6,7 @@ import {openConnections, type Connections} from './undici-adapter.js';
 import {leadingPagination, parseJson, validateEnvelope} from './envelope.js';
 import {checkSameOrigin, resolveLink} from '../contract/links.js';
 import {firstPageUrl, type WalkConfig, type WalkQuery} from '../config/options.js';
-import {RateBudget} from './rate-budget.js';
+import {RateBudget, type BudgetSnapshot} from './rate-budget.js';
 import {decideRetry} from './retry-policy.js';
 import {credentialHeader, describeCredential, type Credential} from '../config/credentials.js';
 import {signRequest} from '../config/jwt-sign.js';
@@ -85,6 +85,8 @@ export type PageClient = {
 	fetchPage(url: string, options?: FetchOptions): Promise<Page>;
 	/** Closes the keep-alive connections; again, does nothing more. */
 	close(): Promise<void>;
+	/** The request budget the server stated last, less what was sent since (rate-budget.ts); undefined when it never stated one. */
+	budget?(): BudgetSnapshot | undefined;
 };
 
 export type ClientOptions = {
@@ -112,7 +114,11 @@ export type ClientOptions = {
 	sequential?: boolean;
 	/**
 	 * With `sequential`, this many connections, one per chain of a walk
-	 * from both ends (FetchOptions.lane); 1 when absent.
+	 * from both ends (FetchOptions.lane); 1 when absent. Without it, lane 0
+	 * is the pool and each lane after it one connection of its own: the
+	 * browser's export of every account's lists (commands/browse/export-lists.ts)
+	 * walks its lists on those, so the pages the user asks for meanwhile
+	 * never queue behind them, and every request shares the one budget.
 	 */
 	lanes?: number;
 };
@@ -250,6 +256,13 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
  * retry; one longer than --max-wait ends the walk with that advice.
  */
 async function waitForBudget(budget: RateBudget, config: WalkConfig, wait: number, {signal, onRetry}: FetchOptions): Promise<void> {
+	if (budget.heldMs() > 0) {
+		// Another request's 429 asked the client to wait (its Retry-After, within --max-wait): this one waits with it.
+		onRetry?.({attempt: 0, waitMs: wait, reason: 'another request was answered 429', pacing: true, retryAfter: true});
+		await pause(wait, signal);
+		return;
+	}
+
 	const limit = budget.snapshot()?.limit;
 	const left = `0${limit === undefined ? '' : ` of ${limit}`} left`;
 	if (wait > config.maxWaitMs) {
@@ -384,7 +397,7 @@ async function once({config, pools, budget, deadlines}: Wire, url: URL, signal: 
 
 export function createClient(config: WalkConfig, {keepBytes = false, sequential = false, lanes = 1}: ClientOptions = {}): PageClient {
 	const {base} = config;
-	const pools = Array.from({length: sequential ? Math.max(1, lanes) : 1}, () => openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential}));
+	const pools = Array.from({length: Math.max(1, lanes)}, (_, lane) => openConnections(base.origin, {timeoutMs: config.timeoutMs, maxResponseSize: maxBodyBytes, sequential: sequential || lane > 0}));
 	const {credential} = config;
 	const credentialText = describeCredential(credential);
 	const redactedHeaders = requestHeadersShown(config);
@@ -449,6 +462,10 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 			}
 
 			retries += 1;
+			if (decision.reason === 'retry-after' && 'status' in failed.failure && failed.failure.status === 429) {
+				budget.hold(decision.ms);
+			}
+
 			onRetry?.({attempt: retries, waitMs: decision.ms, reason: failed.reason, ...(decision.reason === 'retry-after' ? {retryAfter: true as const} : {})});
 			// eslint-disable-next-line no-await-in-loop -- the backoff between sequential attempts
 			await pause(decision.ms, signal);
@@ -462,6 +479,7 @@ export function createClient(config: WalkConfig, {keepBytes = false, sequential 
 		urlFor: query => firstPageUrl(config, query),
 		resolveLink: (uri, requestUrl) => resolveLink(uri, base, requestUrl),
 		fetchPage,
+		budget: () => budget.snapshot(),
 		async close() {
 			deadlines.stop();
 			// Closing twice is closing once (undici rejects a second close).

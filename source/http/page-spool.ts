@@ -1,13 +1,16 @@
 import fs from 'node:fs';
-import {openSpillFile, type SpillFile} from './spill-files.js';
+import {openKeptFile, openSpillFile, type SpillFile} from './spill-files.js';
 import type {ListObject, ObjectBytes} from '../contract/types.js';
 
 /**
- * The pages of the chain a walk from both ends writes last, held on disk
- * until the chains meet and then read back last page first, each page's
- * objects last first: the order the user asked for. Only an offset and a
- * length per page stay in memory. Each object keeps its exact text (what
- * the writers copy) and its id (for the resume hint).
+ * Pages held on disk instead of in memory, each object with its exact text
+ * (what the writers copy) and its id (for the resume hint); only an offset
+ * and a length per page stay in memory (a SpoolChunk). Two readers: the
+ * chain a walk from both ends writes last, held until the chains meet and
+ * read back last page first, each page's objects last first (reversed());
+ * and the lists of every account that finished before the lists ahead of
+ * them, read back as they came (read()), from a file that outlives the
+ * process when the walk is to be resumed (PageSpool.kept).
  */
 
 /** Objects of one spooled page, in the order they are to be written. */
@@ -26,18 +29,33 @@ export type SpooledObjects = {
 	bytes: ObjectBytes | undefined;
 };
 
+/** Where one page appended lies in the spool's file. */
+export type SpoolChunk = {offset: number; length: number};
+
 const header = 8;
 
 export class PageSpool {
 	pages = 0;
 	objects = 0;
-	#offsets: number[] = [];
-	#lengths: number[] = [];
+	/** The chunk of every page, for reversed(); undefined where only read() is used (the caller keeps the chunks). */
+	readonly #chunks: SpoolChunk[] | undefined;
 	#end = 0;
 	readonly #file: SpillFile;
 
-	constructor(parent?: string) {
-		this.#file = openSpillFile('pages', parent);
+	constructor(parent?: string, options: {kept?: SpillFile & {size: number}; chunks?: 'kept' | 'caller'} = {}) {
+		this.#file = options.kept ?? openSpillFile('pages', parent);
+		// A kept file goes on after what it holds (a torn last page of a killed walk is never read: nothing names it).
+		this.#end = options.kept?.size ?? 0;
+		this.#chunks = options.chunks === 'caller' ? undefined : [];
+	}
+
+	/**
+	 * A spool whose pages are read back with the chunks append() gave (the
+	 * caller keeps them): in a temporary file under `parent`, or in `file`,
+	 * kept after close.
+	 */
+	static forChunks({file, parent}: {file?: string | undefined; parent?: string | undefined}): PageSpool {
+		return new PageSpool(parent, {chunks: 'caller', ...(file === undefined ? {} : {kept: openKeptFile(file)})});
 	}
 
 	/**
@@ -45,9 +63,9 @@ export class PageSpool {
 	 * copied from the body's bytes where they are its text (Page.objectBytes),
 	 * and its id.
 	 */
-	append(objects: readonly ListObject[], texts: readonly string[] | undefined, count: number, bytes?: ObjectBytes): void {
+	append(objects: readonly ListObject[], texts: readonly string[] | undefined, count: number, bytes?: ObjectBytes): SpoolChunk | undefined {
 		if (count === 0) {
-			return;
+			return undefined;
 		}
 
 		const parts: Uint8Array[] = [];
@@ -71,20 +89,35 @@ export class PageSpool {
 			written += fs.writeSync(this.#file.fd, chunk, written, chunk.length - written, this.#end + written);
 		}
 
-		this.#offsets.push(this.#end);
-		this.#lengths.push(chunk.length);
+		const kept = {offset: this.#end, length: chunk.length};
+		this.#chunks?.push(kept);
 		this.#end += chunk.length;
 		this.pages += 1;
 		this.objects += count;
+		return kept;
 	}
 
 	/** The pages kept, last first, each with its objects last first. */
 	* reversed(): Generator<SpooledObjects> {
 		for (let page = this.pages - 1; page >= 0; page--) {
-			const chunk = Buffer.allocUnsafe(this.#lengths[page]!);
-			fs.readSync(this.#file.fd, chunk, 0, chunk.length, this.#offsets[page]!);
-			yield decode(chunk);
+			yield this.read(this.#chunks![page]!, 'reversed');
 		}
+	}
+
+	/** One page appended (its chunk), its objects in the order they were appended, or last first. */
+	read({offset, length}: SpoolChunk, order: 'forward' | 'reversed' = 'forward'): SpooledObjects {
+		const chunk = Buffer.allocUnsafe(length);
+		let read = 0;
+		while (read < length) {
+			const got = fs.readSync(this.#file.fd, chunk, read, length - read, offset + read);
+			if (got === 0) {
+				throw new Error(`the spool ends before its page at ${offset} does`);
+			}
+
+			read += got;
+		}
+
+		return decode(chunk, order === 'reversed');
 	}
 
 	close(): void {
@@ -92,7 +125,7 @@ export class PageSpool {
 	}
 }
 
-function decode(chunk: Buffer): SpooledObjects {
+function decode(chunk: Buffer, reversed: boolean): SpooledObjects {
 	const count = chunk.readUInt32LE(0);
 	const exact = chunk.readUInt32LE(4) === 1;
 	const offsets = new Int32Array(count * 2);
@@ -101,8 +134,8 @@ function decode(chunk: Buffer): SpooledObjects {
 	for (let index = 0; index < count; index++) {
 		const textLength = chunk.readUInt32LE(header + (index * 8));
 		const idLength = chunk.readUInt32LE(header + (index * 8) + 4);
-		// Last first: the object read last is written first.
-		const slot = count - 1 - index;
+		// Reversed, last first: the object read last is written first.
+		const slot = reversed ? count - 1 - index : index;
 		offsets[slot * 2] = at;
 		offsets[(slot * 2) + 1] = at + textLength;
 		at += textLength;

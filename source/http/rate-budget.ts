@@ -39,6 +39,23 @@ export class RateBudget {
 	#unanswered = 0;
 	/** Requests sent and not yet answered (or failed). */
 	#inFlight = 0;
+	/**
+	 * Requests given up before their answer (cancelled: the read-ahead of a
+	 * chain let go) since the window began: the server may count them
+	 * after any answer, so every answer is taken to leave them out too.
+	 */
+	#lost = 0;
+	/** No request goes before this time: a 429's Retry-After, which holds every request of the client, not only the one refused. */
+	#heldUntil = 0;
+	/** The longest window an answer stated (its reset, from then): how long a new window lasts at most. */
+	#windowMs = 0;
+	/**
+	 * A new window no answer has stated the budget of yet: at most its limit
+	 * (the last one stated) go until one does, so requests that waited for
+	 * the reset together (the lists of a walk of every account) do not send
+	 * more than the window holds.
+	 */
+	#fresh: {limit: number; sent: number; until: number} | undefined;
 	readonly #now: () => number;
 
 	constructor(now: () => number = Date.now) {
@@ -55,31 +72,78 @@ export class RateBudget {
 		}
 
 		const limit = wholeNumber(first(headers, 'ratelimit-limit') ?? first(headers, 'x-ratelimit-limit'));
-		this.#known = {limit, remaining, resetAt: resetTime(reset, this.#now())};
-		this.#unanswered = this.#inFlight;
+		const now = this.#now();
+		if (this.#known === undefined || remaining > this.#known.remaining) {
+			// A new window (more is left than before): what was lost counted in the old one.
+			this.#lost = 0;
+		}
+
+		this.#known = {limit, remaining, resetAt: resetTime(reset, now)};
+		this.#windowMs = Math.max(this.#windowMs, this.#known.resetAt - now);
+		this.#unanswered = this.#inFlight + this.#lost;
+		this.#fresh = undefined;
 	}
 
 	/** A request sent got no answer (a connection error, a timeout, cancelled). */
 	lost(): void {
 		this.#inFlight = Math.max(0, this.#inFlight - 1);
+		this.#lost += 1;
 	}
 
-	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown. */
+	/**
+	 * A 429 asked to wait `ms` (its Retry-After, within --max-wait): every
+	 * request of the client waits as long, so requests sent at once (the lists
+	 * of a walk of every account, both chains of a walk from both ends) do not
+	 * each run into a 429 of their own.
+	 */
+	hold(ms: number): void {
+		this.#heldUntil = Math.max(this.#heldUntil, this.#now() + ms);
+	}
+
+	/** Milliseconds left of a hold (hold()); 0 when none. */
+	heldMs(): number {
+		return Math.max(0, this.#heldUntil - this.#now());
+	}
+
+	/** Milliseconds to wait before the next request may go: 0 while the budget lasts or is unknown, and no hold is on. */
 	waitMs(): number {
+		const held = this.heldMs();
+		return held > 0 ? held : this.#budgetWaitMs();
+	}
+
+	#budgetWaitMs(): number {
 		const known = this.#known;
+		const now = this.#now();
 		if (known === undefined) {
-			return 0;
+			return this.#freshWaitMs(now);
 		}
 
-		const now = this.#now();
 		if (now >= known.resetAt) {
-			// A new window: the budget is what it was at its start, unknown until the next answer.
+			// A new window: the budget is what it was at its start, unknown until the next answer; until then, no more than its limit go.
 			this.#known = undefined;
 			this.#unanswered = 0;
+			this.#lost = 0;
+			this.#fresh = known.limit === undefined ? undefined : {limit: known.limit, sent: 0, until: now + this.#windowMs};
 			return 0;
 		}
 
 		return known.remaining - this.#unanswered > 0 ? 0 : known.resetAt - now;
+	}
+
+	/** A new window with no answer yet: the wait once its limit went, until it is surely over. */
+	#freshWaitMs(now: number): number {
+		const fresh = this.#fresh;
+		if (fresh === undefined || fresh.sent < fresh.limit) {
+			return 0;
+		}
+
+		if (now >= fresh.until) {
+			fresh.sent = 0;
+			fresh.until = now + this.#windowMs;
+			return 0;
+		}
+
+		return fresh.until - now;
 	}
 
 	/** Counts a request as sent. */
@@ -87,6 +151,8 @@ export class RateBudget {
 		this.#inFlight += 1;
 		if (this.#known !== undefined) {
 			this.#unanswered += 1;
+		} else if (this.#fresh !== undefined) {
+			this.#fresh.sent += 1;
 		}
 	}
 

@@ -5,7 +5,8 @@ import process from 'node:process';
 
 /**
  * Temporary files a walk keeps on disk instead of in memory (a walk from
- * both ends: the chain written last, and the ids each chain wrote). Each is
+ * both ends: the chain written last, and the ids each chain wrote; the lists
+ * of every account that finished before the lists ahead of them). Each is
  * opened and then at once unlinked, with its folder: the data is reached
  * through the descriptor only, and the system frees it when the descriptor
  * is closed or the process ends, however it ends (a signal, a crash, a
@@ -59,6 +60,27 @@ export function openSpillFile(name: string, parent = os.tmpdir()): SpillFile {
 			fs.closeSync(fd);
 			if (leftOver.delete(folder)) {
 				fs.rmSync(folder, {recursive: true, force: true});
+			}
+		},
+	};
+}
+
+/**
+ * A file kept on disk under its own name, for a walk that must survive its
+ * process (dump -o with --resume): opened for reading and writing, created
+ * (0600) when missing, never unlinked. `size`: its length when opened, where
+ * appending goes on.
+ */
+export function openKeptFile(file: string): SpillFile & {size: number} {
+	const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+	let open = true;
+	return {
+		fd,
+		size: fs.fstatSync(fd).size,
+		close() {
+			if (open) {
+				open = false;
+				fs.closeSync(fd);
 			}
 		},
 	};

@@ -28,23 +28,32 @@ function quote(value: string): string {
  * injection unless `formulaGuard` is false.
  */
 export function csvWriter(options: WriterOptions): Writer {
-	let columns: string[] | undefined;
+	let columns = (options.resume as {columns?: string[]} | undefined)?.columns;
+	const {parentColumn} = options;
 	const dropped = new Set<string>();
 	const show = options.tty ? inert : (value: string) => value;
 	const guard = options.formulaGuard === false ? undefined : guardFormula;
 	const cellOptions = {string: guard};
 	const fields = new FieldCheck(options.fields);
 	return {
-		page(objects: ListObject[], texts?: readonly string[]) {
+		page(objects: ListObject[], texts?: readonly string[], parent?: string) {
 			if (objects.length === 0) {
 				return '';
 			}
 
-			const rows = objects.map((object, index) => exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions));
+			const rows = objects.map((object, index) => {
+				const cells = exactCells(texts?.[index] ?? JSON.stringify(object), cellOptions);
+				// The parent's column first; a field of the object's own of that name keeps its cell (the data as sent).
+				return parentColumn === undefined || cells.has(parentColumn) ? cells : new Map([[parentColumn, parent ?? ''], ...cells]);
+			});
 			fields.observe(rows);
 			let text = '';
 			if (columns === undefined) {
 				columns = options.fields ? [...options.fields] : columnsOf(rows);
+				if (parentColumn !== undefined && !options.fields) {
+					columns = [parentColumn, ...columns.filter(column => column !== parentColumn)];
+				}
+
 				text += `${columns.map(column => quote(show(guard ? guard(column) : column))).join(',')}\r\n`;
 			}
 
@@ -63,6 +72,7 @@ export function csvWriter(options: WriterOptions): Writer {
 			return text;
 		},
 		end: () => '',
+		state: () => ({columns}),
 		notes() {
 			if (dropped.size === 0) {
 				return fields.notes();

@@ -13,7 +13,7 @@ export function createWriter(format: Format, options: WriterOptions): Writer {
 		}
 
 		case 'json': {
-			return jsonWriter();
+			return jsonWriter(options.resume);
 		}
 
 		case 'csv': {

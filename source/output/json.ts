@@ -10,8 +10,8 @@ import type {Writer} from './writer.js';
  * fails midway one of what the file kept). Each element is
  * the object's exact text, as in NDJSON.
  */
-export function jsonWriter(): Writer {
-	let started = false;
+export function jsonWriter(resume?: unknown): Writer {
+	let started = (resume as {started?: boolean} | undefined)?.started === true;
 	return {
 		page(objects: ListObject[], texts?: readonly string[]) {
 			let text = '';
@@ -33,5 +33,6 @@ export function jsonWriter(): Writer {
 		},
 		end: (objects?: number) => ((objects === undefined ? started : objects > 0) ? '\n]\n' : '[]\n'),
 		notes: () => [],
+		state: () => ({started}),
 	};
 }

@@ -1,8 +1,11 @@
 import {formatCount} from '../text/format-count.js';
 import {inert} from '../text/inert.js';
 import {redact} from '../text/secret.js';
-import {cutToWidth} from '../text/text-width.js';
+import {cutToWidth, displayWidth} from '../text/text-width.js';
 import type {Page, RetryNotice} from '../contract/types.js';
+import {listsFigures, type ListsState} from '../text/lists-progress.js';
+
+export type {ListsState} from '../text/lists-progress.js';
 
 type Stream = {write(text: string): unknown; columns?: number};
 
@@ -14,8 +17,8 @@ export const longWaitMs = 5000;
  * (a pipe, a file, a CI log) one plain line for each long wait, so a walk
  * held minutes by a rate limit is never silent there.
  */
-export function progressOn(stderr: Stream & {isTTY?: boolean}): Progress {
-	return stderr.isTTY === true ? new Progress(stderr) : new Progress(undefined, stderr);
+export function progressOn(stderr: Stream & {isTTY?: boolean}, env: Record<string, string | undefined> = {}): Progress {
+	return stderr.isTTY === true ? new Progress(stderr, undefined, {dumb: env['TERM'] === 'dumb'}) : new Progress(undefined, stderr);
 }
 
 /**
@@ -40,10 +43,20 @@ export class Progress {
 	/** The forward chain's arrow, once a back page came: ↓ walks newest first (desc), ↑ oldest first. */
 	#forward: '↓' | '↑' | undefined;
 	#backObjects = 0;
+	#lists: ListsState | undefined;
+	/** Lists done when the walk started (a resumed walk's): the pace counts this walk's own. */
+	#listsBefore: number | undefined;
 
-	constructor(stream: Stream | undefined, plain?: Stream) {
+	/** TERM=dumb: no escape sequences; a line is cleared by writing spaces over it (`#drawnWidth` of them). */
+	readonly #dumb: boolean;
+	#drawnWidth = 0;
+	/** Off a terminal: when the last long wait said ends; a wait within it (another list's, held by the same budget) is not said again. */
+	#plainUntil = 0;
+
+	constructor(stream: Stream | undefined, plain?: Stream, {dumb = false}: {dumb?: boolean} = {}) {
 		this.#stream = stream;
 		this.#plain = plain;
+		this.#dumb = dumb;
 	}
 
 	page(page: Page, written: number): void {
@@ -85,18 +98,36 @@ export class Progress {
 
 	retry(notice: RetryNotice): void {
 		const asked = notice.retryAfter ? ' as the server\'s Retry-After asks' : '';
-		this.#waiting = notice.pacing
-			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
-			: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})${asked}`;
-		if (this.#plain && notice.waitMs >= longWaitMs) {
+		this.#waiting = notice.pacing && notice.retryAfter
+			? `waiting ${(notice.waitMs / 1000).toFixed(1)} s as the server's Retry-After asks (${inert(redact(notice.reason))})`
+			: notice.pacing
+				? `waiting ${(notice.waitMs / 1000).toFixed(1)} s for the server's request budget (${inert(redact(notice.reason))})`
+				: `waiting ${(notice.waitMs / 1000).toFixed(1)} s before retry ${notice.attempt} (${inert(redact(notice.reason))})${asked}`;
+		const now = Date.now();
+		// Every list held by one budget or Retry-After is told of the wait: a log gets one line for it, not one a list.
+		if (this.#plain && notice.waitMs >= longWaitMs && now + notice.waitMs > this.#plainUntil + 1000) {
+			this.#plainUntil = now + notice.waitMs;
 			this.#plain.write(`pagewalk: ${this.#waiting}…\n`);
 		}
 
 		this.#draw(true);
 	}
 
+	/** A walk of every account's lists moved on: its line shows lists done of all, objects, requests, budget left and time left. */
+	lists(state: ListsState): void {
+		this.#listsBefore ??= state.done;
+		this.#lists = state;
+		this.objects = state.objects;
+		this.#draw(false);
+	}
+
 	/** The summary line, or nothing off a terminal. */
 	summary(): string {
+		if (this.#lists) {
+			const {done, objects, requests} = this.#lists;
+			return `${formatCount(objects)} objects in ${formatCount(done)} ${done === 1 ? 'list' : 'lists'} (${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}) in ${((Date.now() - this.#started) / 1000).toFixed(1)} s`;
+		}
+
 		const seconds = (Date.now() - this.#started) / 1000;
 		const pages = this.#chains() ?? `${formatCount(this.pages)} ${this.pages === 1 ? 'page' : 'pages'}`;
 		return `${formatCount(this.objects)} objects in ${pages}${this.short > 0 ? ` (${formatCount(this.short)} short)` : ''} in ${seconds.toFixed(1)} s`;
@@ -112,9 +143,30 @@ export class Progress {
 		return `${this.#forward} ${formatCount(this.pages)} pages · ${other} ${formatCount(this.backPages)} pages`;
 	}
 
+	/**
+	 * `lists 12/300 · 3,456 objects · 812 requests · budget 80/100 · 40 s
+	 * left`: time left at this walk's pace of lists so far. Where that is
+	 * wider than `width`, the requests go first, then the objects, so a
+	 * narrow terminal still shows the budget and the time left.
+	 */
+	#listsLine(state: ListsState, elapsedMs: number, width: number): string {
+		let figures = listsFigures(state, elapsedMs, this.#listsBefore);
+		const line = () => figures.map(figure => figure.text).join(' · ');
+		for (const id of ['requests', 'objects'] as const) {
+			if (displayWidth(line()) <= width) {
+				break;
+			}
+
+			figures = figures.filter(figure => figure.id !== id);
+		}
+
+		return line();
+	}
+
 	clear(): void {
 		if (this.#stream && this.#visible) {
-			this.#stream.write('\r\u001B[2K');
+			this.#stream.write(this.#dumb ? `\r${' '.repeat(this.#drawnWidth)}\r` : '\r\u001B[2K');
+			this.#drawnWidth = 0;
 			this.#visible = false;
 		}
 	}
@@ -132,13 +184,23 @@ export class Progress {
 		this.#drawnAt = now;
 		const seconds = Math.max(0.001, (now - this.#started) / 1000);
 		const rate = Math.round(this.objects / seconds);
-		const line = `${this.#chains() ?? `page ${formatCount(this.pages)}`} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s${this.#waiting ? ` · ${this.#waiting}` : ''}`;
+		// A pty with no size set reports 0 columns: that means unknown, not none.
+		const width = this.#stream.columns || 80;
+		const walked = this.#lists ? this.#listsLine(this.#lists, now - this.#started, width - 1) : `${this.#chains() ?? `page ${formatCount(this.pages)}`} · ${formatCount(this.objects)} objects · ${formatCount(this.short)} short · ${formatCount(rate)}/s`;
+		const line = `${walked}${this.#waiting ? ` · ${this.#waiting}` : ''}`;
 		// A line wider than the terminal would wrap, and \r would then redraw
 		// only its last row; cut it to the width instead (short of the last
 		// column, where some terminals wrap already).
-		// A pty with no size set reports 0 columns: that means unknown, not none.
-		const width = this.#stream.columns || 80;
-		this.#stream.write(`\r\u001B[2K${cutToWidth(line, width - 1)}`);
+		const cut = cutToWidth(line, width - 1);
+		if (this.#dumb) {
+			// No erase sequence on a dumb terminal: the new line, then spaces over what is left of the old one.
+			const drawn = displayWidth(cut);
+			this.#stream.write(`\r${cut}${' '.repeat(Math.max(0, this.#drawnWidth - drawn))}`);
+			this.#drawnWidth = drawn;
+		} else {
+			this.#stream.write(`\r\u001B[2K${cut}`);
+		}
+
 		this.#visible = true;
 	}
 }

@@ -32,8 +32,9 @@ function shownCells(cells: Map<string, string>): Map<string, string> {
  * every format); lines carry no trailing spaces.
  */
 export function tableWriter(options: WriterOptions): Writer {
-	let columns: Column[] | undefined;
-	let hidden: string[] = [];
+	const resumed = options.resume as {columns?: Column[]; hidden?: string[]} | undefined;
+	let columns = resumed?.columns;
+	let hidden: string[] = resumed?.hidden ?? [];
 	const fields = new FieldCheck(options.fields);
 	const bold = (text: string) => (options.color ? `\u001B[1m${text}\u001B[22m` : text);
 	return {
@@ -62,6 +63,7 @@ export function tableWriter(options: WriterOptions): Writer {
 			return text;
 		},
 		end: () => '',
+		state: () => ({columns, hidden}),
 		notes() {
 			// Column names are the server's keys: inert and cut, the first few named.
 			const named = hidden.slice(0, 5).map(path => inertLine(path, 40)).join(', ') + (hidden.length > 5 ? ', …' : '');

@@ -18,6 +18,12 @@ const rules = pageRulesOf('dump');
  * page rules, the walk rule dump shows: from both ends, the two ends
  * disagreed where they met (`ends-agree`, http/both-ends.ts).
  */
+/** The counts of the walks of one dump: several lists (every account's) tell the first of each kind once in all, and one summary. */
+export class FindingsTally {
+	readonly counts = new Map<RuleId, number>();
+	pages = 0;
+}
+
 export class WalkFindings {
 	readonly #windowPages: number;
 	/**
@@ -26,17 +32,21 @@ export class WalkFindings {
 	 * page costs a Set of its ids and a lookup in each kept one.
 	 */
 	readonly #recent: Array<{number: number; ids: Set<string>}> = [];
-	readonly #counts = new Map<RuleId, number>();
+	readonly #tally: FindingsTally;
+	readonly #counts: Map<RuleId, number>;
 	#carry: OrderCarry | null = null;
 	#pages = 0;
 
-	constructor(windowPages = 20) {
+	constructor(windowPages = 20, tally = new FindingsTally()) {
 		this.#windowPages = windowPages;
+		this.#tally = tally;
+		this.#counts = tally.counts;
 	}
 
 	/** Checks the next page of the walk; returns one sentence for each kind of finding not seen before. */
 	add(page: Page): string[] {
 		this.#pages += 1;
+		this.#tally.pages += 1;
 		const number = this.#pages;
 		const findings = checkRules(rules, page, pageContext(page, {carry: this.#carry, earlier: id => this.#earlier(id)}));
 		this.#carry = orderCarry(page.objects, this.#carry);
@@ -89,7 +99,8 @@ export class WalkFindings {
 
 		const kinds = [...this.#counts].map(([check, count]) => `${check} ${count}`).join(', ');
 		const where = told ? 'each kind told once above' : `${flag(['dump'], 'quiet')} left each one out`;
-		return `contract findings in ${this.#pages} ${this.#pages === 1 ? 'page' : 'pages'}: ${kinds} (${where}; ${audit()} reports the whole walk).`;
+		const pages = this.#tally.pages;
+		return `contract findings in ${pages} ${pages === 1 ? 'page' : 'pages'}: ${kinds} (${where}; ${audit()} reports the whole walk).`;
 	}
 
 	#earlier(id: string): number | undefined {

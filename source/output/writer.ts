@@ -11,7 +11,7 @@ export type Writer = {
 	 * `objects`, are their exact texts from the body (Page.objectTexts); the
 	 * writers fall back to serializing the values where they are absent.
 	 */
-	page(objects: ListObject[], texts?: readonly string[]): string;
+	page(objects: ListObject[], texts?: readonly string[], parent?: string): string;
 	/**
 	 * The same as page(), as bytes copied from the body (Page.objectBytes)
 	 * rather than text to encode: for the formats that write the exact texts
@@ -26,6 +26,12 @@ export type Writer = {
 	end(objects?: number): string;
 	/** Things the user should know once the dump ends (stderr). */
 	notes(): string[];
+	/**
+	 * What the writer carries from one page to the next (the csv header's
+	 * columns, whether the JSON array was begun), as JSON, for a walk to be
+	 * resumed (WriterOptions.resume); absent where there is nothing.
+	 */
+	state?(): unknown;
 };
 
 export type WriterOptions = {
@@ -40,6 +46,14 @@ export type WriterOptions = {
 	formulaGuard?: boolean;
 	/** csv and table: exactly these columns, in this order (--columns); absent cells are empty. */
 	fields?: readonly string[] | undefined;
+	/**
+	 * csv only: the name of a first column holding each object's parent's id
+	 * (page()'s `parent`: the account of a list of every account), where the
+	 * flattened object would lose it; with --columns, only where named there.
+	 */
+	parentColumn?: string;
+	/** A state() of the same writer after an earlier walk's last whole list: this one writes on as that one would have. */
+	resume?: unknown;
 };
 
 export const formats = ['ndjson', 'json', 'csv', 'table'] as const;

@@ -45,4 +45,6 @@ export const exitCodes = {
 	failure: 1,
 	usage: 2,
 	incomplete: 3,
+	/** dump of every account's lists: some lists failed (each said on stderr), the others were written. */
+	listsFailed: 4,
 } as const;

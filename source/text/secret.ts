@@ -164,8 +164,10 @@ function bucketOf(hash: number): number {
 /** Adds (delta 1) or removes (delta -1) every window of `form`. */
 function index(form: string, delta: 1 | -1): void {
 	buckets ??= new Uint32Array(1 << bucketBits);
+	// Folded once, not per window: a JWT's forms are hundreds of windows each, and each JWT is indexed on every request.
+	const foldedForm = foldText(form);
 	for (let from = 0; from + secretRunLength <= form.length; from++) {
-		count(windowCounts, foldText(form.slice(from, from + secretRunLength)), delta);
+		count(windowCounts, foldedForm.slice(from, from + secretRunLength), delta);
 		buckets[bucketOf(hashAt(form, from))] += delta;
 	}
 }

@@ -56,7 +56,7 @@ const sandboxRooms = ['sandbox/data', 'sandbox/scenarios', 'sandbox/auth', 'sand
  * test, so a new folder comes with its rule.
  */
 export const layers = [
-	'text', 'contract', 'json', 'cells', 'config', 'http',
+	'text', 'contract', 'json', 'cells', 'config', 'http', 'http/every-account',
 	...browserRooms,
 	'components', 'output', 'audit',
 	'sandbox/index', ...sandboxRooms,
@@ -112,6 +112,11 @@ export const rules: Rule[] = [
 		layer: 'http',
 		forbid: allBut('http', ['text', 'contract', 'json', 'config']),
 		why: 'the client, the wire and the walker make requests as the configuration says, and know nothing of the screen, the writers or the sandbox',
+	},
+	{
+		layer: 'http/every-account',
+		forbid: allBut('http/every-account', ['text', 'contract', 'json', 'config', 'http']),
+		why: 'every account\'s lists are walks of the one walker through the one client, with a journal on disk: the walker\'s layer, none of the screen or the writers',
 	},
 	// The browser's rooms: its pure state (no React, no command) stands on the walker and the cell model.
 	// A room above another may import it; a room below imports of one above only its leaf types module.

@@ -45,10 +45,27 @@ describe('vitest projects', () => {
 		expect(homes.filter(home => home.projects.length !== 1)).toEqual([]);
 	});
 
+	it('keep the unit project to one process with no build: none of its files starts a child or runs dist/', () => {
+		const unit = projects.unit.map(globPattern);
+		const unitFiles = testFiles.filter(file => unit.some(pattern => pattern.test(file)));
+		expect(unitFiles.length).toBeGreaterThan(50);
+		const spawning = unitFiles.filter(file => /\bfrom\s+'node:child_process'|\bdist\/cli\.js|['"]dist['"]/.test(readFileSync(path.join(root, file), 'utf8')));
+		expect(spawning).toEqual([]);
+	});
+
 	it('are unit, app, cli and terminal; npm run test:fast runs unit, npm test all of them', () => {
 		expect(Object.keys(projects)).toEqual(['unit', 'app', 'cli', 'terminal']);
 		const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {scripts: Record<string, string>}).scripts;
 		expect(scripts['test:fast']).toBe('vitest run --project unit');
 		expect(scripts['test']).toMatch(/&& vitest run$/);
+	});
+
+	it('are the ones the README names where it says how to run the tests, each with a row in docs/architecture.md', () => {
+		const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+		const names = Object.keys(projects);
+		expect(readme).toContain('npm run test:fast          # while you work: the unit tests alone');
+		expect(readme).toContain(`The tests are four vitest projects (${names.map(name => `\`${name}\``).join(', ')}; run one with\n\`npx vitest run --project app\`)`);
+		const architecture = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+		expect(names.filter(name => !architecture.includes(`\n| \`${name}\` | `))).toEqual([]);
 	});
 });

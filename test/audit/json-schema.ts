@@ -1,7 +1,7 @@
 /**
  * A small JSON Schema validator for the subset report-schema.json uses: type
  * (one or several), properties, required, additionalProperties: false, items,
- * enum, minimum, maximum. Enough to hold the audit's --json output to its
+ * enum, minimum, maximum, and $ref to one of its $defs. Enough to hold the audit's --json output to its
  * documented shape without adding ajv for one test.
  */
 export type Schema = {
@@ -13,9 +13,12 @@ export type Schema = {
 	enum?: unknown[];
 	minimum?: number;
 	maximum?: number;
+	/** `#/$defs/NAME`: the schema of that name in the root's $defs. */
+	$ref?: string;
+	$defs?: Record<string, Schema>;
 };
 
-const supported = new Set(['$schema', '$id', 'title', 'description', 'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'minimum', 'maximum']);
+const supported = new Set(['$schema', '$id', 'title', 'description', 'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'minimum', 'maximum', '$ref', '$defs']);
 
 function typeOf(value: unknown): string {
 	if (value === null) {
@@ -44,11 +47,29 @@ export function unsupportedKeywords(schema: Schema, path = '#'): string[] {
 		found.push(...unsupportedKeywords(schema.items, `${path}/items`));
 	}
 
+	for (const [name, child] of Object.entries(schema.$defs ?? {})) {
+		found.push(...unsupportedKeywords(child, `${path}/$defs/${name}`));
+	}
+
+	if (schema.$ref !== undefined && !/^#\/\$defs\/[\w-]+$/.test(schema.$ref)) {
+		found.push(`${path}/$ref`);
+	}
+
 	return found;
 }
 
 /** Returns the violations, each as "path: problem"; empty when the value fits. */
-export function validate(schema: Schema, value: unknown, path = '$'): string[] {
+export function validate(schema: Schema, value: unknown, path = '$', root: Schema = schema): string[] {
+	if (schema.$ref !== undefined) {
+		const name = schema.$ref.replace('#/$defs/', '');
+		const target = root.$defs?.[name];
+		if (target === undefined) {
+			return [`${path}: $ref ${schema.$ref} names no schema`];
+		}
+
+		return validate(target, value, path, root);
+	}
+
 	const errors: string[] = [];
 	if (schema.type !== undefined) {
 		const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -74,7 +95,7 @@ export function validate(schema: Schema, value: unknown, path = '$'): string[] {
 
 	if (Array.isArray(value) && schema.items) {
 		for (const [index, item] of value.entries()) {
-			errors.push(...validate(schema.items, item, `${path}[${index}]`));
+			errors.push(...validate(schema.items, item, `${path}[${index}]`, root));
 		}
 	}
 
@@ -89,7 +110,7 @@ export function validate(schema: Schema, value: unknown, path = '$'): string[] {
 		for (const [name, child] of Object.entries(record)) {
 			const property = schema.properties?.[name];
 			if (property) {
-				errors.push(...validate(property, child, `${path}.${name}`));
+				errors.push(...validate(property, child, `${path}.${name}`, root));
 			} else if (schema.additionalProperties === false) {
 				errors.push(`${path}: unexpected property ${name}`);
 			}

@@ -6,7 +6,7 @@
  * read, one of each kind (the records below must name every kind).
  */
 import {describe, expect, it} from 'vitest';
-import type {SaveWhat} from '../../source/browser/actions/effects.js';
+import type {SaveWhat} from '../../source/browser/stack/types.js';
 import type {Notice} from '../../source/browser/stack/types.js';
 import {notAFileSentence, saveErrorSentence, savePath} from '../../source/browser/actions/save-path.js';
 import type {Screen} from '../../source/browser/keys/screen.js';
@@ -62,13 +62,20 @@ const notices: {[Kind in Notice['kind']]: Array<Extract<Notice, {kind: Kind}>>} 
 	'write-failed': [{kind: 'write-failed', message: 'Cannot write out.ndjson: permission denied; choose a folder you can write to.'}],
 	found: [{kind: 'found', text: 'copy', line: 3, lines: 40}],
 	'not-found': [{kind: 'not-found', text: 'copy'}],
+	'export-where': [{kind: 'export-where'}],
+	'export-busy': [{kind: 'export-busy'}],
+	exported: [{kind: 'exported', name: 'tx.ndjson', objects: 30, lists: 6, failed: [], failedCount: 0}, {kind: 'exported', name: 'tx.ndjson', objects: 30, lists: 6, failed: ['a', 'b', 'c'], failedCount: 4}],
+	'export-stopped': [
+		{kind: 'export-stopped', name: 'tx.ndjson', why: null, objects: 30, lists: 2, total: 6, known: 6, resume: 'pagewalk dump transactions --all --output=tx.ndjson --resume'},
+		{kind: 'export-stopped', name: 'tx.ndjson', why: 'The server is gone.', objects: 30, lists: 2, total: undefined, known: 4, resume: null},
+	],
 };
 
 const codes = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENAMETOOLONG', 'EIO'];
 const errno = (code: string) => Object.assign(new Error(code), {code});
 
 /** Each write failure a save of `what` can end in, in its own words. */
-function writeFailures(what: SaveWhat): string[] {
+function writeFailures(what: SaveWhat | 'export'): string[] {
 	const refused = ['', 'pages/', '~/x.ndjson'].map(name => savePath(name, '/', '', what)).flatMap(result => ('error' in result ? [result.error] : []));
 	expect(refused).toHaveLength(3);
 	return [
@@ -106,12 +113,21 @@ describe('advice to type names the key that opens the prompt again', () => {
 		}
 	});
 
-	it('a write failure sends the user back to the prompt of the same write: w for the page, W for the walk', () => {
+	it('a write failure sends the user back to the prompt of the same write: w for the page, W for the walk, E for the export', () => {
 		for (const what of ['page', 'walk'] as const) {
 			for (const sentence of writeFailures(what).filter(text => /\btype\b/.test(text))) {
 				for (const {key} of advised(sentence)) {
 					expect(routeKey({kind: 'table'}, key, key, context).screen, sentence).toMatchObject({kind: 'save', what});
 				}
+			}
+		}
+
+		// E's export: its failures send the user back to E, whose prompt opens on the accounts list.
+		for (const sentence of writeFailures('export').filter(text => /\btype\b/.test(text))) {
+			const keys = [...sentence.matchAll(/press (\S+)(?: again)? and type/g)].map(([, key]) => key!);
+			expect(keys.length, sentence).toBeGreaterThan(0);
+			for (const key of keys) {
+				expect(routeKey({kind: 'table'}, key, key, {...context, exportable: true}).screen, sentence).toMatchObject({kind: 'export'});
 			}
 		}
 

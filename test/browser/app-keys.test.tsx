@@ -1,5 +1,5 @@
-import chalk from 'chalk';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
+import {withChalkLevel} from './support/chalk-level.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 
@@ -361,16 +361,7 @@ describe('a terminal too small to draw in', () => {
 
 describe('colour honours NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
 	const escape = '\u001B[';
-	// Ink styles through chalk, which finds no terminal under vitest: give it
-	// one, so that a frame without escape sequences is our doing, not chalk's.
-	let level: typeof chalk.level;
-	beforeAll(() => {
-		level = chalk.level;
-		chalk.level = 3;
-	});
-	afterAll(() => {
-		chalk.level = level;
-	});
+	withChalkLevel(3);
 
 	it('draws colour by default, and not one escape sequence under NO_COLOR or TERM=dumb, in the table and every overlay', async () => {
 		const coloured = await browse({env: {TERM: 'xterm-256color'}});

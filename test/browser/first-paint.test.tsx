@@ -7,7 +7,6 @@
  * show as a flicker, or as a leftover of the paint beside Ink's frame.
  */
 import {readFileSync} from 'node:fs';
-import chalk from 'chalk';
 import {render} from 'ink-testing-library';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {App} from '../../source/app.js';
@@ -18,6 +17,7 @@ import type {ListObject, Page} from '../../source/contract/types.js';
 import {createClient} from '../../source/http/http-client.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {makePage, url} from './pages.js';
+import {withChalkLevel} from './support/chalk-level.js';
 
 type Cell = {char: string; style: string};
 
@@ -116,16 +116,12 @@ function expectSame(options: BrowserOptions, label: string) {
 }
 
 let sandbox: Sandbox;
-// Ink styles through chalk, which finds no terminal under vitest: give it
-// one, so that styles are compared, not left out on both sides.
-let level: typeof chalk.level;
+// Styles are compared, not left out on both sides.
+withChalkLevel(1);
 beforeAll(async () => {
-	level = chalk.level;
-	chalk.level = 1;
 	sandbox = await startSandbox({port: 0, records: 60});
 });
 afterAll(async () => {
-	chalk.level = level;
 	await sandbox.close();
 });
 

@@ -47,13 +47,14 @@ describe('keymap', () => {
 		expect(commandFor('detail', '/')).toBe('find');
 	});
 
-	it('in a prompt, binds only Enter, Esc, Backspace, Ctrl-C and Ctrl-Z; every other key is text', () => {
+	it('in a prompt, binds only Enter, Esc, Backspace, Tab (E\'s choice of list), Ctrl-C and Ctrl-Z; every other key is text', () => {
 		expect(commandFor('prompt', 'return')).toBe('prompt-apply');
 		expect(commandFor('prompt', 'escape')).toBe('prompt-cancel');
 		expect(commandFor('prompt', 'backspace')).toBe('prompt-delete');
+		expect(commandFor('prompt', 'tab')).toBe('export-choice');
 		expect(commandFor('prompt', 'ctrl+c')).toBe('interrupt');
 		expect(commandFor('prompt', 'ctrl+z')).toBe('suspend');
-		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(5);
+		expect(bindings().filter(binding => binding.mode === 'prompt')).toHaveLength(6);
 		for (const key of ['q', 'j', '/', '?', 'L', '0']) {
 			expect(commandFor('prompt', key), key).toBeUndefined();
 		}
@@ -130,7 +131,7 @@ describe('keymap', () => {
 		expect(lines).toContain('q          back one level as Esc; on the first list with no filter, quit');
 		expect(lines).toContain('Esc        back one level: close the overlay, clear the filter, leave a related list');
 		expect(lines).toContain('Backspace  back from a related list to the list it was opened from, as it was');
-		expect(lines.at(-1)).toBe('typing     in /, L, :, w and W: Enter applies, Esc cancels, Backspace deletes');
+		expect(lines.at(-1)).toBe('typing     in /, L, :, w, W and E: Enter applies, Esc cancels, Backspace deletes, Tab switches what E writes (transactions, addresses)');
 	});
 });
 

@@ -5,9 +5,9 @@
  * inverse either) the rows holding one are marked `›` in a gutter. Help
  * lines that wrap hang under the descriptions.
  */
-import chalk from 'chalk';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {helpLines} from '../../source/browser/keys/keymap.js';
+import {withChalkLevel} from './support/chalk-level.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 
@@ -19,16 +19,7 @@ function helpLinesHolding(text: string): number[] {
 }
 
 describe('find next in a pane', () => {
-	// Ink styles through chalk, which finds no terminal under vitest: give it one,
-	// so that a frame without escape sequences is our doing, not chalk's.
-	let level: typeof chalk.level;
-	beforeAll(() => {
-		level = chalk.level;
-		chalk.level = 3;
-	});
-	afterAll(() => {
-		chalk.level = level;
-	});
+	withChalkLevel(3);
 
 	for (const size of [{columns: 60, rows: 15}, {columns: 100, rows: 16}, {columns: 200, rows: 50}]) {
 		it(`at ${size.columns}x${size.rows}: / Enter reaches every line holding the text, in order, wrapping around (help, /copy)`, async () => {

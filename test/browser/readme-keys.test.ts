@@ -21,7 +21,7 @@ describe('README key table', () => {
 		expect(rows).toHaveLength(browsingCommands().length + 2);
 		expect(rows).toContain('| `Q` | quit from anywhere, restoring the terminal |');
 		expect(rows).toContain(`| \`↑\` \`k\` | ${keymap.up.description} |`);
-		expect(rows.at(-1)).toBe('| typing | in `/`, `L`, `:`, `w` and `W`: `Enter` applies, `Esc` cancels, `Backspace` deletes |');
+		expect(rows.at(-1)).toBe('| typing | in `/`, `L`, `:`, `w`, `W` and `E`: `Enter` applies, `Esc` cancels, `Backspace` deletes, `Tab` switches what E writes (transactions, addresses) |');
 	});
 
 	it('replaces only what lies between the markers, and refuses a README without them', () => {

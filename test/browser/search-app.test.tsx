@@ -1,5 +1,5 @@
 import {beforeAll, describe, expect, it} from 'vitest';
-import type {LoadPage} from '../../source/components/use-tasks.js';
+import type {LoadPage} from '../../source/browser/search/search-pages.js';
 import {keys} from './support/render-app.js';
 import {sandboxBrowser} from './support/sandbox-browser.js';
 

@@ -48,6 +48,10 @@ const every: {[Kind in Notice['kind']]: Extract<Notice, {kind: Kind}>} = {
 	'write-failed': {kind: 'write-failed', message: 'Cannot write f.'},
 	found: {kind: 'found', text: 'x', line: 1, lines: 2},
 	'not-found': {kind: 'not-found', text: 'x'},
+	'export-where': {kind: 'export-where'},
+	'export-busy': {kind: 'export-busy'},
+	exported: {kind: 'exported', name: 'f', objects: 1, lists: 1, failed: [], failedCount: 0},
+	'export-stopped': {kind: 'export-stopped', name: 'f', why: null, objects: 1, lists: 1, total: 2, known: 2, resume: null},
 };
 const messages: Notice[] = Object.values(every);
 

@@ -110,6 +110,35 @@ describe('the tasks a state wants', () => {
 	});
 });
 
+describe('one record of each task', () => {
+	it('the page tasks are the stack\'s own records (pending, prefetch), under their ids; the state holds no other copy', () => {
+		const pageTasks = (state: BrowserState) => wantedTasks(state).filter(task => task.kind === 'load' || task.kind === 'prefetch');
+		const records = ({stack}: BrowserState) => [
+			...(stack.pending ? [{id: stack.pending.requestId, kind: 'load', url: stack.pending.url}] : []),
+			...(!stack.pending && stack.prefetch && !stack.prefetch.page ? [{id: stack.prefetch.requestId, kind: 'prefetch', url: stack.prefetch.url}] : []),
+		];
+		let state = start({firstPage: false});
+		const states = [state];
+		for (const step of [
+			(current: BrowserState) => answer(current, pageTasks(current)[0]!, page1),
+			(current: BrowserState) => press(current, 'right'),
+			(current: BrowserState) => press(current, 'o'),
+			(current: BrowserState) => press(current, 'y'),
+			(current: BrowserState) => browserReducer(current, {type: 'stack', action: {type: 'set-filter', filter: 'a'}}),
+		]) {
+			state = step(state);
+			states.push(state);
+		}
+
+		for (const each of states) {
+			expect(pageTasks(each)).toEqual(records(each));
+			expect(Object.keys(each.tasks).sort()).toEqual(['compare', 'effects', 'export', 'poll', 'search']);
+		}
+
+		expect(states.flatMap(each => pageTasks(each).map(task => task.kind))).toEqual(expect.arrayContaining(['load', 'prefetch']));
+	});
+});
+
 describe('a superseded task is no longer wanted', () => {
 	it('a new walk (o) drops the load on its way for the one it asks', () => {
 		let state = press(start(), 'right');
@@ -155,7 +184,7 @@ describe('one counter', () => {
 
 describe('one place for work in flight', () => {
 	/** The ids of the work the state holds in `tasks`: all it wants but the stack's page requests. */
-	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id)].filter(id => id !== undefined).sort((a, b) => a - b);
+	const held = (state: BrowserState) => [state.tasks.compare?.id, state.tasks.poll?.id, state.tasks.search?.id, ...state.tasks.effects.map(effect => effect.id), state.tasks.export?.id].filter(id => id !== undefined).sort((a, b) => a - b);
 	const beyondPages = (state: BrowserState) => wantedTasks(state).filter(task => task.kind !== 'load' && task.kind !== 'prefetch').map(task => task.id).sort((a, b) => a - b);
 
 	it('every task but a page request is one the state holds in tasks, and nothing else', () => {
@@ -167,7 +196,7 @@ describe('one place for work in flight', () => {
 			expect(held(state).length, name).toBeGreaterThan(0);
 			expect(beyondPages(state), name).toEqual(held(state));
 			// Without what it holds, a state wants only what its stack asks for.
-			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: []}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
+			expect(kinds({...state, tasks: {compare: null, poll: null, search: null, effects: [], export: null}}).every(kind => kind === 'load' || kind === 'prefetch'), name).toBe(true);
 		}
 	});
 });

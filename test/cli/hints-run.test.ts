@@ -38,6 +38,10 @@ import {listProfiles} from '../../source/commands/profiles/profiles.js';
 import {banner} from '../../source/commands/serve/serve.js';
 import {openConfig} from '../../source/commands/setup/demo.js';
 import {curlBuilder} from '../../source/commands/browse/copy-save.js';
+import {exportPort} from '../../source/commands/browse/export-lists.js';
+import {exportStoppedNote} from '../../source/browser/actions/save-path.js';
+import {defaultConcurrency, laneCount} from '../../source/http/every-account/account-lists.js';
+import {createClient} from '../../source/http/http-client.js';
 import {RenderFailure} from '../../source/components/render-failure.js';
 import {describeError} from '../../source/text/report-error.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
@@ -249,6 +253,43 @@ describe('dump\'s hints', () => {
 		await check('--max-items', async () => dump(['accounts', '--demo', '--limit', '2', '--max-items', '3', '--all']), {code: 0, sites: ['dump-continue'], hintCode: 0});
 		const first = JSON.parse((await dump(['accounts', '--demo', '--limit', '3', '--demo-credential', 'full'])).out.split('\n')[2]!) as {id: string};
 		await check('--ending-before --max-items', async () => dump(['accounts', '--demo', '--demo-credential', 'full', '--ending-before', first.id, '--max-items', '1', '--all']), {code: 0, sites: ['dump-continue'], hintCode: 0});
+	});
+
+	test('every account\'s list with some lists failed: the first failed account\'s list alone, as one list', async () => {
+		const base = `--base-url=${faulty().base('account-lists', {size: 6})}`;
+		const env = {...bareEnv, COINBASE_ACCESS_TOKEN: 'test-token-1234'};
+		const [alone] = await check('account-lists', async () => dump(['transactions', base, '--all', '--concurrency', '2'], env), {code: 4, sites: ['dump-list-failed'], situationEnv: env});
+		expect(alone!.argv).toContain('--all');
+		expect(alone!.argv.some(word => word.startsWith('--concurrency'))).toBe(false);
+		// An account id that a path, a shell and a terminal read specially: its list alone, at the path the walk asked (percent-encoded).
+		const odd = `--base-url=${faulty().base('account-lists', {size: 6, odd: 1})}`;
+		const [oddAlone] = await check('account-lists odd', async () => dump(['transactions', odd, '--all'], env), {code: 4, sites: ['dump-list-failed'], situationEnv: env, hintCode: 1});
+		expect(oddAlone!.argv[0]).toBe(`/v2/accounts/${encodeURIComponent('item-0002/\u001B[31m?#\'')}/transactions`);
+	});
+
+	test('the browser\'s export (E) stopped short: the dump line it says goes on with it', async () => {
+		const flags = {baseUrl: sandbox.accountUrl, limit: '10'};
+		const env = {...bareEnv, COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full};
+		const config = await openConfig({input: ['accounts'], flags, command: 'browse', env});
+		const client = createClient(config, {lanes: laneCount(defaultConcurrency)});
+		const port = exportPort({config, client, line: {command: 'browse', input: ['accounts'], flags}, env, cwd: scratch});
+		try {
+			const stop = new AbortController();
+			await check('browse E, Ctrl-C', async () => {
+				const result = await port.exportLists({each: 'transactions', name: 'export-stopped.ndjson', mode: 'new'}, {signal: stop.signal, onProgress() {
+					stop.abort();
+				}, onRetry() {}});
+				return {code: 0, out: result.kind === 'stopped' ? exportStoppedNote({name: 'export-stopped.ndjson', ...result}) : JSON.stringify(result)};
+			}, {sites: ['browse-export-resume'], hintCode: 0, situationEnv: env});
+		} finally {
+			await port.settled();
+			await client.close();
+			await config.close();
+		}
+	});
+
+	test('transactions given to another command than dump or audit: the same line as a dump, and as an audit', async () => {
+		await check('browse transactions', async () => piped(['transactions', '--demo']), {code: 2, sites: ['every-account-dump', 'every-account-audit'], hintCode: 0});
 	});
 
 	test('a walk that failed midway: the same command from after the last id resumes (not refused)', async () => {

@@ -48,6 +48,17 @@ describe('endpoints', () => {
 		expect(firstPageUrl(named)).toBe('https://api.coinbase.com/v2/transactions');
 	});
 
+	test('transactions and addresses, with no --api, are that list of every account: dump and audit take them, the others refuse them', async () => {
+		for (const each of ['transactions', 'addresses'] as const) {
+			const walk = resolveConfig({input: [each], flags: {limit: '50'}, env, everyAccount: true});
+			expect({api: walk.api, endpoint: walk.endpoint, each: walk.each, first: firstPageUrl(walk)}).toEqual({api: 'account', endpoint: '/v2/accounts', each, first: 'https://api.coinbase.com/v2/accounts?limit=50'});
+			expect(() => resolveConfig({input: [each], flags: {}, env})).toThrow(`${each} walks that list of every account, which dump writes and audit checks; for one account's list give /v2/accounts/ID/${each}.`);
+		}
+
+		// One account's list stays one list.
+		expect(resolveConfig({input: ['/v2/accounts/abc/transactions'], flags: {}, env, everyAccount: true}).each).toBeUndefined();
+	});
+
 	test('a full URL is matched to the base with the same origin; its query counts as flags', async () => {
 		const c = await config(['http://127.0.0.1:9/p/v2/accounts?limit=5&order=asc&expand=all'], {baseUrl: 'http://127.0.0.1:9/p', limit: '7'});
 		expect(c.api).toBe('account');
@@ -105,7 +116,7 @@ describe('usage errors, before any request', () => {
 		['a base URL with userinfo', [], {baseUrl: 'https://u:p@x'}, /must not carry a user name or password/],
 		['a base URL with a query', ['checkouts'], {commerceUrl: 'https://x/?a=1'}, /--commerce-url must be a base URL without a query/],
 		['an api that does not exist', [], {api: 'billing'}, '--api must be account or commerce, not \'billing\'.'],
-		['an unknown endpoint name', ['wallets'], {}, /Unknown endpoint 'wallets': use accounts, checkouts or charges/],
+		['an unknown endpoint name', ['wallets'], {}, /Unknown endpoint 'wallets': use accounts, checkouts or charges \(or, with dump or audit, transactions or addresses\)/],
 		['a protocol-relative endpoint', ['//evil/v2/accounts'], {}, /must be a path such as \/v2\/accounts/],
 		['an endpoint URL on another origin', ['https://evil.example/v2/accounts'], {}, /is on https:\/\/evil\.example, which is neither --base-url/],
 		['an endpoint URL with userinfo', ['https://u:p@api.coinbase.com/v2/accounts'], {}, /must not carry a user name or password/],

@@ -82,10 +82,23 @@ describe('parseFlags', () => {
 			for (const [name, spec] of Object.entries(command.flags)) {
 				expect(name).toMatch(/^[a-z]+(?:[A-Z][a-z]+)*$/);
 				// A type, and for a string flag at most: repeatable, a value that may start with '-'. No default.
-				const extra = Object.keys(spec).filter(key => key !== 'type');
+				// And a short form (dump's -o): one letter, and no two flags of a command share it (nor -h).
+				const extra = Object.keys(spec).filter(key => key !== 'type' && key !== 'shortFlag');
 				expect(extra.every(key => spec.type === 'string' && (key === 'isMultiple' || key === 'dashValue') && (spec as Record<string, unknown>)[key] === true), name).toBe(true);
+				if ('shortFlag' in spec) {
+					expect(spec.shortFlag).toMatch(/^[a-gi-z]$/);
+					expect(Object.values(command.flags).filter(other => 'shortFlag' in other && other.shortFlag === spec.shortFlag)).toHaveLength(1);
+				}
 			}
 		}
+	});
+
+	it('takes a flag\'s one-letter form after one dash (-o FILE, -o=FILE), and names it as the long one', () => {
+		expect(parseFlags(['transactions', '-o', 'out.ndjson'], commands.dump)).toEqual({input: ['transactions'], flags: {output: 'out.ndjson'}});
+		expect(parseFlags(['-o=out.ndjson'], commands.dump)).toEqual({input: [], flags: {output: 'out.ndjson'}});
+		expect(() => parseFlags(['-o'], commands.dump)).toThrow('--output needs a value; see pagewalk dump --help.');
+		expect(() => parseFlags(['-o', 'a', '--output', 'b'], commands.dump)).toThrow('--output is given more than once; see pagewalk dump --help.');
+		expect(() => parseFlags(['-o', 'a'], commands.audit)).toThrow('Unknown flag -o; see pagewalk audit --help.');
 	});
 });
 

@@ -21,6 +21,8 @@ import {bindings, keyLabel} from '../../source/browser/keys/keymap.js';
 import {defaultSearchPages} from '../../source/browser/search/search-pages.js';
 import {maximumWidth} from '../../source/cells/table-layout.js';
 import {firstPaintWaitMs} from '../../source/commands/browse/browse-terminal.js';
+import {defaultConcurrency, maximumConcurrency} from '../../source/http/every-account/account-lists.js';
+import {namedAtMost, reportColumns, shownInFull} from '../../source/audit/lists-report.js';
 import {signalExitCodes} from '../../source/commands/process/stop-signals.js';
 import {commands, kebabName} from '../../source/config/flags.js';
 import {quickServerMs} from '../../source/http/both-ends.js';
@@ -146,6 +148,38 @@ const claims: Claim[] = [
 		says: /a server that answers in under (\d+) ms is walked as one chain/,
 		check([ms]) {
 			expect(quickServerMs).toBe(figure(ms!));
+		},
+	},
+	{
+		file: 'README.md',
+		says: /every account's transactions, (\d+) lists at once, in one order/,
+		check([count]) {
+			expect(defaultConcurrency).toBe(figure(count!));
+		},
+	},
+	{
+		file: 'docs/dump.md',
+		says: /`--concurrency N` lists at once \(default (\d+), at most (\d+)\)/,
+		async check([fallback, most]) {
+			expect([defaultConcurrency, maximumConcurrency]).toEqual([figure(fallback!), figure(most!)]);
+			const help = await cli(['dump', '--help']);
+			expect(help.stdout).toContain(`default ${fallback!}, at most ${most!}`);
+		},
+	},
+	{
+		file: 'docs/audit.md',
+		says: /`--concurrency N` lists audited at once \(default (\d+), at most (\d+)\)/,
+		async check([fallback, most]) {
+			expect([defaultConcurrency, maximumConcurrency]).toEqual([figure(fallback!), figure(most!)]);
+			const help = await cli(['audit', '--help']);
+			expect(help.stdout).toContain(`default ${fallback!}, at most ${most!}`);
+		},
+	},
+	{
+		file: 'docs/audit.md',
+		says: /wrapped at (\d+) columns: the lists that failed \(the first (\w+) named with their reason\), the accounts list's walk, the lists with findings \(the first (\w+) with their failed checks and evidence, the rest named\), a table of the (\w+) lists with the most short pages/,
+		check([columns, failed, findings, table]) {
+			expect([reportColumns, namedAtMost, shownInFull, namedAtMost]).toEqual([columns, failed, findings, table].map(text => figure(text!)));
 		},
 	},
 	{

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {auditsBothEnds} from '../../source/commands/audit/audit.js';
+import {auditsBothEnds} from '../../source/commands/audit/audit-pages.js';
 import {walksBothEnds} from '../../source/commands/dump/dump-steps.js';
 import type {WalkConfig} from '../../source/config/options.js';
 import {canWalkBothEnds} from '../../source/http/both-ends.js';

@@ -145,6 +145,11 @@ describe('stdout a file that fills up', () => {
 		expect(result.stderr).toBe('pagewalk: could not write the output (ENOSPC: no space left on device, write).\npagewalk: no objects were written; run the same command again to retry.\n');
 	});
 
+	test('-o /dev/full, one page: its only write fails after the walk ends, and still fails the dump', async () => {
+		const result = await dumpTo('/dev/null', ['accounts', '--limit', '5', '-o', '/dev/full']);
+		expect(result).toEqual({code: 1, stderr: 'pagewalk: could not write the output (ENOSPC: no space left on device, write).\npagewalk: no objects were written; run the same command again to retry.\n'});
+	});
+
 	test('a real disk full midway (a 64 KiB tmpfs; only where it can be mounted)', async context => {
 		if (tmpfs === undefined) {
 			context.skip();

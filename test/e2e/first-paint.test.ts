@@ -11,7 +11,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {HeldBrowser, pause, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
+import {HeldBrowser, requireTmux, selectedRow, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('first-paint', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-first-paint-'));
@@ -41,8 +41,9 @@ describe('the first paint, before Ink has loaded (tmux)', () => {
 		// Mouse reporting waits for the browser: a report sent now would be the shell's if the start ended here.
 		expect(server.flag('mouse_standard_flag')).toBe('0');
 		server.tmux('send-keys', '-t', 'keys', 'j', 'j', 'j');
-		// Nothing reads the keys yet, and raw mode does not echo them.
-		await pause(200);
+		// Nothing reads the keys yet: they wait in the terminal, which echoes none.
+		await server.waitForQueued(3);
+		expect(server.echoes()).toBe(false);
 		expect(server.screen()).toBe(painted);
 		release();
 		const moved = await server.waitForScreen(text => text.includes('row 4/'));

@@ -13,7 +13,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {builtCli, pause, releaseHeld, requireTmux, TmuxServer} from './support/tmux.js';
+import {builtCli, releaseHeld, requireTmux, TmuxServer} from './support/tmux.js';
 
 const server = new TmuxServer('start-keys', {columns: 100, rows: 24});
 const directory = mkdtempSync(path.join(tmpdir(), 'pagewalk-start-keys-'));
@@ -88,8 +88,10 @@ describe('keys typed while the browser starts (tmux, bash)', () => {
 		// The first page is asked for and not answered yet; the browser's chunk is held.
 		await gated.requested;
 		server.tmux('send-keys', '-t', 'load', 'j', 'j', 'j');
-		await pause(300);
-		// Before: typed in line mode, echoed on the shell's own screen (and kept there after quitting).
+		// Unread while the page loads, in a terminal that echoes none. Before: typed in line mode, echoed
+		// on the shell's own screen (and kept there after quitting).
+		await server.waitForQueued(3);
+		expect(server.echoes()).toBe(false);
 		expect(server.screen()).not.toMatch(/^j+$/m);
 		gated.answer();
 		await server.waitForScreen(text => text.includes('acct-01') && text.includes('page 1 ·'));
@@ -111,14 +113,17 @@ describe('keys typed while the browser starts (tmux, bash)', () => {
 		await server.waitForScreen(text => text.includes('page 1 ·'));
 		// Raw mode: not echoed, waiting in the terminal for a browser that never reads them.
 		server.tmux('send-keys', '-t', 'fail', 'e', 'c', 'h', 'o', 'Space', 'L', 'E', 'F', 'T', 'Enter');
-		await pause(200);
+		// All ten in the terminal before the start ends, so ending it is what must discard them.
+		await server.waitForQueued(10);
 		releaseHeld(release, 'fail');
 		const after = await server.waitForScreen(text => /AFTER rc=\d+\n\$/.test(text));
 		expect(after).toContain('browser chunk is broken');
 		// Before: bash read them as the next command line (and ran it: LEFT on a line of its own).
 		expect(afterLines(after)[1]).toBe('$');
-		await pause(300);
-		expect(server.screen()).not.toMatch(/^LEFT$/m);
-		expect(server.screen()).not.toContain('echo LEFT');
+		// Bash reads its input in order: keys left to it would run before this line does.
+		server.type('echo DONE');
+		const done = await server.waitForScreen(text => /^DONE$/m.test(text));
+		expect(done).not.toMatch(/^LEFT$/m);
+		expect(done).not.toContain('echo LEFT');
 	});
 });

@@ -7,7 +7,6 @@
  * walked, and the accounts' lists held in memory: bounded, and built again
  * the same from the seed.
  */
-import {setTimeout as sleep} from 'node:timers/promises';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {resolveConfig} from '../../source/config/options.js';
 import type {ListObject, Order, Page, WalkEnd} from '../../source/contract/types.js';
@@ -17,6 +16,7 @@ import {walk, type PageSource} from '../../source/http/walker.js';
 import {startChurn} from '../../source/sandbox/data/churn.js';
 import {startSandbox, type Sandbox} from '../../source/sandbox/index.js';
 import {Lists} from '../../source/sandbox/data/store.js';
+import {patience, pollUntil} from '../support/patience.js';
 
 type Viewer = 'full' | 'restricted';
 type Walked = {ids: string[]; objects: ListObject[]; pages: Page[]; end: WalkEnd};
@@ -222,14 +222,9 @@ describe('churn while an account\'s transactions are walked', () => {
 		const changing: PageSource = {
 			firstUrl: client.firstUrl,
 			async fetchPage(url, options) {
-				const deadline = Date.now() + 10_000;
-				while (before !== undefined && idsNow().join() === before) {
-					if (Date.now() > deadline) {
-						throw new Error('churn changed nothing in this account\'s transactions within 10 s');
-					}
-
-					// eslint-disable-next-line no-await-in-loop -- polling until churn changes the list
-					await sleep(2);
+				if (before !== undefined) {
+					const last = before;
+					await pollUntil(() => idsNow().join() !== last, () => `churn changed nothing in this account's transactions within ${patience} ms`, 2);
 				}
 
 				before = idsNow().join();
@@ -333,22 +328,14 @@ describe('churn while an account\'s transactions are walked', () => {
 		try {
 			const collections = () => lists.ids('checkouts').join() + lists.ids('charges').join() + lists.ids('accounts').join();
 			const before = collections();
-			const deadline = Date.now() + 10_000;
-			while (collections() === before && Date.now() < deadline) {
-				// eslint-disable-next-line no-await-in-loop -- until churn has run
-				await sleep(5);
-			}
-
-			expect(collections()).not.toBe(before);
+			await pollUntil(() => collections() !== before, () => `churn changed none of the three lists within ${patience} ms`, 5);
 			expect(lists.heldTransactionLists()).toHaveLength(0);
+			// Churn has run and touched no transactions: the account's list, built now, is the one its seed makes.
 			const start = lists.transactionIds(account!)!.join();
-			while (lists.transactionIds(account!)!.join() === start && Date.now() < deadline) {
-				// eslint-disable-next-line no-await-in-loop -- until churn reaches the list now held
-				await sleep(5);
-			}
-
-			expect(lists.transactionIds(account!)!.join()).not.toBe(start);
-			expect(lists.heldTransactionLists()).toHaveLength(1);
+			expect(start).toBe(new Lists(9, 40).transactionIds(account!)!.join());
+			await pollUntil(() => lists.transactionIds(account!)!.join() !== start, () => `churn never reached the transactions list now held within ${patience} ms`, 5);
+			// The one list it changed is the one held, the account's: churn built no other.
+			expect(lists.heldTransactionLists()).toEqual([lists.accountList('transactions', account!)]);
 		} finally {
 			stop();
 		}

@@ -265,19 +265,18 @@ const numberSetting = (c: Context, name: string, fallback: number) => Number(c.s
  * chain's), so the other end's first page comes, and what it reads ahead is
  * sent, before it.
  */
-function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false, misreport}: {ignoreOrder?: boolean; misreport?: (pagination: Record<string, unknown>) => void} = {}): void {
-	const size = numberSetting(c, 'size', 200);
+function listPage(c: Context, spoil?: (list: number[], order: 'asc' | 'desc', cursorAt: number) => number[], {ignoreOrder = false, misreport, size = numberSetting(c, 'size', 200), objectOf = listObject}: {ignoreOrder?: boolean; misreport?: (pagination: Record<string, unknown>) => void; size?: number; objectOf?: typeof listObject} = {}): void {
 	const sentLimit = c.query.get('limit');
 	const limit = sentLimit === null || Number(sentLimit) === 0 ? 25 : Number(sentLimit);
 	const sentOrder = ignoreOrder ? null : c.query.get('order');
 	const order = sentOrder === 'asc' ? 'asc' : 'desc';
 	const cursor = c.query.get('starting_after');
 	const truth = listNumbers(size, order);
-	const list = spoil ? spoil(truth, order, cursor === null ? -1 : truth.findIndex(n => listObject(n).id === cursor)) : truth;
-	const at = cursor === null ? -1 : list.findIndex(n => listObject(n).id === cursor);
+	const list = spoil ? spoil(truth, order, cursor === null ? -1 : truth.findIndex(n => objectOf(n).id === cursor)) : truth;
+	const at = cursor === null ? -1 : list.findIndex(n => objectOf(n).id === cursor);
 	// A cursor the list does not hold: nothing, and the end (never the list from its start again).
 	const numbers = cursor !== null && at === -1 ? [] : list.slice(at + 1, at + 1 + limit);
-	const data = numbers.map(n => listObject(n));
+	const data = numbers.map(n => objectOf(n));
 	const more = numbers.length > 0 && list.at(-1) !== numbers.at(-1);
 	const settings = c.settings.size > 0 ? `~${[...c.settings].map(([key, value]) => `${key}=${value}`).join(',')}` : '';
 	const parameters = `${sentLimit === null ? '' : `limit=${sentLimit}&`}${sentOrder === null ? '' : `order=${sentOrder}&`}starting_after=${data.at(-1)?.id ?? ''}`;
@@ -342,6 +341,39 @@ function variesByRequest(c: Context): void {
 
 		return list.filter((_, index) => index <= cursorAt || index > cursorAt + skip);
 	});
+}
+
+/**
+ * `account-lists`: an accounts list of `size` accounts (setting, default 6),
+ * and each account's own lists (`/v2/accounts/:id/transactions`, and
+ * `addresses`) of 7 objects for each of its number, in both orders; but the
+ * list of account 2 is refused (403), account 3's is gone (404) and account
+ * 4's fails every time (503): the lists a walk of every account's list
+ * loses, one by one, while it writes the others. With the setting `odd`,
+ * account 2's id holds what a path, a shell and a terminal read specially
+ * (its list is found only at that id percent-encoded).
+ */
+const oddSuffix = '/\u001B[31m?#\'';
+function accountLists(c: Context): void {
+	const odd = c.settings.has('odd');
+	const own = /^\/v2\/accounts\/item-(\d+)([^/]*)\/(?:transactions|addresses)$/.exec(c.path);
+	if (own === null) {
+		listPage(c, undefined, odd ? {objectOf: n => (n === 2 ? {...listObject(n), id: `${listObject(n).id}${oddSuffix}`} : listObject(n))} : {});
+		return;
+	}
+
+	const n = Number(own[1]);
+	if (own[2] !== (odd && n === 2 ? encodeURIComponent(oddSuffix) : '')) {
+		send(c, 404, errorBody('account', 'not_found', 'There is no such account'));
+	} else if (n === 2) {
+		send(c, 403, errorBody('account', 'invalid_scope', 'Forbidden: the credential may not read this account'));
+	} else if (n === 3) {
+		send(c, 404, errorBody('account', 'not_found', `There is no account item-${own[1]!}`));
+	} else if (n === 4) {
+		send(c, 503, errorBody('account', 'service_unavailable', 'Try again later'));
+	} else {
+		listPage(c, undefined, {size: 7 * n});
+	}
 }
 
 /**
@@ -739,6 +771,8 @@ const faults = {
 	'cursor-varies-commerce': {api: 'commerce', handle: variesByRequest},
 	// Lists in desc whatever order is asked for (and says so): a server or endpoint with one order only.
 	'ignores-order': {api: 'account', handle: c => listPage(c, undefined, {ignoreOrder: true})},
+	// Every account's list, three of them failing (test/dump/every-account.test.ts).
+	'account-lists': {api: 'account', handle: accountLists},
 	// The list, with one pagination field misreported on every page after the first: a rule of contract/rules.ts each (test/contract/rules.test.ts).
 	'cursor-not-echoed': {api: 'account', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {starting_after: null})})},
 	'range-reversed': {api: 'commerce', handle: c => listPage(c, undefined, {misreport: p => Object.assign(p, p['starting_after'] === null ? {} : {cursor_range: [...(p['cursor_range'] as string[])].reverse()})})},

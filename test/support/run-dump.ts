@@ -39,8 +39,8 @@ export function writeCanaryKeyFile(): {path: string; name: string; pem: string; 
 export type {Result} from './test-io.js';
 
 /** `pagewalk dump <argv>` in process; usage errors are reported as the CLI would (exit 2). */
-export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean} = {}): Promise<Result> {
-	return runWithIo(async io => runDump(argv, io), testIo({env, stdout: {tty: options.stdoutTty}, stderr: {tty: options.stderrTty}}));
+export async function dumpInProcess(argv: string[], env: Record<string, string | undefined> = canaryEnv, options: {stdoutTty?: boolean; stderrTty?: boolean; stderrColumns?: number} = {}): Promise<Result> {
+	return runWithIo(async io => runDump(argv, io), testIo({env, stdout: {tty: options.stdoutTty}, stderr: {tty: options.stderrTty, columns: options.stderrColumns}}));
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -175,6 +175,8 @@ describe('faulty server', () => {
 		'cursor-varies': {code: 0, objects: 200},
 		'cursor-varies-commerce': {code: 0, objects: 200},
 		'ignores-order': {code: 0, objects: 200},
+		// Its accounts list is a clean list; the failing lists are each account's (test/dump/every-account.test.ts).
+		'account-lists': {code: 0, objects: 200},
 		// A pagination field misreported: a contract finding each (test/contract/rules.test.ts), never a failed walk.
 		'cursor-not-echoed': {code: 0, objects: 200},
 		'range-reversed': {code: 0, objects: 200},

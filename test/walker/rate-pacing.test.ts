@@ -54,6 +54,35 @@ describe('a walk under the sandbox\'s rate limit', () => {
 		expect(notices.some(notice => notice.reason === '429 rate_limit_exceeded')).toBe(true);
 	});
 
+	it('without them, a 429\'s Retry-After holds every request of the client, not only the one refused', async () => {
+		sandbox = await startSandbox({records: 30, rateLimit: {count: 2, perMs: 1500, headers: false}});
+		const config = resolveConfig({input: ['accounts'], flags: {baseUrl: sandbox.accountUrl, limit: '5'}, env: {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full}});
+		const client = createClient(config);
+		try {
+			await client.fetchPage(client.firstUrl);
+			await client.fetchPage(client.firstUrl);
+			const refused: RetryNotice[] = [];
+			let answered!: () => void;
+			const told = new Promise<void>(resolve => {
+				answered = resolve;
+			});
+			const second = client.fetchPage(client.firstUrl, {onRetry(notice) {
+				refused.push(notice);
+				answered();
+			}});
+			await told;
+			// Sent after the 429: it waits with the one refused instead of meeting a 429 of its own; then both go, within the new window.
+			const held: RetryNotice[] = [];
+			const third = client.fetchPage(client.urlFor({limit: 7}), {onRetry: notice => held.push(notice)});
+			await Promise.all([second, third]);
+			expect(refused.map(notice => notice.reason)).toEqual(['429 rate_limit_exceeded']);
+			expect(held).toHaveLength(1);
+			expect(held[0]).toMatchObject({pacing: true, retryAfter: true, reason: 'another request was answered 429'});
+		} finally {
+			await client.close();
+		}
+	});
+
 	it('dump says the wait on stderr; a reset past --max-wait ends it with that advice, the pages before kept', async () => {
 		sandbox = await startSandbox({records: 30, rateLimit: {count: 2, perMs: 3_600_000}});
 		const env = {COINBASE_ACCESS_TOKEN: sandbox.credentials.account.full};

@@ -7,6 +7,7 @@
 import {Buffer} from 'node:buffer';
 import {cutToWidth} from '../../text/text-width.js';
 import {inert} from '../../text/inert.js';
+import type {ClipboardWrite} from '../stack/types.js';
 
 /**
  * The most text copied, in UTF-8 bytes: 75,000, which is 100,000 bytes of
@@ -16,10 +17,6 @@ import {inert} from '../../text/inert.js';
 export const maxClipboardBytes = 75_000;
 
 const osc52Note = 'needs a terminal that allows OSC 52';
-
-import type {ClipboardWrite} from '../stack/types.js';
-
-export type {ClipboardWrite} from '../stack/types.js';
 
 /** The OSC 52 sequence that copies `text`, or how big it is when over the bound. */
 export function osc52(text: string): ClipboardWrite {

@@ -1,4 +1,6 @@
 import type {Page} from '../../contract/types.js';
+import type {EachList} from '../../config/endpoint.js';
+import type {SaveWhat} from '../stack/types.js';
 
 /**
  * What a key asks of the world outside the reducer: text for the clipboard,
@@ -9,14 +11,21 @@ import type {Page} from '../../contract/types.js';
  */
 
 export type CopyWhat = 'id' | 'json' | 'curl';
-export type {SaveWhat} from './save-path.js';
-import type {SaveWhat} from './save-path.js';
 
 /** A page of the walk to write: in memory, or evicted (page null) and fetched again from `url` when its turn comes. */
 export type WalkPage = {url: string; page: Page | null};
 
 /** A write asked for: the name as typed, the pages as they were when the key was pressed. */
 export type SaveJob = {what: SaveWhat; name: string; pages: WalkPage[]; overwrite: boolean};
+
+/**
+ * An export of every account's lists (`E` on the accounts list), the walk of
+ * `pagewalk dump transactions --all -o FILE`: which list of each account,
+ * the file name as typed, and whether the file is new, or the unfinished
+ * export beside it goes on (`resume`), or it is written over (`overwrite`),
+ * each asked first.
+ */
+export type ExportJob = {each: EachList; name: string; mode: 'new' | 'resume' | 'overwrite'};
 
 export type Effect =
 	/**

@@ -81,6 +81,8 @@ export type Command =
 	| 'copy-curl'
 	| 'save-page'
 	| 'save-walk'
+	| 'export-lists'
+	| 'export-choice'
 	// Jump and search.
 	| 'jump'
 	| 'search-next'
@@ -180,7 +182,7 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 		readme: 'back one level as `Esc` does; on the list pagewalk opened with, no filter applied, quit (as VisiData\'s `q`)',
 	},
 	quit: {keys: ['Q'], description: 'quit from anywhere', readme: 'quit from anywhere, restoring the terminal'},
-	interrupt: {keys: ['ctrl+c'], description: 'stop a search that runs, else quit (even while typing)', modes, readme: 'stop a search that runs (as in less), else quit, even while typing'},
+	interrupt: {keys: ['ctrl+c'], description: 'stop a search or an export that runs, else quit (even while typing)', modes, readme: 'stop a search (as in less) or an export (`E`) that runs, else quit, even while typing'},
 	suspend: {
 		keys: ['ctrl+z'],
 		description: 'suspend to the shell; fg brings it back (even while typing)',
@@ -259,6 +261,14 @@ export const keymap: Readonly<Record<Command, CommandSpec>> = {
 	},
 	'save-page': {keys: ['w'], description: 'write the page to a file as NDJSON, as dump does', readme: 'write the page on screen to a file as NDJSON, byte for byte what `dump` writes (asks for the name; never overwrites unasked)'},
 	'save-walk': {keys: ['W'], description: 'write every page walked so far to a file as NDJSON', readme: 'write the walk so far, every page from the first to the one on screen, to a file as NDJSON (pages evicted from memory are fetched again)'},
+	// Every account's lists to a file (browser/actions/effects.ts ExportJob), the walk of `pagewalk dump transactions --all -o FILE`.
+	'export-lists': {
+		keys: ['E'],
+		description: 'on the accounts list: every account\'s transactions (or addresses) to a file',
+		modes: ['table'],
+		readme: 'on the account API\'s accounts list: write every account\'s transactions (`Tab` in the prompt: addresses) to a file, byte for byte what `dump transactions --all -o FILE` writes; progress in the status line while you browse on, `Ctrl-C` stops it resumably (never overwrites unasked)',
+	},
+	'export-choice': {keys: ['tab'], description: 'switches what E writes (transactions, addresses)', modes: ['prompt']},
 	// Jump to a cursor and search across pages.
 	jump: {
 		keys: [':'],
@@ -407,7 +417,7 @@ export function promptCommands(): Command[] {
 }
 
 /** The commands that open a line to type in (the filter, a limit, a cursor, a file name). */
-export const promptOpeners = ['filter', 'limit-type', 'jump', 'save-page', 'save-walk'] as const satisfies readonly Command[];
+export const promptOpeners = ['filter', 'limit-type', 'jump', 'save-page', 'save-walk', 'export-lists'] as const satisfies readonly Command[];
 
 export type PromptOpener = (typeof promptOpeners)[number];
 

@@ -3,6 +3,7 @@ import type {Command} from './keymap.js';
 import type {LimitRefusal, StackAction} from '../stack/types.js';
 import {parseJump} from '../stack/jump.js';
 import type {Routed, Screen} from './screen.js';
+import {exportScreen} from './table-keys.js';
 
 /**
  * The keys of the lines being typed (filter, limit, find in a pane, jump,
@@ -185,6 +186,31 @@ export function routeSave(screen: Prompt<'save' | 'overwrite'>, command: Command
 			const typedName = draft.trim() === '' ? suggested ?? draft : draft;
 			return {screen: {kind: 'table'}, ask: {kind: 'save', what, name: typedName}};
 		},
+		cancel: toTable,
+	});
+}
+
+/**
+ * E's prompt: Tab switches which list of every account it writes (the name
+ * offered follows, unless one is typed), Enter asks for the export (nothing
+ * typed: the name offered), Esc writes nothing. The question when the file
+ * exists: y goes on with the unfinished export beside it, or writes over
+ * it; any other key keeps the file, as for w and W.
+ */
+export function routeExport(screen: Prompt<'export' | 'export-exists'>, command: Command | undefined, name: string, input: string): Routed {
+	if (screen.kind === 'export-exists') {
+		return command === 'confirm-yes'
+			? {screen: {kind: 'table'}, ask: {kind: 'export-confirmed', job: {...screen.job, mode: screen.resumable ? 'resume' : 'overwrite'}}}
+			: {screen: {kind: 'table'}, ask: {kind: 'kept', name: screen.job.name}};
+	}
+
+	if (command === 'export-choice') {
+		const each = screen.each === 'transactions' ? 'addresses' : 'transactions';
+		return {screen: {...exportScreen(each, screen.draft)}};
+	}
+
+	return routeTyping(screen, command, name, input, {
+		apply: ({draft, suggested, each}) => ({screen: {kind: 'table'}, ask: {kind: 'export', each, name: draft.trim() === '' ? suggested : draft}}),
 		cancel: toTable,
 	});
 }

@@ -1,6 +1,6 @@
 import {commandFor} from './keymap.js';
 import {routePaneKey, scrolled} from './pane-keys.js';
-import {routeFilter, routeFind, routeJump, routeLimit, routePicker, routeSave} from './prompt-keys.js';
+import {routeExport, routeFilter, routeFind, routeJump, routeLimit, routePicker, routeSave} from './prompt-keys.js';
 import {routeTableKey} from './table-keys.js';
 import {modeOf, type KeyContext, type Routed, type Screen} from './screen.js';
 
@@ -44,6 +44,11 @@ export function routeKey(screen: Screen, name: string, input: string, context: K
 		case 'save':
 		case 'overwrite': {
 			return routeSave(screen, command, name, input);
+		}
+
+		case 'export':
+		case 'export-exists': {
+			return routeExport(screen, command, name, input);
 		}
 
 		default: {

@@ -1,8 +1,9 @@
 import type {ColumnChoice} from '../../cells/column-order.js';
 import type {RowSort} from '../stack/cells.js';
-import type {CopyWhat, SaveJob, SaveWhat} from '../actions/effects.js';
+import type {CopyWhat, ExportJob, SaveJob} from '../actions/effects.js';
+import type {EachList} from '../../config/endpoint.js';
 import type {Mode} from './keymap.js';
-import type {SearchDirection, StackAction} from '../stack/types.js';
+import type {SaveWhat, SearchDirection, StackAction} from '../stack/types.js';
 
 /**
  * What covers the table (an overlay or a line being typed) and what a key
@@ -26,6 +27,10 @@ export type Screen =
 	/** `suggested`: the name Enter takes when nothing is typed. */
 	| {kind: 'save'; draft: string; what: SaveWhat; suggested?: string}
 	| {kind: 'overwrite'; job: SaveJob}
+	// E: the file name for every account's lists (Tab: which list), and the question when that file exists.
+	| {kind: 'export'; draft: string; each: EachList; suggested: string}
+	/** `resumable`: an unfinished export is beside the file (y goes on with it), else y writes over it. */
+	| {kind: 'export-exists'; job: ExportJob; resumable: boolean}
 	| {kind: 'jump'; draft: string}
 	/** `/` in a pane: text to find in it (less); the pane stays underneath. */
 	| {kind: 'find'; draft: string; pane: Pane};
@@ -69,6 +74,10 @@ export type KeyContext = {
 	limit?: number;
 	/** The file name `w` or `W` offers (asked for only when the prompt opens). */
 	saveName?: (what: SaveWhat) => string;
+	/** Whether the walk on screen is the account API's accounts list, the one `E` exports every account's lists from. */
+	exportable?: boolean;
+	/** Whether an export (E) runs: a second waits for it. */
+	exporting?: boolean;
 	/** The sort in effect, and the column `s` sorts by (the leftmost shown after the id; asked for only then). */
 	sort?: RowSort | null;
 	sortColumn?: () => string | undefined;
@@ -86,7 +95,10 @@ export type Ask =
 	| {kind: 'copy'; what: CopyWhat}
 	| {kind: 'save'; what: SaveWhat; name: string}
 	| {kind: 'overwrite'; job: SaveJob}
-	| {kind: 'kept'; name: string};
+	| {kind: 'kept'; name: string}
+	| {kind: 'export'; each: EachList; name: string}
+	/** y to the question on an export's file: go on with it, or write over it. */
+	| {kind: 'export-confirmed'; job: ExportJob};
 
 /** `search`: start a search across pages that way (the browser state runs it). */
 /** `find`: look for this text in the pane (empty: the last text again), from the line after the top one. */
@@ -102,7 +114,7 @@ export function modeOf(screen: Screen): Mode {
 		return 'detail';
 	}
 
-	if (screen.kind === 'overwrite') {
+	if (screen.kind === 'overwrite' || screen.kind === 'export-exists') {
 		return 'confirm';
 	}
 

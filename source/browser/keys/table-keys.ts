@@ -1,6 +1,7 @@
 import type {RowSort} from '../stack/cells.js';
 import {commandFor, type Command} from './keymap.js';
-import type {KeyContext, Routed} from './screen.js';
+import type {KeyContext, Routed, Screen} from './screen.js';
+import type {EachList} from '../../config/endpoint.js';
 
 /**
  * The table's keys: one route per command of the keymap's table mode, each
@@ -51,6 +52,13 @@ const tableRoutes: Partial<Record<Command, (context: KeyContext) => Routed>> = {
 	'copy-curl': () => ({ask: {kind: 'copy', what: 'curl'}}),
 	'save-page': context => saveScreen('page', context),
 	'save-walk': context => saveScreen('walk', context),
+	'export-lists'(context) {
+		if (context.exportable !== true) {
+			return {stack: [{type: 'notice', notice: {kind: 'export-where'}}]};
+		}
+
+		return context.exporting === true ? {stack: [{type: 'notice', notice: {kind: 'export-busy'}}]} : {screen: exportScreen('transactions')};
+	},
 	jump: () => ({screen: {kind: 'jump', draft: ''}}),
 	'search-next': () => ({search: 'forward'}),
 	'search-previous': () => ({search: 'backward'}),
@@ -71,6 +79,11 @@ const tableRoutes: Partial<Record<Command, (context: KeyContext) => Routed>> = {
 function saveScreen(what: 'page' | 'walk', context: KeyContext): Routed {
 	const suggested = context.saveName?.(what);
 	return {screen: {kind: 'save', draft: '', what, ...(suggested === undefined ? {} : {suggested})}};
+}
+
+/** E's prompt for `each`: the name it offers is the list's (`transactions.ndjson`), in the folder pagewalk runs in. */
+export function exportScreen(each: EachList, draft = ''): Extract<Screen, {kind: 'export'}> {
+	return {kind: 'export', draft, each, suggested: `${each}.ndjson`};
 }
 
 /** A key on the table, read in the keymap's table mode. */

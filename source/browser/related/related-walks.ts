@@ -125,12 +125,3 @@ export function returnToParent(state: BrowserState): BrowserState {
 	};
 }
 
-/**
- * The line the detail view starts with when the object has related lists:
- * the chosen one in brackets, and how to move.
- */
-export function relatedLine(lists: readonly RelatedList[], chosen: number, depth: number): string {
-	const names = lists.map((list, index) => (index === chosen ? `[${list.name}]` : list.name)).join(' ');
-	const how = depth >= maxParents ? `${maxParents} lists deep: Backspace first` : '← → Enter';
-	return `related: ${names}  (${how})`;
-}

@@ -5,7 +5,7 @@ import {walk, type PageSource} from '../../http/walker.js';
 import {mayMatch, visibleRows} from '../stack/cells.js';
 import {boundReached, fillMark, loadFailure, top} from '../stack/stack-steps.js';
 import {withIds} from '../stack/seen-ids.js';
-import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchLanding, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {PageStackState, PassedPage, RequestKind, SearchBound, SearchDirection, SearchEnd, SearchLanding, SearchOutcome, SearchProgress, WalkBound} from '../stack/types.js';
 
 /**
  * Search across pages (`n` forward, `N` backward): walks the list with the
@@ -48,9 +48,9 @@ export function pageMatches(page: Page, filter: string): boolean {
 	return mayMatch(page.objects, filter, page.objectTexts) && visibleRows(page.objects, filter, page.objectTexts).length > 0;
 }
 
-/** What stopped a search short of a match or the list's end: Esc, or a page that failed. */
-function stopped(error: unknown, options: SearchOptions, urlOf: (error: unknown) => string): {result: 'cancelled'} | {result: 'failed'; error: {message: string; url: string; retryable: boolean}} {
-	return options.signal.aborted ? {result: 'cancelled'} : {result: 'failed', error: {...loadFailure(error), url: urlOf(error)}};
+/** Where a search stopped short of a match when a page failed (`kind`: the request it was, for r to ask again), or Esc. */
+function stopped(error: unknown, options: SearchOptions, url: string, kind: RequestKind): Stop {
+	return options.signal.aborted ? {result: 'cancelled'} : {result: 'failed', error: {...loadFailure(error), url, kind}};
 }
 
 /**
@@ -94,92 +94,127 @@ function searchSource(firstUrl: string, options: SearchOptions, prefetched?: {ur
 	};
 }
 
-/** The next page of a search's walk, how the walk ended, or what stopped it (the failed page's request named as `kind`). */
-type Walked = {page: Page} | {end: WalkEnd} | {stopped: 'cancelled' | 'failed'; error?: NonNullable<SearchOutcome['error']>};
+/** A page a search reaches, and how the stack would land on it. */
+type Reached = {page: Page; landing: SearchLanding};
 
-async function nextPage(pages: AsyncGenerator<Page, WalkEnd>, options: SearchOptions, failedUrl: (error: unknown) => string, kind: RequestKind): Promise<Walked> {
+/** How a search ends short of a match: the list's end (or start, or a loop), a bound, Esc, a page that failed. */
+type Stop =
+	| {result: 'end'; end: SearchEnd}
+	| {result: 'bound'; bound: SearchBound}
+	| {result: 'cancelled'}
+	| {result: 'failed'; error: NonNullable<SearchOutcome['error']>};
+
+/**
+ * One direction of a search (forward from the top page's next_uri; backward
+ * down the stack, then past its bottom through previous_uri): the pages it
+ * reaches in order, each with its landing, then how it stops (the
+ * generator's return); `say` tells the status line the page it is about to
+ * look at (null: past the walk's start). Both run the one loop, {@link walkToMatch}.
+ */
+type Way = {
+	direction: SearchDirection;
+	pages: (say: (page: number | null) => void) => AsyncGenerator<Reached, Stop>;
+	/** The ids seen, where a search this way grows them (forward); null where it leaves them as they were. */
+	seen: () => ReadonlySet<string> | null;
+};
+
+/**
+ * The one search loop: a way's pages one at a time, counted, until one
+ * matches or the way stops. Letting go of the way lets go of the walker under
+ * it, which cancels what it read ahead.
+ */
+async function walkToMatch(way: Way, filter: string, options: SearchOptions): Promise<SearchOutcome> {
+	let searched = 0;
+	let reached: SearchLanding | null = null;
+	const pages = way.pages(page => {
+		options.onProgress?.({direction: way.direction, page, searched});
+	});
 	try {
-		const step = await pages.next();
-		return step.done ? {end: step.value} : {page: step.value};
-	} catch (error: unknown) {
-		const stop = stopped(error, options, failedUrl);
-		return 'error' in stop ? {stopped: 'failed', error: {...stop.error, kind}} : {stopped: 'cancelled'};
+		for (;;) {
+			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+			const step = await pages.next();
+			if (step.done) {
+				return outcome(way, filter, searched, reached, step.value);
+			}
+
+			searched += 1;
+			reached = step.value.landing;
+			if (pageMatches(step.value.page, filter)) {
+				return outcome(way, filter, searched, reached, {result: 'found'});
+			}
+		}
+	} finally {
+		await pages.return({result: 'cancelled'});
 	}
 }
 
 /**
- * One direction of a search's walk past the pages the stack holds (forward
- * from the top page's next_uri, backward from the bottom's previous_uri): how
- * a page it reaches would be landed on, and what its bound and its end are
- * called. Both directions run the one loop, {@link walkToMatch}.
+ * What a search did, either way: `found` and a stop land on the last page
+ * reached (none when none was); an end does not move.
  */
-type Way = {
-	direction: SearchDirection;
+function outcome(way: Way, filter: string, searched: number, reached: SearchLanding | null, stop: Stop | {result: 'found'}): SearchOutcome {
+	const base = {direction: way.direction, filter, searched};
+	switch (stop.result) {
+		case 'found': {
+			return {...base, result: 'found', landing: reached, seen: way.seen()};
+		}
+
+		case 'end': {
+			// The end of the list, or a link back into the walk: nothing matched, and the search does not move.
+			return {...base, result: 'end', landing: null, seen: null, end: stop.end};
+		}
+
+		case 'bound': {
+			return {...base, result: 'bound', landing: reached, seen: way.seen(), bound: stop.bound};
+		}
+
+		case 'cancelled': {
+			return {...base, result: 'cancelled', landing: reached, seen: reached ? way.seen() : null};
+		}
+
+		case 'failed': {
+			return {...base, result: 'failed', landing: reached, seen: reached ? way.seen() : null, error: stop.error};
+		}
+	}
+}
+
+/** How a way takes the pages the core walker reads for it. */
+type Leg = {
 	/** The request a failed page was, for r to ask again: a page above the stack, or a new bottom. */
 	kind: RequestKind;
-	/** Pages looked at before this walk (the stack's own, searching backward), and the last of them, where a stop lands. */
-	before: number;
-	reached: SearchLanding | null;
 	/** The landing on `page`, reached at `url`: told every page, in order. */
 	reach: (page: Page, url: string) => SearchLanding;
-	/** The ids seen, where a search this way grows them (forward); null where it leaves them as they were. */
-	seen: () => ReadonlySet<string> | null;
-	bound: (kind: 'max-pages' | 'max-items') => SearchBound;
+	bound: (kind: WalkBound['flag']) => SearchBound;
 	/** What the end of the list is called this way. */
 	listEnd: 'no-next-uri' | 'no-previous';
-	/** Whether the walk ends at `url`, matched or not (backward: the walk's first page, the start of the list). */
-	startOfList?: (url: string) => boolean;
-	/** What the status line says before the first page (`page` undefined) and after each page without a match (undefined: nothing new). */
-	progress: (searched: number, page?: Page) => SearchProgress | undefined;
+	/** Told each page that did not match: a stop there (backward: the walk's first page, the start of the list), or none. */
+	passed: (page: Page, url: string) => Stop | undefined;
 };
 
-/**
- * The one search loop: the core walker's pages one at a time until one
- * matches, the walk ends (the list's end, a loop, a bound) or it is stopped
- * (Esc, a failed page). A walk that ends cancels what it read ahead.
- */
-async function walkToMatch(pages: AsyncGenerator<Page, WalkEnd>, filter: string, options: SearchOptions, source: {urlOf: (page: Page) => string; failedUrl: (error: unknown) => string}, way: Way): Promise<SearchOutcome> {
-	const base = {direction: way.direction, filter};
-	let searched = way.before;
-	let {reached} = way;
-	const say = (progress: SearchProgress | undefined) => {
-		if (progress) {
-			options.onProgress?.(progress);
-		}
-	};
-
-	say(way.progress(searched));
+/** The core walker's pages as a way's pages: each with its landing, then how the walk ended, the walker let go however the search ends. */
+async function * walkerPages(pages: AsyncGenerator<Page, WalkEnd>, source: {urlOf: (page: Page) => string; failedUrl: (error: unknown) => string}, options: SearchOptions, leg: Leg): AsyncGenerator<Reached, Stop> {
 	try {
 		for (;;) {
-			// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
-			const step = await nextPage(pages, options, source.failedUrl, way.kind);
-			if ('stopped' in step) {
-				return {...base, result: step.stopped, searched, landing: reached, seen: reached ? way.seen() : null, ...(step.error ? {error: step.error} : {})};
+			let step: IteratorResult<Page, WalkEnd>;
+			try {
+				// eslint-disable-next-line no-await-in-loop -- each page follows the link the previous one gave
+				step = await pages.next();
+			} catch (error: unknown) {
+				return stopped(error, options, source.failedUrl(error), leg.kind);
 			}
 
-			if ('end' in step) {
-				const {end} = step;
-				if (end.kind === 'max-pages' || end.kind === 'max-items') {
-					return {...base, result: 'bound', searched, landing: reached, seen: way.seen(), bound: way.bound(end.kind)};
-				}
-
-				// The end of the list, or a link back into the walk: nothing matched, and the search does not move.
-				return {...base, result: 'end', searched, landing: null, seen: null, end: end.kind === 'not-advancing' ? 'loops-back' : way.listEnd};
+			if (step.done) {
+				const {kind} = step.value;
+				return kind === 'max-pages' || kind === 'max-items' ? {result: 'bound', bound: leg.bound(kind)} : {result: 'end', end: kind === 'not-advancing' ? 'loops-back' : leg.listEnd};
 			}
 
-			const {page} = step;
+			const page = step.value;
 			const url = source.urlOf(page);
-			searched += 1;
-			reached = way.reach(page, url);
-			if (pageMatches(page, filter)) {
-				return {...base, result: 'found', searched, landing: reached, seen: way.seen()};
+			yield {page, landing: leg.reach(page, url)};
+			const stop = leg.passed(page, url);
+			if (stop) {
+				return stop;
 			}
-
-			if (way.startOfList?.(url)) {
-				return {...base, result: 'end', searched, landing: null, seen: null, end: 'start-of-list'};
-			}
-
-			say(way.progress(searched, page));
 		}
 	} finally {
 		await pages.return(undefined as unknown as WalkEnd);
@@ -188,7 +223,7 @@ async function walkToMatch(pages: AsyncGenerator<Page, WalkEnd>, filter: string,
 
 /** Runs one search from the stack as it is now; never throws (a failed page is an outcome). */
 export async function searchPages(stack: PageStackState, direction: SearchDirection, filter: string, options: SearchOptions): Promise<SearchOutcome> {
-	return direction === 'forward' ? searchForward(stack, filter, options) : searchBackward(stack, filter, options);
+	return walkToMatch(direction === 'forward' ? forward(stack, options) : backward(stack, options), filter, options);
 }
 
 /**
@@ -198,56 +233,59 @@ export async function searchPages(stack: PageStackState, direction: SearchDirect
  * first bytes of the one before, so matching a page overlaps the server's
  * work on the next.
  */
-async function searchForward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
-	const base = {direction: 'forward' as const, filter};
-	const entry = top(stack);
-	if (!entry?.page) {
-		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: 'no-next-uri'};
-	}
-
-	const {maxPages, maxItems} = stack.bounds;
-	const searchLimit = options.maxSearchPages ?? defaultSearchPages;
-	const walked = stack.entries.map(item => item.url);
-	const start = entry.page.nextUrl;
-	if (start === null || leadsBack(start, walked, 'next_uri')) {
-		// The end of the list: nothing matched, and the search does not move.
-		return {...base, result: 'end', searched: 0, landing: null, seen: null, end: start === null ? 'no-next-uri' : 'loops-back'};
-	}
-
+function forward(stack: PageStackState, options: SearchOptions): Way {
 	// Grown in place, as the stack grows it (seen-ids.ts): a copy would cost every id seen.
 	let seen = stack.seen;
-	const depth = stack.entries.length;
-	const searchBound: SearchBound = maxPages === null ? {flag: 'search', limit: searchLimit} : {flag: 'max-pages', limit: maxPages};
-	const already = boundReached(stack.bounds, depth, seen.size) ?? (maxPages === null && searchLimit <= 0 ? searchBound : undefined);
-	if (already) {
-		return {...base, result: 'bound', searched: 0, landing: null, seen, bound: already};
-	}
-
-	const {source, urlOf, failedUrl} = searchSource(start, options, stack.prefetch);
-	const pages = walk(source, {maxPages: null, maxItems: null}, {
-		signal: options.signal,
-		readAhead: true,
-		maxPages: (maxPages ?? searchLimit) - (maxPages === null ? 0 : depth),
-		maxItems: maxItems === null ? null : maxItems - seen.size,
-		walked: {urls: walked, pages: stack.entries.flatMap(item => (item.page ? [item.page] : []))},
-	});
-	// The pages passed become entries above the old top, evicted: only their URL and fill mark are kept.
-	const passed: PassedPage[] = [];
-	return walkToMatch(pages, filter, options, {urlOf, failedUrl}, {
+	return {
 		direction: 'forward',
-		kind: 'push',
-		before: 0,
-		reached: null,
-		reach(page, url) {
-			seen = withIds(seen, page.objects);
-			passed.push({url, fill: fillMark(page, depth + passed.length)});
-			return {kind: 'forward', passed: passed.slice(0, -1), url, page};
-		},
 		seen: () => seen,
-		bound: kind => (kind === 'max-pages' ? searchBound : {flag: 'max-items', limit: maxItems!}),
-		listEnd: 'no-next-uri',
-		progress: (searched, page) => (page?.nextUrl === null ? undefined : {direction: 'forward', page: depth + searched + 1, searched}),
-	});
+		async * pages(say) {
+			const entry = top(stack);
+			const start = entry?.page?.nextUrl ?? null;
+			const walked = stack.entries.map(item => item.url);
+			if (start === null || leadsBack(start, walked, 'next_uri')) {
+				return {result: 'end', end: start === null ? 'no-next-uri' : 'loops-back'};
+			}
+
+			const {maxPages, maxItems} = stack.bounds;
+			const searchLimit = options.maxSearchPages ?? defaultSearchPages;
+			const depth = stack.entries.length;
+			const searchBound: SearchBound = maxPages === null ? {flag: 'search', limit: searchLimit} : {flag: 'max-pages', limit: maxPages};
+			const already = boundReached(stack.bounds, depth, seen.size) ?? (maxPages === null && searchLimit <= 0 ? searchBound : undefined);
+			if (already) {
+				return {result: 'bound', bound: already};
+			}
+
+			const {source, urlOf, failedUrl} = searchSource(start, options, stack.prefetch);
+			const pages = walk(source, {maxPages: null, maxItems: null}, {
+				signal: options.signal,
+				readAhead: true,
+				maxPages: (maxPages ?? searchLimit) - (maxPages === null ? 0 : depth),
+				maxItems: maxItems === null ? null : maxItems - seen.size,
+				walked: {urls: walked, pages: stack.entries.flatMap(item => (item.page ? [item.page] : []))},
+			});
+			// The pages passed become entries above the old top, evicted: only their URL and fill mark are kept.
+			const passed: PassedPage[] = [];
+			say(depth + 1);
+			return yield * walkerPages(pages, {urlOf, failedUrl}, options, {
+				kind: 'push',
+				reach(page, url) {
+					seen = withIds(seen, page.objects);
+					passed.push({url, fill: fillMark(page, depth + passed.length)});
+					return {kind: 'forward', passed: passed.slice(0, -1), url, page};
+				},
+				bound: kind => (kind === 'max-pages' ? searchBound : {flag: 'max-items', limit: maxItems!}),
+				listEnd: 'no-next-uri',
+				passed(page) {
+					if (page.nextUrl !== null) {
+						say(depth + passed.length + 1);
+					}
+
+					return undefined;
+				},
+			});
+		},
+	};
 }
 
 /**
@@ -255,77 +293,75 @@ async function searchForward(stack: PageStackState, filter: string, options: Sea
  * are fetched again), then past its bottom through previous_uri with the
  * core walker, until the walk's first page.
  */
-async function searchBackward(stack: PageStackState, filter: string, options: SearchOptions): Promise<SearchOutcome> {
-	const base = {direction: 'backward' as const, filter, seen: null};
-	const limit = stack.bounds.maxPages ?? options.maxSearchPages ?? defaultSearchPages;
-	const bound: SearchBound = {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit};
-	let searched = 0;
-	let fetched = 0;
-	let reached: SearchLanding | null = null;
-	const stop = (result: 'bound' | 'cancelled' | 'failed', extra: Partial<SearchOutcome> = {}): SearchOutcome => ({...base, result, searched, landing: reached, ...extra});
-
-	let bottom: Page | null = null;
-	for (let index = stack.entries.length - 2; index >= 0; index--) {
-		const entry = stack.entries[index]!;
-		let page = entry.page;
-		if (!page) {
-			if (fetched >= limit) {
-				return stop('bound', {bound});
-			}
-
-			options.onProgress?.({direction: 'backward', page: index + 1, searched});
-			try {
-				// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
-				page = await options.loadPage(entry.url, {signal: options.signal, ...(options.onRetry ? {onRetry: options.onRetry} : {})});
-			} catch (error: unknown) {
-				const outcome = stopped(error, options, () => entry.url);
-				return stop(outcome.result, 'error' in outcome ? {error: {...outcome.error, kind: 'pop'}} : {});
-			}
-
-			fetched += 1;
-		}
-
-		searched += 1;
-		reached = {kind: 'stack', index, page};
-		if (pageMatches(page, filter)) {
-			return {...base, result: 'found', searched, landing: reached};
-		}
-
-		bottom = page;
-	}
-
-	// Below the bottom of the stack: previous_uri, page after page.
-	const first = stack.entries[0];
-	const from = first ? {url: first.url, page: bottom ?? first.page} : null;
-	if (!from?.page || from.url === stack.firstUrl) {
-		return {...base, result: 'end', searched, landing: null, end: 'start-of-list'};
-	}
-
-	const previous = from.page.previousUrl;
-	const walked = stack.entries.map(item => item.url);
-	if (previous === null || leadsBack(previous, walked, 'previous_uri')) {
-		return {...base, result: 'end', searched, landing: null, end: previous === null ? 'no-previous' : 'loops-back'};
-	}
-
-	if (fetched >= limit) {
-		return stop('bound', {bound});
-	}
-
-	const {source, urlOf, failedUrl} = searchSource(previous, options);
-	const pages = walk(source, {maxPages: limit - fetched, maxItems: null}, {signal: options.signal, follow: 'previous', walked: {urls: walked, pages: []}});
-	// A page past the bottom is a new stack of that one page.
-	return walkToMatch(pages, filter, options, {urlOf, failedUrl}, {
+function backward(stack: PageStackState, options: SearchOptions): Way {
+	return {
 		direction: 'backward',
-		kind: 'reset',
-		before: searched,
-		reached,
-		reach: (page, url) => ({kind: 'before', url, page}),
 		seen: () => null,
-		bound: () => bound,
-		listEnd: 'no-previous',
-		startOfList: url => url === stack.firstUrl,
-		progress: searched => ({direction: 'backward', page: null, searched}),
-	});
+		async * pages(say) {
+			const limit = stack.bounds.maxPages ?? options.maxSearchPages ?? defaultSearchPages;
+			const bound: SearchBound = {flag: stack.bounds.maxPages === null ? 'search' : 'max-pages', limit};
+			let fetched = 0;
+			let bottom: Page | null = null;
+			for (let index = stack.entries.length - 2; index >= 0; index--) {
+				const entry = stack.entries[index]!;
+				let {page} = entry;
+				if (!page) {
+					if (fetched >= limit) {
+						return {result: 'bound', bound};
+					}
+
+					say(index + 1);
+					try {
+						// eslint-disable-next-line no-await-in-loop -- one page at a time, as the user would walk back
+						page = await options.loadPage(entry.url, {signal: options.signal, ...(options.onRetry ? {onRetry: options.onRetry} : {})});
+					} catch (error: unknown) {
+						return stopped(error, options, entry.url, 'pop');
+					}
+
+					fetched += 1;
+				}
+
+				yield {page, landing: {kind: 'stack', index, page}};
+				bottom = page;
+			}
+
+			// Below the bottom of the stack: previous_uri, page after page.
+			const first = stack.entries[0];
+			const from = first ? {url: first.url, page: bottom ?? first.page} : null;
+			if (!from?.page || from.url === stack.firstUrl) {
+				return {result: 'end', end: 'start-of-list'};
+			}
+
+			const previous = from.page.previousUrl;
+			const walked = stack.entries.map(item => item.url);
+			if (previous === null || leadsBack(previous, walked, 'previous_uri')) {
+				return {result: 'end', end: previous === null ? 'no-previous' : 'loops-back'};
+			}
+
+			if (fetched >= limit) {
+				return {result: 'bound', bound};
+			}
+
+			const {source, urlOf, failedUrl} = searchSource(previous, options);
+			const pages = walk(source, {maxPages: limit - fetched, maxItems: null}, {signal: options.signal, follow: 'previous', walked: {urls: walked, pages: []}});
+			say(null);
+			// A page past the bottom is a new stack of that one page.
+			return yield * walkerPages(pages, {urlOf, failedUrl}, options, {
+				kind: 'reset',
+				reach: (page, url) => ({kind: 'before', url, page}),
+				bound: () => bound,
+				listEnd: 'no-previous',
+				passed(_page, url) {
+					if (url === stack.firstUrl) {
+						return {result: 'end', end: 'start-of-list'};
+					}
+
+					say(null);
+					return undefined;
+				},
+			});
+		},
+	};
 }
 
 /** The clock a throttle reads and schedules with; tests give it one of their own. */

@@ -36,7 +36,9 @@ import type {Bounds, PageStackState, Pending, Settings, StackAction} from './typ
 /**
  * The page stack: every page the user walked to, as a pure reducer. Requests
  * are not made here; the state says which request it wants (`pending`, and
- * `prefetch` for the next page) with a request id, the task runner (tasks.ts) runs them, and the
+ * `prefetch` for the next page) with a request id. These are the one record
+ * of each page request: the browser's tasks (state/tasks.ts) are made from
+ * them, one runner (components/use-tasks.ts) runs them, and the
  * answer comes back as an action carrying that id. An answer whose id is no
  * longer wanted is stale and changes nothing, which is how an aborted or
  * superseded request can never land.

@@ -8,7 +8,7 @@ import {shownPageRows, visibleRows, type Row, type RowSort} from './cells.js';
 import {jumpUrl} from './jump.js';
 import {pageFindings} from './page-findings.js';
 import {withIds} from './seen-ids.js';
-import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction} from './types.js';
+import type {Entry, Notice, Pending, PageStackState, Prefetch, RequestKind, Settings, StackAction, WalkBound} from './types.js';
 
 /**
  * The steps the page stack's actions are made of (page-stack.ts): asking
@@ -38,7 +38,7 @@ export function withoutCursor(url: string): string {
 }
 
 /** The bound reached after `pages` pages holding `objects` distinct objects, if any: the stack's and the search's. */
-export function boundReached({maxPages, maxItems}: PageStackState['bounds'], pages: number, objects: number): {flag: 'max-pages' | 'max-items'; limit: number} | undefined {
+export function boundReached({maxPages, maxItems}: PageStackState['bounds'], pages: number, objects: number): WalkBound | undefined {
 	if (maxPages !== null && pages >= maxPages) {
 		return {flag: 'max-pages', limit: maxPages};
 	}

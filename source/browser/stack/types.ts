@@ -72,7 +72,7 @@ export type Notice =
 	| {kind: 'new-walk'; change: 'limit'; limit: number; clamped?: true}
 	| {kind: 'limit-stays'; limit: number; maximum: number; refused?: LimitRefusal}
 	| {kind: 'retrying'}
-	| {kind: 'bound'; flag: 'max-pages' | 'max-items'; limit: number}
+	| ({kind: 'bound'} & WalkBound)
 	// Jump to a cursor (`:`) and search across pages (`n`, `N`).
 	| {kind: 'jump'; cursor: JumpCursor}
 	| {kind: 'jump-empty'}
@@ -99,7 +99,14 @@ export type Notice =
 	/** The command's one sentence for a write that failed. */
 	| {kind: 'write-failed'; message: string}
 	| {kind: 'found'; text: string; line: number; lines: number}
-	| {kind: 'not-found'; text: string};
+	| {kind: 'not-found'; text: string}
+	// The export of every account's lists (E): asked off the accounts list, asked while one runs, how it ended.
+	| {kind: 'export-where'}
+	| {kind: 'export-busy'}
+	// `failed`: the accounts whose lists failed (the first few), of `failedCount`; the debug view says why.
+	| {kind: 'exported'; name: string; objects: number; lists: number; failed: readonly string[]; failedCount: number}
+	// Stopped short, the file and its state kept: `why` the failure's sentence (null: Ctrl-C); `resume` the dump line that goes on, where there is one.
+	| {kind: 'export-stopped'; name: string; why: string | null; objects: number; lists: number; total: number | undefined; known: number; resume: string | null};
 
 /** A limit typed after L that is none: nothing typed, not a whole number, or over the contract's maximum. */
 export type LimitRefusal = {typed: string; why: 'empty' | 'not-whole' | 'over'};
@@ -140,6 +147,11 @@ export type PageStackState = {
 	firstUrl: string;
 	/** Bottom to top; the top is the page on screen. */
 	entries: Entry[];
+	/**
+	 * The page the stack waits for, and the next page (on its way, or here):
+	 * the one record of each page request, the browser's `load` and
+	 * `prefetch` tasks made from them (state/tasks.ts).
+	 */
 	pending: Pending | null;
 	prefetch: Prefetch | null;
 	/** Keys pressed while a page was loading, replayed in order when it lands. */
@@ -186,6 +198,9 @@ export type Follow = {count: number; fresh: readonly string[]; failures: number}
 
 export type Bounds = {maxPages: number | null; maxItems: number | null};
 
+/** A bound of the walk reached (--max-pages, --max-items): the flag, as typed, and its value. */
+export type WalkBound = {flag: 'max-pages' | 'max-items'; limit: number};
+
 export type SearchDirection = 'forward' | 'backward';
 
 /** A page searched and passed: where it was and how full, as an evicted stack entry keeps it. */
@@ -204,7 +219,8 @@ export type SearchLanding =
 
 export type SearchEnd = 'no-next-uri' | 'loops-back' | 'start-of-list' | 'no-previous';
 
-export type SearchBound = {flag: 'max-pages' | 'max-items' | 'search'; limit: number};
+/** Where a search stops short: a bound of the walk, or its own (pages a search walks when --max-pages is not given). */
+export type SearchBound = WalkBound | {flag: 'search'; limit: number};
 
 /**
  * What a search did. `found`: landing on the matching page. `end`: the list

@@ -6,9 +6,9 @@ import {overlayLines} from '../view/pane-lines.js';
 import {initialWalks, openRelated, relatedOf, returnToParent} from '../related/related-walks.js';
 import {isPane, modeOf} from '../keys/screen.js';
 import type {Pane, ViewChange, Ask} from '../keys/screen.js';
-import type {Effect, SaveJob, SaveWhat} from '../actions/effects.js';
+import type {Effect, ExportJob, SaveJob} from '../actions/effects.js';
 import {osc52} from '../actions/clipboard.js';
-import type {SaveResult} from '../actions/save-path.js';
+import type {ExportResult, SaveResult} from '../actions/save-path.js';
 import {commandFor, keyName} from '../keys/keymap.js';
 import type {KeyFlags} from '../keys/keymap.js';
 import {initialState, pageStackReducer} from '../stack/page-stack.js';
@@ -17,8 +17,8 @@ import {noHeldTasks, settleTasks, takeTaskId} from './tasks.js';
 import {wrappedRows, wrappedWindow} from '../../text/wrap.js';
 import {searchStart} from '../stack/search-landing.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
-import type {Bounds, Notice, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
-import type {BrowserState, CompareResult, RunningSearch, View} from './types.js';
+import type {Bounds, Notice, SaveWhat, Settings, StackAction, SearchDirection, SearchOutcome, SearchProgress} from '../stack/types.js';
+import type {BrowserState, CompareResult, ExportProgress, RunningSearch, View} from './types.js';
 import {routeKey, routeWheel} from '../keys/router.js';
 
 /**
@@ -40,7 +40,10 @@ export type BrowserAction =
 	| {type: 'wheel'; rows: number; bodyRows: number; columns?: number}
 	// Search across pages: progress (throttled by the app) and the one landing.
 	| {type: 'search-progress'; id: number; progress: SearchProgress}
-	| {type: 'search-done'; id: number; outcome: SearchOutcome};
+	| {type: 'search-done'; id: number; outcome: SearchOutcome}
+	// The export of every account's lists (E): its figures as they come (throttled by the app), and how it ended.
+	| {type: 'export-progress'; id: number; progress: ExportProgress}
+	| {type: 'exported'; id: number; job: ExportJob; result: ExportResult};
 
 /**
  * What the browser starts from, as the command gives it: the app's reducer
@@ -169,6 +172,58 @@ function applyAsk(state: BrowserState, ask: Ask): BrowserState {
 		case 'kept': {
 			return withNotice(state, {kind: 'kept', name: ask.name});
 		}
+
+		case 'export': {
+			return startExport(state, {each: ask.each, name: ask.name, mode: 'new'});
+		}
+
+		case 'export-confirmed': {
+			return startExport(state, ask.job);
+		}
+	}
+}
+
+/** The walk on screen is the account API's accounts list, the one E exports every account's lists from (not a related list, not commerce). */
+function exportable(state: BrowserState): boolean {
+	return state.walks.api === 'account' && state.walks.parents.length === 0 && state.walks.place.endpoint === '/v2/accounts';
+}
+
+/** The export asked for, as a task (one at a time: a second is told to wait). */
+function startExport(state: BrowserState, job: ExportJob): BrowserState {
+	if (state.tasks.export) {
+		return withNotice(state, {kind: 'export-busy'});
+	}
+
+	const [id, numbered] = takeTaskId(state);
+	return {...numbered, tasks: {...numbered.tasks, export: {id, job, progress: null, stopping: false}}};
+}
+
+/** Lines of an export's log the debug view keeps: the first ones, the rest counted. */
+const exportLogLines = 200;
+
+/** What an export came to: a message (and what it said as it went, for the debug view), or the question when its file exists (unless the user is typing). */
+function exportedState(previous: BrowserState, {job, result}: Extract<BrowserAction, {type: 'exported'}>): BrowserState {
+	const state = {...previous, tasks: {...previous.tasks, export: null}};
+	const logged = (said: readonly string[]) => ({name: job.name, lines: said.length > exportLogLines ? [...said.slice(0, exportLogLines), `… and ${said.length - exportLogLines} more`] : said});
+	switch (result.kind) {
+		case 'written': {
+			const notice = {kind: 'exported' as const, name: job.name, objects: result.objects, lists: result.lists, failed: result.failed.slice(0, 3).map(list => list.account), failedCount: result.failed.length};
+			return withNotice({...state, exportLog: logged(result.said)}, notice);
+		}
+
+		case 'exists': {
+			const free = state.screen.kind === 'table' || 'scroll' in state.screen;
+			return free ? {...state, screen: {kind: 'export-exists', job, resumable: result.resumable}} : withNotice(state, {kind: 'exists', name: job.name});
+		}
+
+		case 'stopped': {
+			const {why, objects, lists, total, known, resume} = result;
+			return withNotice({...state, exportLog: logged(result.said)}, {kind: 'export-stopped', name: job.name, why, objects, lists, total, known, resume});
+		}
+
+		case 'failed': {
+			return withNotice(state, {kind: 'write-failed', message: result.message});
+		}
 	}
 }
 
@@ -245,6 +300,15 @@ function reduceBrowser(state: BrowserState, action: BrowserAction): BrowserState
 			return searchReducer(state, action);
 		}
 
+		case 'export-progress': {
+			const running = state.tasks.export;
+			return running?.id === action.id ? {...state, tasks: {...state.tasks, export: {...running, progress: action.progress}}} : state;
+		}
+
+		case 'exported': {
+			return state.tasks.export?.id === action.id ? exportedState(state, action) : state;
+		}
+
 		case 'key': {
 			return reduceKey(state, action);
 		}
@@ -270,6 +334,12 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		return searchingKey(state, state.tasks.search, name);
 	}
 
+	// Ctrl-C stops an export that runs (as it stops a search), from anywhere, and nothing else: the browser stays.
+	const running = state.tasks.export;
+	if (running && commandFor(modeOf(state.screen), name) === 'interrupt') {
+		return running.stopping ? state : {...state, tasks: {...state.tasks, export: {...running, stopping: true}}};
+	}
+
 	// Following (F): any key stops it, as in less, and does nothing else; Q still quits.
 	if (state.stack.follow && commandFor('table', name) !== 'quit') {
 		return {...state, stack: pageStackReducer(state.stack, {type: 'unfollow'})};
@@ -289,6 +359,8 @@ function reduceKey(previous: BrowserState, action: Extract<BrowserAction, {type:
 		},
 		limit: state.stack.settings.limit,
 		saveName: what => suggestedName(state, what),
+		exportable: exportable(state),
+		exporting: state.tasks.export !== null,
 		columnItems() {
 			const page = top(state.stack)?.page;
 			return page ? pickerItems(rowsOf(page.objects, page.objectTexts), state.view.choice) : [];

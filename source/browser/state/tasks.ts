@@ -1,6 +1,6 @@
 import type {BrowserState, HeldTasks} from './types.js';
 import type {Page} from '../../contract/types.js';
-import type {Effect} from '../actions/effects.js';
+import type {Effect, ExportJob} from '../actions/effects.js';
 import {wantedRequests} from '../stack/page-stack.js';
 import {top} from '../stack/stack-steps.js';
 import type {PageStackState, SearchDirection} from '../stack/types.js';
@@ -22,7 +22,7 @@ import type {PageStackState, SearchDirection} from '../stack/types.js';
  */
 
 export type Task =
-	/** The page the stack waits for (pending), or the next page fetched ahead (prefetch). */
+	/** The page the stack waits for (pending), or the next page fetched ahead (prefetch): made from the stack's record, its id the record's requestId. */
 	| {id: number; kind: 'load' | 'prefetch'; url: string}
 	/** A search across pages (`n`, `N`) from `stack`; `stop`: Esc asked it to stop on the page reached (it still answers). */
 	| {id: number; kind: 'search'; direction: SearchDirection; filter: string; stack: PageStackState; stop: boolean}
@@ -31,21 +31,24 @@ export type Task =
 	/** Following (F): the pause before the next poll, longer after failures in a row. */
 	| {id: number; kind: 'follow-poll'; failures: number}
 	/** A copy or a write a key asked for (effects.ts), with the data taken when it was pressed. */
-	| (Effect & {kind: 'copy' | 'save'});
+	| (Effect & {kind: 'copy' | 'save'})
+	/** Every account's lists to a file (E); `stop`: Ctrl-C asked it to stop, keeping what it wrote to go on with (it still answers). */
+	| {id: number; kind: 'export'; job: ExportJob; stop: boolean};
 
-export const noHeldTasks: HeldTasks = {compare: null, poll: null, search: null, effects: []};
+export const noHeldTasks: HeldTasks = {compare: null, poll: null, search: null, effects: [], export: null};
 
-/** Every task the state wants running now, page requests first. */
+/** Every task the state wants running now, page requests first: made from the records, never stored. */
 export function wantedTasks(state: BrowserState): Task[] {
 	const tasks: Task[] = [];
 	const {stack} = state;
+	// The stack's one record of each page request: a load while it waits for a page, else the page fetched ahead.
 	for (const {requestId, url} of wantedRequests(stack)) {
 		tasks.push({id: requestId, kind: stack.pending ? 'load' : 'prefetch', url});
 	}
 
-	const running = state.tasks.search;
-	if (running) {
-		tasks.push({id: running.id, kind: 'search', direction: running.direction, filter: running.filter, stack: running.stack, stop: running.cancelling});
+	const searching = state.tasks.search;
+	if (searching) {
+		tasks.push({id: searching.id, kind: 'search', direction: searching.direction, filter: searching.filter, stack: searching.stack, stop: searching.cancelling});
 	}
 
 	const shown = top(stack)?.page;
@@ -58,6 +61,11 @@ export function wantedTasks(state: BrowserState): Task[] {
 	}
 
 	tasks.push(...state.tasks.effects);
+	const running = state.tasks.export;
+	if (running) {
+		tasks.push({id: running.id, kind: 'export', job: running.job, stop: running.stopping});
+	}
+
 	return tasks;
 }
 
@@ -107,5 +115,5 @@ export function settleTasks(state: BrowserState): BrowserState {
 
 /** A task's identity for the runner: a task asked to stop is a new wish about the same run. */
 export function taskKey(task: Task): string {
-	return task.kind === 'search' && task.stop ? `${task.id}!` : String(task.id);
+	return (task.kind === 'search' || task.kind === 'export') && task.stop ? `${task.id}!` : String(task.id);
 }

@@ -2,7 +2,9 @@ import type {ColumnChoice} from '../../cells/column-order.js';
 import type {LinkBase} from '../../contract/links.js';
 import type {CompareRow} from '../../contract/page-compare.js';
 import type {Api} from '../../contract/types.js';
-import type {Effect} from '../actions/effects.js';
+import type {Effect, ExportJob} from '../actions/effects.js';
+import type {ListsState} from '../../text/lists-progress.js';
+import type {RetryNotice} from '../../contract/types.js';
 import type {Pane, Screen} from '../keys/screen.js';
 import type {Follow, PageStackState, SearchDirection, SearchProgress, SearchStart, Settings} from '../stack/types.js';
 
@@ -32,7 +34,7 @@ export type BrowserState = {
 	/**
 	 * Work in flight the state holds itself (tasks.ts): the compare request,
 	 * the follow poll, a search across pages, copies and writes not yet done.
-	 * The page requests are the stack's own (`pending`, `prefetch`).
+	 * The page requests are recorded by the stack alone (`pending`, `prefetch`).
 	 */
 	tasks: HeldTasks;
 	/** Whether a copy was asked for already: the OSC 52 caveat goes with the first only. */
@@ -43,7 +45,30 @@ export type BrowserState = {
 	foundAt?: {pane: Pane['kind']; line: number; scroll: number};
 	/** Ctrl-Z presses so far: the app gives the terminal back and stops at each, as it closes on quit. */
 	suspends: number;
+	/** What the last export (E) said as it went (each failed list and why, contract findings), for the debug view. */
+	exportLog?: ExportLog;
 };
+
+/** The lines dump would have said on stderr during an export, and the file they are about. */
+export type ExportLog = {name: string; lines: readonly string[]};
+
+/**
+ * The export of every account's lists while it runs (E): a task (tasks.ts)
+ * the runner carries out through the command's port, answering with
+ * `exported`. `progress`: its figures as they come (throttled by the
+ * runner), with when it started by the runner's clock and the lists done
+ * before it (a resumed export's), for the time left; `waiting`: a wait it is
+ * in. `stopping`: Ctrl-C asked it to stop, which it does keeping the file
+ * and the state to go on with.
+ */
+export type RunningExport = {
+	id: number;
+	job: ExportJob;
+	progress: ExportProgress | null;
+	stopping: boolean;
+};
+
+export type ExportProgress = {figures: ListsState; since: number; doneBefore: number; waiting?: RetryNotice | undefined};
 
 /**
  * A search across pages while it runs: a task (tasks.ts) the runner carries
@@ -102,9 +127,11 @@ export type Walks = {
 };
 
 /**
- * The one place the browser state keeps its work in flight, but for the page
- * requests, which the page stack's own reducer keeps (`pending`, `prefetch`):
- * wantedTasks (tasks.ts) reads both.
+ * The work in flight the browser state records itself. The page requests
+ * are not here: they are the page stack's model (`pending`, the page it
+ * waits for, which queued keys wait behind; `prefetch`, the next page), so
+ * the stack is their one record, and wantedTasks (tasks.ts) derives their
+ * tasks from it (docs/architecture.md, "Starting work in the browser").
  */
 export type HeldTasks = {
 	/** The compare view's request while its answer is wanted. */
@@ -115,4 +142,6 @@ export type HeldTasks = {
 	search: RunningSearch | null;
 	/** Copies and writes asked for and not yet done (effects.ts), oldest first, until they answer. */
 	effects: Effect[];
+	/** The export of every account's lists (E) running, if any: one at a time. */
+	export: RunningExport | null;
 };

@@ -5,16 +5,29 @@ import {describeError} from '../../text/report-error.js';
 import type {BrowserState} from '../state/types.js';
 import {debugLines} from './debug-lines.js';
 import {jsonLines} from './format.js';
-import {helpLines} from '../keys/keymap.js';
+import {firstKey, helpLines} from '../keys/keymap.js';
 import {statusLegend} from './status-model.js';
 import {selectedRow, top} from '../stack/stack-steps.js';
-import {maxParents, relatedLine, relatedOf} from '../related/related-walks.js';
+import {maxParents, relatedOf} from '../related/related-walks.js';
+import type {RelatedList} from '../related/related-lists.js';
 import {flag} from '../../config/hints.js';
+import {redact} from '../../text/secret.js';
+import {shownName} from '../actions/save-path.js';
 
 /**
  * The lines of the panes over the table: an object's detail (with its
  * related lists), the debug view, the help and the compare view.
  */
+
+/**
+ * The line the detail view starts with when the object has related lists:
+ * the chosen one in brackets, and how to move (its keys from the keymap).
+ */
+function relatedLine(lists: readonly RelatedList[], chosen: number, depth: number): string {
+	const names = lists.map((list, index) => (index === chosen ? `[${list.name}]` : list.name)).join(' ');
+	const how = depth >= maxParents ? `${maxParents} lists deep: ${firstKey('parent')} first` : `${firstKey('related-previous')} ${firstKey('related-next')} ${firstKey('open-related')}`;
+	return `related: ${names}  (${how})`;
+}
 
 function compareLines(state: BrowserState): string[] {
 	const labels = state.compareLabels;
@@ -98,7 +111,10 @@ export function overlayLines(state: BrowserState, now?: number): string[] {
 
 		case 'debug': {
 			// Long lines (a next_uri, the cursor evidence) wrap in the pane, never cut.
-			return debugLines(state.stack, now);
+			// What the last export said as it went (each failed list and why) comes first: its message sends the user here.
+			const log = state.exportLog;
+			const said = log === undefined || log.lines.length === 0 ? [] : [`the export to ${shownName(log.name)} said:`, ...log.lines.map(line => `  ${inert(redact(line))}`), ''];
+			return [...said, ...debugLines(state.stack, now)];
 		}
 
 		case 'help': {

@@ -1,6 +1,6 @@
 import {contractDefaults} from '../../contract/contract.js';
 import {inert} from '../../text/inert.js';
-import {overwriteQuestion} from '../actions/save-path.js';
+import {overwriteQuestion, shownName} from '../actions/save-path.js';
 import {cutToWidth} from '../../text/text-width.js';
 import type {BrowserState} from '../state/types.js';
 import {shownKeys} from '../keys/keymap.js';
@@ -17,6 +17,18 @@ export function promptLine(state: BrowserState): string | undefined {
 
 		case 'overwrite': {
 			return `${overwriteQuestion(screen.job.name, shownKeys('confirm-yes')[0])} `;
+		}
+
+		case 'export': {
+			const other = screen.each === 'transactions' ? 'addresses' : 'transactions';
+			const offered = screen.draft === '' ? `(Enter: ${screen.suggested}) ` : '';
+			// Short enough that 80 columns show the name offered, and what is typed after it.
+			return `export ${screen.each} (${shownKeys('export-choice')[0]}: ${other}) to file: ${offered}${inert(screen.draft)}`;
+		}
+
+		case 'export-exists': {
+			const yes = shownKeys('confirm-yes')[0];
+			return screen.resumable ? `${shownName(screen.job.name)} holds an unfinished export: go on with it? ${yes}/n ` : `${overwriteQuestion(screen.job.name, yes)} `;
 		}
 
 		case 'filter': {

@@ -3,18 +3,21 @@ import {cutToWidth, displayWidth} from '../../text/text-width.js';
 import {findingMessage} from '../../contract/contract-text.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {inert} from '../../text/inert.js';
+import {flag} from '../../config/hints.js';
 import {redact} from '../../text/secret.js';
 import type {Finding} from '../../contract/contract.js';
 import type {Page, RetryNotice} from '../../contract/types.js';
 import {formatMs} from './format.js';
 import {maxJumpId} from '../stack/jump.js';
 import {top} from '../stack/stack-steps.js';
-import type {LoadError, Notice, PageStackState, SearchProgress} from '../stack/types.js';
+import type {LoadError, Notice, PageStackState, SearchProgress, WalkBound} from '../stack/types.js';
 import type {OffScreenMatches} from '../stack/cells.js';
 import {firstKey as key, hintLine, paneHint, tableHintItems, typeAgain} from '../keys/keymap.js';
 import {hanging} from '../../text/wrap.js';
 import {copyNote} from '../actions/clipboard.js';
-import {noFileName, shownName, wroteNote} from '../actions/save-path.js';
+import {exportBusy, exportedNote, exportStoppedNote, exportWhere, noFileName, shownName, wroteNote} from '../actions/save-path.js';
+import {listsFigures} from '../../text/lists-progress.js';
+import type {RunningExport} from '../state/types.js';
 
 /**
  * What the status area says, as plain data: segments per line, each with a
@@ -34,6 +37,8 @@ export type StatusModel = {
 	message: Segment | null;
 	/** The message's level when it is the last key's (a notice): a success or a warning leaves why the page is short beside it. */
 	level?: Level;
+	/** The message in parts, fitted to the width by dropping the least needed (an export's progress): it is never wrapped. */
+	messageParts?: Segment[];
 };
 
 export type StatusInput = {
@@ -59,6 +64,8 @@ export type StatusInput = {
 	missingColumns?: ReadonlyArray<{path: string; closest?: string}>;
 	/** Rows the filter lets through only for columns not on screen, and those columns. */
 	offScreenMatches?: OffScreenMatches;
+	/** The export of every account's lists (E) running. */
+	exporting?: RunningExport | null;
 };
 
 /**
@@ -148,6 +155,16 @@ export function noticeLevel(notice: Notice): Level {
 		case 'kept':
 		case 'found': {
 			return 'success';
+		}
+
+		case 'exported': {
+			return notice.failedCount === 0 ? 'success' : 'warn';
+		}
+
+		case 'export-where':
+		case 'export-busy':
+		case 'export-stopped': {
+			return 'warn';
 		}
 
 		case 'nothing-to-copy':
@@ -248,7 +265,7 @@ export function noticeText(notice: Notice): string {
 		}
 
 		case 'bound': {
-			return `stopped at --${notice.flag} ${notice.limit}: ${key('next')} follows next_uri no further (the list goes on)`;
+			return `stopped at ${boundFlag(notice)}: ${key('next')} follows next_uri no further (the list goes on)`;
 		}
 
 		// Listed, not a default: a new kind of notice must be worded, or this does not compile.
@@ -282,6 +299,22 @@ export function noticeText(notice: Notice): string {
 		case 'found':
 		case 'not-found': {
 			return taskText(notice);
+		}
+
+		case 'export-where': {
+			return exportWhere();
+		}
+
+		case 'export-busy': {
+			return exportBusy();
+		}
+
+		case 'exported': {
+			return exportedNote(notice);
+		}
+
+		case 'export-stopped': {
+			return exportStoppedNote(notice);
 		}
 	}
 }
@@ -459,7 +492,7 @@ function jumpSearchText(notice: Extract<Notice, {kind: `jump${string}` | `search
 			const again = notice.direction === 'forward' ? 'n' : 'N';
 			return notice.bound.flag === 'search'
 				? `${what} (a search walks at most ${notice.bound.limit}): ${again} searches on from here`
-				: `${what}: stopped at --${notice.bound.flag} ${notice.bound.limit} (the list goes on)`;
+				: `${what}: stopped at ${boundFlag(notice.bound)} (the list goes on)`;
 		}
 
 		case 'search-stopped': {
@@ -610,6 +643,10 @@ export function statusModel(input: StatusInput): StatusModel {
 		message = {id: 'waiting', text: notice ? `${notice.text} · ${wait}` : wait, tone: 'warn'};
 	} else if (notice) {
 		message = notice;
+	} else if (input.exporting) {
+		// Work the user started, going on while they browse: before what the contract found on the page, after what the last key did.
+		const parts = exportSegments(input.exporting, input.now);
+		return {location, page: pageSegments, message: {id: 'export', text: joinSegments(parts), tone: 'accent'}, messageParts: parts};
 	} else if (entry?.findings && entry.findings.length > 0) {
 		message = {id: 'contract', text: contractText(entry.findings, state.entries.length), tone: 'warn'};
 	}
@@ -651,6 +688,34 @@ export function statusLegend(): string[] {
 		'                 the filter reads every column; 2 of the rows match only in columns off screen or hidden',
 		'  budget 97/100  requests left of the limit the server states, where it states one',
 	], '  budget 97/100  '.length);
+}
+
+/**
+ * An export's progress, in parts: `export transactions · to transactions.ndjson
+ * · lists 12/300 · 3,456 objects · 812 requests · budget 80/100 · 40 s left ·
+ * Ctrl-C stops`, the figures those of dump's progress line (text/lists-progress.ts),
+ * the time left counted from the frame's time.
+ */
+export function exportSegments({job, progress, stopping}: RunningExport, now?: number): Segment[] {
+	const parts: Segment[] = [
+		{id: 'export', text: `export ${job.each}`, tone: 'accent'},
+		{id: 'export:file', text: `to ${shownName(job.name)}`, tone: 'accent'},
+	];
+	if (progress) {
+		const elapsed = Math.max(0, (now ?? progress.since) - progress.since);
+		for (const figure of listsFigures(progress.figures, elapsed, progress.doneBefore)) {
+			parts.push({id: figure.id === 'lists' ? 'export:lists' : `export:${figure.id}`, text: figure.text, tone: 'accent'});
+		}
+
+		if (progress.waiting) {
+			parts.push({id: 'export:waiting', text: retryText(progress.waiting, now), tone: 'warn'});
+		}
+	} else {
+		parts.push({id: 'export:lists', text: 'reading the accounts list…', tone: 'accent'});
+	}
+
+	parts.push(stopping ? {id: 'export:stop', text: 'stopping…', tone: 'warn'} : {id: 'export:stop', text: `${key('interrupt')} stops`, tone: 'dim'});
+	return parts;
 }
 
 /** `searching page 37… (Esc cancels)`: the page a running search is looking at, and a wait it is in, with its time left. */
@@ -698,6 +763,11 @@ export function reportedOrder(page: Page, reported: string): string {
 }
 
 /** What is loading, in words: the next page, a new walk in its order, a refresh. */
+/** `--max-pages 5`: the bound a walk or a search stopped at, named from the flag table. */
+function boundFlag(bound: WalkBound): string {
+	return flag(['browse'], bound.flag === 'max-pages' ? 'maxPages' : 'maxItems', String(bound.limit));
+}
+
 function pendingText(state: PageStackState): string {
 	const pending = state.pending!;
 	switch (pending.kind) {
@@ -813,6 +883,35 @@ function dropRank(segment: Segment): number | undefined {
 
 		case 'key:help': {
 			return 5;
+		}
+
+		// An export's progress: its requests, the budget and the file go first; the lists done of all stay.
+		case 'export:requests': {
+			return 1;
+		}
+
+		case 'export:budget': {
+			return 2;
+		}
+
+		case 'export:file': {
+			return 3;
+		}
+
+		case 'export:objects': {
+			return 4;
+		}
+
+		case 'export:left': {
+			return 5;
+		}
+
+		case 'export:waiting': {
+			return 6;
+		}
+
+		case 'export:stop': {
+			return 7;
 		}
 
 		default: {

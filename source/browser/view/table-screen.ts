@@ -72,6 +72,11 @@ export function messageLine(model: StatusModel, prompt: string | undefined, note
 			return {kind: 'banner', lines: banner ?? [model.message.text]};
 		}
 
+		// An export's progress: fitted, never wrapped, redrawn as it goes.
+		if (model.messageParts) {
+			return {kind: 'message', text: joinSegments(fitSegments(model.messageParts, columns)), tone: model.message.tone, short: null};
+		}
+
 		// What a key did to the walk (info) takes the line; what a copy, a write or a find came to is not about the page, and leaves why it is short beside it.
 		const beside = model.level !== undefined && model.level !== 'info';
 		line = {kind: 'message', text: model.message.text, tone: model.message.tone, short: note && beside ? note : null};
@@ -142,6 +147,7 @@ export function tableScreen(state: BrowserState, {size, api, endpoint, spinner, 
 		related,
 		missingColumns: missingColumns(allRows, state.view.choice),
 		offScreenMatches: matchesOffScreen(rows, stack.filter, new Set(layout.columns.map(column => column.path))),
+		exporting: state.tasks.export,
 	});
 	const empty = page === null ? (stack.pending ? 'loading the first page…' : 'no page') : stack.filter === '' ? 'this page is empty' : 'no rows match the filter';
 	const message = messageLine(model, promptLine(state), shortNote(stack), banner, size.columns, messageRows(frameRows));

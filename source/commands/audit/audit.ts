@@ -14,10 +14,8 @@ import {commands, walkFlagsHelp} from '../../config/flags.js';
 import {openConfig} from '../setup/demo.js';
 import type {Credential} from '../../config/credentials.js';
 import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
-import type {Order, Page, RetryNotice} from '../../contract/types.js';
-import {WalkFindings} from '../../output/walk-findings.js';
-import {walk} from '../../http/walker.js';
-import {walkBothEnds, canWalkBothEnds} from '../../http/both-ends.js';
+import type {Order} from '../../contract/types.js';
+import {auditPages, auditsBothEnds, defaultMaxPages} from './audit-pages.js';
 import {chainFlags} from '../dump/dump-steps.js';
 import {refuseAuditPairs, refuseCursorInEndpoint} from '../setup/flag-pairs.js';
 import {progressOn} from '../../output/progress.js';
@@ -28,13 +26,14 @@ import {abortOnStopSignals, Interrupted, interruptedExitCode} from '../process/s
 import type {StopSignal} from '../process/stop-signals.js';
 import type {CommandIo} from '../process/command-io.js';
 import {commandOutput} from '../../output/sink.js';
+import {integer} from '../../config/flag-values.js';
+import type {EachList} from '../../config/endpoint.js';
+import {defaultConcurrency, maximumConcurrency} from '../../http/every-account/account-lists.js';
+import {auditLists} from './audit-lists.js';
 
 function signalName(reason: unknown): StopSignal {
 	return reason instanceof Interrupted ? reason.signal : 'SIGINT';
 }
-
-/** Generous, so a real list is read to its end, yet bounded so a server that never ends cannot hold CI forever. */
-export const defaultMaxPages = 10_000;
 
 const help = `
 	Usage
@@ -62,6 +61,17 @@ const help = `
 	                           --compare-env, --compare-profile, a bound or a cursor
 	  --one-chain              walk from the first page only, every page in order (the default)
 
+	Every account's list (docs/audit.md#every-account)
+	  transactions, addresses  that list of every account, each audited as an audit of
+	                           /v2/accounts/ID/transactions alone audits it, in one report: a
+	                           summary, the lists that failed, the lists with findings, short
+	                           pages per list (the text sums up the lists without findings; every
+	                           list is in --json); --limit, --order, --max-pages, --max-items
+	                           and --both-ends apply to each list, --starting-after to the
+	                           accounts list, which is audited too (from its first page)
+	  --concurrency N          lists audited at once, default ${defaultConcurrency}, at most ${maximumConcurrency}; every request
+	                           goes through one client and its one rate budget
+
 	Checks (each passed or failed, with the page and the evidence)
 	  unique-ids               every object id is unique across the walk
 	  order                    objects follow --order by created_at, then id (where present)
@@ -81,7 +91,8 @@ ${walkFlagsHelp}
 	  1  a contract check failed (the report says which, on which page, and why)
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
 	  3  a walk could not finish (an HTTP or network error, or --max-pages/--max-items
-	     reached before the end); what was read is still reported
+	     reached before the end); what was read is still reported; with transactions
+	     or addresses, also when some lists failed (403, 404, a 5xx past the retries)
 	  130, 143, 129
 	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the partial report is
 	     written, marked as interrupted
@@ -91,6 +102,7 @@ ${walkFlagsHelp}
 	  $ COINBASE_ACCESS_TOKEN=… OTHER_TOKEN=… pagewalk audit accounts --compare-env OTHER_TOKEN
 	  $ pagewalk audit checkouts --both-orders --json > audit.json
 	  $ pagewalk audit --demo --demo-credential restricted
+	  $ pagewalk audit transactions --demo --json > every-account.json
 `;
 
 export type AuditOptions = {
@@ -112,19 +124,6 @@ type Plan = {label: string; order: Order; config: WalkConfig; credential: string
  * Runs the audit for a resolved config and writes the report. Returns the
  * exit status (0, 1 or 3); usage errors are thrown before anything is sent.
  */
-/**
- * Whether a walk of the audit goes from both ends. Only when asked
- * (--both-ends): an audit checks the pages a walk in the order asked for
- * meets, and from both ends the pages past the meeting point in either order
- * are never read, so a fault on one of them would pass unseen. Where any walk
- * may (canWalkBothEnds), under the same bound in pages; not where walks are
- * compared page by page (`compared`: --both-orders, a second credential):
- * their pages must fall alike.
- */
-export function auditsBothEnds(config: WalkConfig, options: Pick<AuditOptions, 'bothEnds'>, compared: boolean): boolean {
-	return options.bothEnds === true && !compared && canWalkBothEnds(config);
-}
-
 export async function audit(config: WalkConfig, options: AuditOptions, io: CommandIo): Promise<number> {
 	const firstOrder: Order = config.query.order ?? defaults.order;
 	const orders: Order[] = options.bothOrders ? [firstOrder, firstOrder === 'desc' ? 'asc' : 'desc'] : [firstOrder];
@@ -155,33 +154,21 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Comma
 		const startUrl = client.urlFor(query);
 		endpoint ||= startUrl;
 		try {
-			const onRetry = (notice: RetryNotice) => {
-				progress.retry(notice);
-			};
-
 			const bothEnds = auditsBothEnds(plan.config, options, keepIds);
-			// The other end's pages are checked apart first: a finding there lets that chain go, and the audit is one chain's.
-			const backFindings = new WalkFindings();
-			const doubt = (page: Page) => {
-				backFindings.add(page);
-				return backFindings.total > 0 ? 'a page in the other order broke a contract rule' : undefined;
-			};
-
-			// Where the two ends disagree they meet, the walk goes on as one chain and ends-agree fails.
-			const disagreements: string[] = [];
-			const onDisagreement = (reason: string) => {
-				disagreements.push(reason);
-			};
-
-			const pages = bothEnds
-				? walkBothEnds(client, query, {order: plan.order, signal: options.signal, onRetry, back: 'hold', doubt, maxPages: defaultMaxPages, quickMs: 0, onDisagreement})
-				: walk(client, plan.config, {startUrl, signal: options.signal, readAhead: true, maxPages: plan.config.maxPages ?? defaultMaxPages, onRetry});
+			const {pages, disagreements} = auditPages(client, plan.config, query, {
+				order: plan.order,
+				bothEnds,
+				signal: options.signal,
+				onRetry(notice) {
+					progress.retry(notice);
+				},
+			});
 			// eslint-disable-next-line no-await-in-loop -- one walk at a time: the progress line and the server see one walk
 			const walked = await auditWalk(pages, {
 				label: plan.label,
 				order: plan.order,
 				keepIds,
-				...(bothEnds ? {disagreements} : {}),
+				...(disagreements === undefined ? {} : {disagreements}),
 				onPage(page, {chain, take}) {
 					if (chain === 'back') {
 						progress.backPage(page, take);
@@ -241,6 +228,18 @@ export async function audit(config: WalkConfig, options: AuditOptions, io: Comma
 	return report.exitCode;
 }
 
+/**
+ * The flags an audit of every account's list cannot apply to each list:
+ * those that compare two walks of one list, page by page (of two orders,
+ * of two credentials). Refused before anything is sent.
+ */
+function refuseListsFlags(flags: {bothOrders?: boolean; compareEnv?: string; compareProfile?: string}, each: EachList): void {
+	const compare = flags.bothOrders === true ? 'bothOrders' : flags.compareEnv === undefined ? (flags.compareProfile === undefined ? undefined : 'compareProfile') : 'compareEnv';
+	if (compare !== undefined) {
+		throw new UsageError(`${flag(['audit'], compare)} compares two walks of one list page by page, so it applies to one account's list (/v2/accounts/ID/${each}), not to every account's.`);
+	}
+}
+
 export async function runAudit(argv: string[], io: CommandIo, options: {signal?: AbortSignal} = {}): Promise<number> {
 	const parsed = await parseCommandLine(argv, commands.audit, help, commandOutput(io.stdout, io.stderr));
 	if (parsed === undefined) {
@@ -261,18 +260,28 @@ export async function runAudit(argv: string[], io: CommandIo, options: {signal?:
 	const fromEnv = compareCredential(flags.compareEnv, io.env);
 	const json = flags.json === true;
 	const bothOrders = flags.bothOrders === true;
+	const concurrency = integer('concurrency', flags.concurrency, 1, maximumConcurrency);
 
-	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	const config = await openConfig({input, flags, command: 'audit', env: io.env, profiles: io.profiles, warn: line => io.stderr.write(`pagewalk: ${line}\n`), everyAccount: true});
 	try {
 		refuseCursorInEndpoint(flags, config.query);
+		// --one-chain is the default; chainFlags still refuses it beside --both-ends.
+		const {bothEnds} = chainFlags(flags);
+		if (config.each !== undefined) {
+			refuseListsFlags(flags, config.each);
+			return await auditLists(config, config.each, {json, bothEnds, concurrency: concurrency ?? defaultConcurrency, ...(options.signal ? {signal: options.signal} : {})}, io);
+		}
+
+		if (concurrency !== undefined) {
+			throw new UsageError(`${flag(['audit'], 'concurrency')} applies to transactions and addresses, which walk a list of every account; one list is walked page after page.`);
+		}
+
 		const compare = fromEnv ?? (flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, io.env, io.profiles));
 		if (bothOrders && (config.query.startingAfter !== undefined || config.query.endingBefore !== undefined)) {
 			throw new UsageError('--both-orders walks the whole list each way, so it cannot start from a cursor.');
 		}
 
 		const primaryLabel = config.demoCredentials?.using ?? (config.profile === undefined ? config.credential.from : `profile ${config.profile}`);
-		// --one-chain is the default; chainFlags still refuses it beside --both-ends.
-		const {bothEnds} = chainFlags(flags);
 		return await audit(config, {json, bothOrders, compare, primaryLabel, signal: options.signal, bothEnds}, io);
 	} finally {
 		await config.close();

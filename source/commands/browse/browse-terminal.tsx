@@ -1,13 +1,12 @@
 import process from 'node:process';
-import type {ParsedArgs} from '../../config/parse-flags.js';
 import {defaults} from '../../config/options.js';
 import {flag} from '../../config/hints.js';
-import type {commands} from '../../config/flags.js';
 import {UsageError} from '../../text/errors.js';
 import {parseColumnList, type ColumnChoice} from '../../cells/column-order.js';
 import {loadColumnChoice, loadRelatedColumnChoices, readColumnState, saveColumnChoice} from './column-store.js';
 import {openConfig} from '../setup/demo.js';
 import {loadBrowser} from './load-browser.js';
+import type {BrowseArgs} from './browse.js';
 import {compareProfileCredential, demoCompareProfile} from '../setup/profile-config.js';
 import type {LoadPage} from '../../browser/search/search-pages.js';
 import type {Page, RetryNotice} from '../../contract/types.js';
@@ -18,6 +17,8 @@ import {TerminalScreen} from './terminal-screen.js';
 import {compareCredential, createCompareClient, credentialLabel} from '../setup/second-credential.js';
 import {createClient} from '../../http/http-client.js';
 import {curlBuilder, savePages} from './copy-save.js';
+import {exportPort} from './export-lists.js';
+import {defaultConcurrency, laneCount} from '../../http/every-account/account-lists.js';
 
 type FetchPage = (url: string, options: {signal?: AbortSignal; onRetry?: (notice: RetryNotice) => void}) => Promise<Page>;
 
@@ -150,8 +151,6 @@ export const firstPaintWaitMs = 50;
  */
 const firstPageWaitMs = 150;
 
-type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
-
 /**
  * The browser on a terminal (the browse command's interactive half): the
  * configuration, the first page asked for and painted, then Ink.
@@ -172,7 +171,10 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 	const config = await openConfig({input, flags, command: 'browse'});
 	try {
 		const fromProfile = flags.compareProfile === undefined ? null : await compareProfileCredential(flags.compareProfile, config, process.env);
-		const client = createClient(config);
+		// Lanes beside its pool for E's export of every account's lists: its lists never hold up the pages asked for meanwhile, and share their budget.
+		const client = createClient(config, {lanes: laneCount(defaultConcurrency)});
+		const line = {command: 'browse' as const, input, flags};
+		const exporter = exportPort({config, client, line, env: process.env});
 		const second = given ?? fromProfile ?? config.demoCredentials?.other ?? null;
 		const compareClient = second ? createCompareClient(config, second) : null;
 		// From here on keys wait, unechoed, for the browser: on the user's own
@@ -229,16 +231,23 @@ export async function runTerminal({input, flags}: BrowseArgs): Promise<number> {
 					// Copy and save: the app gets functions, never the credential nor the file system.
 					curlFor: curlBuilder(config, process.env, {command: 'browse', input, flags}),
 					save: savePages,
+					exportLists: exporter.exportLists,
 					mouse: flags.noMouse !== true,
 					screen: painter.handOver(),
 					// A page the browser cannot draw: its banner names the dump of the same list.
-					line: {command: 'browse', input, flags},
+					line,
 				});
 			} finally {
 				painter.close();
 			}
 		} finally {
 			screen?.restore();
+			// An export the browser closed on stops (its task aborted) and keeps its file and state: said on the user's own screen, with how to go on.
+			await exporter.settled();
+			for (const words of exporter.lastWords()) {
+				process.stderr.write(`pagewalk: ${words}\n`);
+			}
+
 			await Promise.all([client.close(), compareClient?.close()]);
 		}
 	} finally {

@@ -46,7 +46,7 @@ ${walkFlagsHelp}
 	  $ pagewalk checkouts --limit 50 --order asc
 `;
 
-type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
+export type BrowseArgs = ParsedArgs<typeof commands.browse.flags>;
 
 /** The browser's flags, as the one parser reads them; 'help' and 'version' when asked for. */
 export function parseWalkArgs(argv: string[]): BrowseArgs | 'help' | 'version' {

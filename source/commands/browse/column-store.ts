@@ -5,7 +5,7 @@ import {isEmptyChoice, type ColumnChoice} from '../../cells/column-order.js';
 import {FileReadError, readRegularFile} from '../../config/regular-file.js';
 import {quotePath} from '../../config/profiles.js';
 import {PagewalkError} from '../../text/errors.js';
-import {makeStateFolder, stateDirectory} from '../setup/state-folder.js';
+import {makeStateFolder, stateDirectory, type Env} from '../setup/state-folder.js';
 
 /**
  * The column picker's choices, remembered per endpoint in one small JSON
@@ -21,7 +21,6 @@ import {makeStateFolder, stateDirectory} from '../setup/state-folder.js';
  * URLs with their queries, never a credential.
  */
 
-type Env = Readonly<Record<string, string | undefined>>;
 type StateFile = {version: 1; endpoints: Record<string, {order: string[]; hidden: string[]}>};
 /** The remembered choices as read from the file, once, for the loaders below. */
 export type ColumnState = Readonly<StateFile> & {

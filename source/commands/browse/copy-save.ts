@@ -23,7 +23,7 @@ import {notAFileSentence, saveErrorSentence, savePath, shownName, type FolderFac
 import type {Api, Page} from '../../contract/types.js';
 import {ndjsonWriter} from '../../output/ndjson.js';
 import {loadProfiles} from '../setup/profile-config.js';
-import type {SaveWhat} from '../../browser/actions/effects.js';
+import type {SaveWhat} from '../../browser/stack/types.js';
 import {writeAll} from '../../output/sink.js';
 
 /** `what`: which prompt (w or W) a failure's advice sends the user back to. */

@@ -1,22 +1,29 @@
+import fs from 'node:fs';
 import {loadTextWidth} from '../../text/text-width.js';
 import {parseColumnList} from '../../cells/column-order.js';
 import {colourLevel} from '../../text/colour.js';
 import {PagewalkError, UsageError} from '../../text/errors.js';
 import {createClient, type PageClient} from '../../http/http-client.js';
-import {quickServerMs, type EndsStep} from '../../http/both-ends.js';
+import {quickServerMs} from '../../http/both-ends.js';
 import {inert, inertLine} from '../../text/inert.js';
 import {parseCommandLine, quoteValue, type ParsedArgs} from '../../config/parse-flags.js';
 import type {WalkConfig} from '../../config/options.js';
 import {commands, walkFlagsHelp} from '../../config/flags.js';
+import {integer} from '../../config/flag-values.js';
 import {openConfig} from '../setup/demo.js';
 import {describeError} from '../../text/report-error.js';
 import {redact} from '../../text/secret.js';
-import {again, flag, flagText, type Change, type UserLine} from '../../config/hints.js';
+import {again, flag, type Change, type UserLine} from '../../config/hints.js';
 import {abortOnStopSignals, interruptedExitCode} from '../process/stop-signals.js';
 import type {CommandIo} from '../process/command-io.js';
-import type {ListObject, Page, WalkEnd} from '../../contract/types.js';
+import type {WalkEnd} from '../../contract/types.js';
 import {describeEnd} from '../../http/walk-rules.js';
 import {chainFlags, dumpSteps} from './dump-steps.js';
+import {dumpLists, identityOf, listsUsage} from './dump-lists.js';
+import {defaultConcurrency, maximumConcurrency} from '../../http/every-account/account-lists.js';
+import {ServerWarnings, stepData, type DumpOptions} from './dump-parts.js';
+
+export {resumeFlag} from './dump-parts.js';
 import {refuseCursorInEndpoint, refuseDumpPairs} from '../setup/flag-pairs.js';
 import {createWriter, formats, type Format, type Writer} from '../../output/index.js';
 import {progressOn, type Progress} from '../../output/progress.js';
@@ -53,6 +60,20 @@ const help = `
 	  --both-ends              from both ends even from a server that answers that fast (with
 	                           --all; refused beside csv, table, a bound, a cursor or
 	                           --fail-on-findings, which walk one chain)
+	  -o, --output FILE        write to FILE instead of stdout (as > FILE would)
+
+	Every account's list (docs/dump.md#every-account)
+	  transactions, addresses  that list of every account, in one output: the accounts list
+	                           walked for their ids, then each account's list, accounts in
+	                           list order, each list's objects in its order, whatever the
+	                           concurrency; --limit, --order, --all and --max-items apply to
+	                           every list, --starting-after to the accounts list; csv adds
+	                           an account_id column (the others name the account in resource_path)
+	  --concurrency N          lists walked at once, default ${defaultConcurrency}, at most ${maximumConcurrency}; every request
+	                           goes through one client and its one rate budget
+	  --resume                 with -o: go on with the walk that stopped (a signal, SIGKILL,
+	                           a crash, a lost connection), its state in FILE.pagewalk;
+	                           the file ends byte for byte as one never stopped
 
 	Contract findings
 	  Each page gets the browser's per-page checks (limit, what pagination reports, next_uri,
@@ -68,6 +89,7 @@ ${walkFlagsHelp}
 	     or a write failed (a full disk): the file keeps whole lines, and stderr says how to resume;
 	     or, with --fail-on-findings, a page broke a contract rule
 	  2  wrong flags or arguments, or a missing credential; nothing was sent
+	  4  transactions, addresses: some accounts' lists failed (each said on stderr), the others were written
 	  130, 143, 129
 	     interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; the document is closed, what
 	     was read is written, and stderr says how to resume
@@ -76,19 +98,8 @@ ${walkFlagsHelp}
 	  $ COINBASE_ACCESS_TOKEN=… pagewalk dump accounts --all > accounts.ndjson
 	  $ pagewalk dump checkouts --all --format csv --limit 100 > checkouts.csv
 	  $ pagewalk dump --demo --all --format table
+	  $ pagewalk dump transactions --all -o transactions.ndjson   (again with --resume if it stops)
 `;
-
-/** Distinct server warnings printed per dump; further ones are counted. */
-const maxWarningLines = 20;
-
-/**
- * The resume flag for an id, in a form a POSIX shell passes through
- * unchanged: joined with '=' so an id starting with '-' is not read as a
- * flag, and single-quoted (a quote inside written '\'') unless plainly safe.
- */
-export function resumeFlag(id: string): string {
-	return flagText('startingAfter', id);
-}
 
 /** How many objects went out before `event`, and the user's own command that resumes after the last (`how`: where its output goes); undefined before the first. */
 function resumeHint(written: number, lastId: string | undefined, event: string, line: UserLine, how = ''): string | undefined {
@@ -113,29 +124,6 @@ function endNote(end: WalkEnd, lastId: string | undefined, line: UserLine): stri
 
 	const resume = end.kind !== 'not-advancing' && lastId !== undefined ? `; to continue, run ${again('dump-continue', line, afterId(lastId)).phrase}` : '';
 	return `${inert(describeEnd(end))}${resume}.`;
-}
-
-/** The server's warnings, each said once: the first few per dump, the rest counted. */
-class ServerWarnings {
-	unshown = 0;
-	readonly #seen = new Set<string>();
-
-	show(page: Page, say: (line: string) => void): void {
-		for (const warning of page.warnings) {
-			if (this.#seen.has(warning)) {
-				continue;
-			}
-
-			// Stderr is for people: a server that sends thousands of distinct
-			// warnings gets the first few shown and the rest counted.
-			if (this.#seen.size < maxWarningLines) {
-				this.#seen.add(warning);
-				say(`the server warns: ${inertLine(warning, 300)}`);
-			} else {
-				this.unshown++;
-			}
-		}
-	}
 }
 
 /**
@@ -166,47 +154,6 @@ function stepsOf(client: PageClient, config: WalkConfig, options: DumpOptions, s
 	});
 }
 
-/** What a step of the walk writes: its objects (at most `room`, --max-items) and their text. */
-function stepData(item: Exclude<EndsStep, {chain: 'back'}>, writer: Writer, room: number | null): {objects: ListObject[]; data: string | Uint8Array} {
-	if (item.chain === 'replay') {
-		const data = item.bytes && item.texts && writer.pageBytes ? writer.pageBytes(item.objects, item.texts, item.bytes) : writer.page(item.objects, item.texts);
-		return {objects: item.objects, data};
-	}
-
-	const {page} = item;
-	let objects = item.take === page.objects.length ? page.objects : page.objects.slice(0, item.take);
-	if (room !== null && objects.length > room) {
-		objects = objects.slice(0, room);
-	}
-
-	const data = page.objectBytes && page.objectTexts && writer.pageBytes
-		? writer.pageBytes(objects, page.objectTexts, page.objectBytes)
-		: writer.page(objects, page.objectTexts);
-	return {objects, data};
-}
-
-/**
- * The dump itself, with its streams passed in so tests can run it in
- * process. Returns the exit status; usage errors are thrown (exit 2).
- */
-export type DumpOptions = {
-	all: boolean;
-	format: Format;
-	formulaGuard?: boolean;
-	signal?: AbortSignal;
-	columns?: string[] | undefined;
-	/** --quiet: no contract findings on stderr. */
-	quiet?: boolean;
-	/** --fail-on-findings: exit 1 when a page broke a contract rule, even if the walk succeeded. */
-	failOnFindings?: boolean;
-	/** --one-chain: never walk from both ends (dump-steps.ts). */
-	oneChain?: boolean;
-	/** --both-ends: from both ends whatever the server's pace (BothEndsOptions.quickMs 0). */
-	bothEnds?: boolean;
-	/** The user's command line (dump's, or the browser's on a pipe), which the hints on stderr change. */
-	line: UserLine;
-};
-
 /** What a dump writes through: the output, the progress line, stderr's one voice. */
 type Output = {
 	controller: AbortController;
@@ -234,7 +181,7 @@ function openOutput(options: DumpOptions, io: CommandIo): Output {
 		fields: options.columns,
 		formulaGuard: options.formulaGuard,
 	});
-	const progress = progressOn(io.stderr);
+	const progress = progressOn(io.stderr, io.env);
 	// With stdout on a terminal too (most often the same one), the progress
 	// line would sit where the next data lands and a \r redraw would overwrite
 	// it: take the line down before every write of data; page() redraws it
@@ -406,6 +353,8 @@ export async function dump(config: WalkConfig, options: DumpOptions, io: Command
 	}
 
 	await output.writeData(output.writer.end());
+	// A device's write fails in its callback: the last one (a single page's) may not have called back yet.
+	await sink.settled();
 	if (sink.failure) {
 		return writeFailed(sink, sink.failure, options, output);
 	}
@@ -451,7 +400,14 @@ export async function dumpParsed(
 	}
 
 	refuseDumpPairs(flags, format);
-	const config = await openConfig({input, flags, command: options.bare === true ? 'browse' : 'dump', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`)});
+	// The browser's bare mode (a pipe) takes the browser's flags: one page, none of these.
+	const dumpFlags = options.bare === true ? undefined : flags as ParsedArgs<typeof commands.dump.flags>['flags'];
+	const lists = dumpFlags && {output: dumpFlags.output, resume: dumpFlags.resume === true, concurrency: integer('concurrency', dumpFlags.concurrency, 1, maximumConcurrency)};
+	if (lists?.resume === true && lists.output === undefined) {
+		throw new UsageError(`${flagName('resume')} goes on with a walk written to a file: give the ${flagName('output')} FILE it was started with.`);
+	}
+
+	const config = await openConfig({input, flags, command: options.bare === true ? 'browse' : 'dump', env: io.env, warn: line => io.stderr.write(`pagewalk: ${line}\n`), everyAccount: lists !== undefined});
 	try {
 		refuseCursorInEndpoint(flags, config.query);
 		const all = 'all' in flags && flags.all === true && options.bare !== true;
@@ -460,9 +416,49 @@ export async function dumpParsed(
 		const failOnFindings = 'failOnFindings' in flags && flags.failOnFindings === true;
 		const {oneChain, bothEnds} = chainFlags(flags);
 		const line = {command: options.bare === true ? 'browse' as const : 'dump' as const, input, flags};
-		return await dump(config, {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds, line}, io);
+		const dumpOptions: DumpOptions = {all, format: format as Format, formulaGuard, signal: options.signal, columns, quiet, failOnFindings, oneChain, bothEnds, line};
+		if (config.each !== undefined && lists !== undefined) {
+			const problem = listsUsage(config);
+			if (problem !== undefined) {
+				throw new UsageError(problem);
+			}
+
+			// The format as used: `--format ndjson` and no --format write the same, and resume each other.
+			const identity = identityOf(input[0] ?? 'accounts', flags as Record<string, unknown>);
+			return await dumpLists(config, {...dumpOptions, each: config.each, concurrency: lists.concurrency ?? defaultConcurrency, output: lists.output, resume: lists.resume, identity}, io);
+		}
+
+		if (lists?.resume === true) {
+			throw new UsageError(`${flagName('resume')} goes on with a walk of every account's list (transactions, addresses); a walk of one list goes on with ${flagName('startingAfter')}.`);
+		}
+
+		if (lists?.concurrency !== undefined) {
+			throw new UsageError(`${flagName('concurrency')} applies to transactions and addresses, which walk a list of every account; one list is walked page after page.`);
+		}
+
+		return await (lists?.output === undefined ? dump(config, dumpOptions, io) : dumpToFile(config, dumpOptions, io, lists.output));
 	} finally {
 		await config.close();
+	}
+}
+
+const flagName = (name: keyof typeof commands.dump.flags & string) => flag(['dump'], name);
+
+/** One list to the file of -o, as `> FILE` would write it. */
+async function dumpToFile(config: WalkConfig, options: DumpOptions, io: CommandIo, file: string): Promise<number> {
+	let fd: number;
+	try {
+		fd = fs.openSync(file, 'w');
+	} catch (error: unknown) {
+		throw new UsageError(`Cannot write ${flagName('output')} ${inert(file)} (${inert((error as NodeJS.ErrnoException).code ?? String(error))}); give a file in a folder that exists and can be written.`);
+	}
+
+	const stream = fs.createWriteStream(file, {fd, autoClose: false});
+	try {
+		return await dump(config, options, {...io, stdout: stream});
+	} finally {
+		stream.destroy();
+		fs.closeSync(fd);
 	}
 }
 

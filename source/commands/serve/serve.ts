@@ -1,6 +1,6 @@
 import process from 'node:process';
 import {UsageError} from '../../text/errors.js';
-import {commands} from '../../config/flags.js';
+import {commands, type serveFlags} from '../../config/flags.js';
 import {parseCommandLine, quoteValue} from '../../config/parse-flags.js';
 import {commandLine, flag} from '../../config/hints.js';
 import {commandOutput} from '../../output/sink.js';
@@ -53,13 +53,13 @@ ${scenarioNames.map(name => `	                       ${name.padEnd(17)}${scenari
 const defaultPort = 4010;
 const maximumRecords = 1_000_000;
 
-function wholeNumber(flag: string, value: string | undefined, maximum: number): number | undefined {
+function wholeNumber(name: keyof typeof serveFlags, value: string | undefined, maximum: number): number | undefined {
 	if (value === undefined) {
 		return undefined;
 	}
 
 	if (!/^\d+$/.test(value) || Number(value) > maximum) {
-		throw new UsageError(`--${flag} must be a whole number from 0 to ${maximum}, not ${quoteValue(value)}.`);
+		throw new UsageError(`${flag(['serve'], name)} must be a whole number from 0 to ${maximum}, not ${quoteValue(value)}.`);
 	}
 
 	return Number(value);
@@ -75,13 +75,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 	const {flags} = parsed;
 	const host = flags.host ?? '127.0.0.1';
 	const port = wholeNumber('port', flags.port, 65_535) ?? defaultPort;
-	const commercePort = wholeNumber('commerce-port', flags.commercePort, 65_535);
+	const commercePort = wholeNumber('commercePort', flags.commercePort, 65_535);
 	if (commercePort === undefined && port === 65_535) {
-		throw new UsageError(`--port 65535 leaves no port for the commerce API; give ${flag(['serve'], 'commercePort')} too.`);
+		throw new UsageError(`${flag(['serve'], 'port', '65535')} leaves no port for the commerce API; give ${flag(['serve'], 'commercePort')} too.`);
 	}
 
 	const records = wholeNumber('records', flags.records, maximumRecords);
-	const longTail = wholeNumber('long-tail', flags.longTail, maximumTransactions);
+	const longTail = wholeNumber('longTail', flags.longTail, maximumTransactions);
 	const transactions = wholeNumber('transactions', flags.transactions, maximumTransactions);
 	if (longTail !== undefined && transactions !== undefined) {
 		throw new UsageError(`${flag(['serve'], 'longTail')} shapes the varied transactions that ${flag(['serve'], 'transactions')} replaces; give one of them.`);

@@ -104,7 +104,7 @@ function checkToken(value: string, what: string): string {
  * character: no token starts with '{'. The key is checked here, so a wrong
  * one names the profile, and is then handed on as name and private key.
  */
-async function commandOutput(text: string, api: Api, place: string): Promise<ResolvedCredential> {
+async function credentialFromOutput(text: string, api: Api, place: string): Promise<ResolvedCredential> {
 	const output = `the output of the credential command of the ${place}`;
 	const what = `The output of the credential command of the ${place}`;
 	if (api !== 'account' || !text.startsWith('{')) {
@@ -201,7 +201,7 @@ export async function readProfileCredential(config: ProfileConfig, profile: Prof
 			// Loaded only for a command: a walk without one never loads child_process.
 			const {runCredentialCommand} = await import('./credential-command.js');
 			const text = await runCredentialCommand(source.argv, {place, timeoutMs: io.commandTimeoutMs, env});
-			return await commandOutput(text, api, place);
+			return await credentialFromOutput(text, api, place);
 		}
 	}
 }

@@ -18,7 +18,8 @@ import path from 'node:path';
 import {UsageError} from '../../text/errors.js';
 import {quotePath} from '../../config/profiles.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The environment the state folder is found from (a command's `io.env`). */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** pagewalk's state folder: $PAGEWALK_STATE_DIR (tests), else $XDG_STATE_HOME/pagewalk, else ~/.local/state/pagewalk. */
 export function stateDirectory(env: Env): string {

@@ -2,7 +2,8 @@ import {render} from 'ink-testing-library';
 import {App, type AppProps} from '../../../source/app.js';
 import {colourLevel} from '../../../source/text/colour.js';
 import {resolveConfig, type WalkConfig} from '../../../source/config/options.js';
-import {createClient} from '../../../source/http/http-client.js';
+import {createClient, type PageClient} from '../../../source/http/http-client.js';
+import {defaultConcurrency, laneCount} from '../../../source/http/every-account/account-lists.js';
 import {createCompareClient} from '../../../source/commands/setup/second-credential.js';
 import {patience, pollUntil} from '../../support/patience.js';
 
@@ -49,8 +50,8 @@ export async function renderApp(options: {
 	compareToken?: string;
 	/** The columns to start with and where the picker's choice goes (the browse command passes a state file's). */
 	columns?: AppProps['columns'];
-	/** More props for the app (copy and save callbacks, maxCachedPages), given the walk's config. */
-	appProps?: (config: WalkConfig) => Partial<AppProps>;
+	/** More props for the app (copy and save callbacks, maxCachedPages, the export), given the walk's config and its one client. */
+	appProps?: (config: WalkConfig, client: PageClient) => Partial<AppProps>;
 	/** --max-pages and --max-items. */
 	bounds?: AppProps['bounds'];
 	/** --retries (none when not given, so an error shows at once). */
@@ -70,7 +71,8 @@ export async function renderApp(options: {
 		},
 		env: {[api === 'account' ? 'COINBASE_ACCESS_TOKEN' : 'COINBASE_COMMERCE_API_KEY']: options.token},
 	});
-	const client = createClient(config);
+	// As the browse command makes it: lanes beside its pool for E's export.
+	const client = createClient(config, {lanes: laneCount(defaultConcurrency)});
 	const realLoad = async (url: string, fetchOptions: {signal: AbortSignal}) => client.fetchPage(url, fetchOptions);
 	const loadPage = options.wrapLoad ? options.wrapLoad(realLoad) : realLoad;
 	const settings = {order: config.query.order ?? 'desc', limit: config.query.limit ?? 25};
@@ -78,7 +80,7 @@ export async function renderApp(options: {
 	const compare = compareClient
 		? {loadPage: async (url: string, signal: AbortSignal) => compareClient.fetchPage(url, {signal}), labels: {a: config.credential.from, b: 'COMPARE_TOKEN'}}
 		: undefined;
-	const more = options.appProps?.(config) ?? {};
+	const more = options.appProps?.(config, client) ?? {};
 	const app = (size: {columns: number; rows: number}) => (
 		<App {...more} loadPage={loadPage} startUrl={client.firstUrl} api={config.api} endpoint={config.endpoint} settings={settings} size={size} compare={compare} columns={options.columns} bounds={options.bounds} colour={options.env ? colourLevel(options.env, true) : 1} />
 	);

@@ -99,12 +99,6 @@ export function selectedRow(text: string): string {
 	return id;
 }
 
-export async function pause(ms: number): Promise<void> {
-	await new Promise(resolve => {
-		setTimeout(resolve, ms);
-	});
-}
-
 export {pollUntil} from '../../support/patience.js';
 
 export type SessionOptions = {
@@ -232,8 +226,35 @@ export class TmuxServer {
 
 	/** Whether the pane's terminal is in raw mode (no line editing): Ink has turned it on and reads each key. */
 	rawMode(): boolean {
-		const settings = execFileSync('stty', ['-a', '-F', this.flag('pane_tty')], {encoding: 'utf8'});
-		return /(?:^|\s)-icanon(?:\s|$)/.test(settings);
+		return /(?:^|\s)-icanon(?:\s|$)/.test(this.settings());
+	}
+
+	/** Whether the pane's terminal echoes what is typed (stty's echo), as the shell's line mode does. */
+	echoes(): boolean {
+		return !/(?:^|\s)-echo(?:\s|$)/.test(this.settings());
+	}
+
+	/**
+	 * How many bytes wait unread in the pane's terminal: keys delivered that no
+	 * program has read yet. The kernel says (the FIONREAD ioctl, Linux's
+	 * number); Node has no ioctl, so perl, which every Debian system has, asks.
+	 */
+	queued(): number {
+		const script = 'use Fcntl; sysopen(my $t, $ARGV[0], O_RDONLY | O_NONBLOCK | O_NOCTTY) or die "$!\\n"; my $n = pack("i", 0); ioctl($t, 0x541B, $n) or die "$!\\n"; print unpack("i", $n);';
+		return Number(execFileSync('perl', ['-e', script, this.flag('pane_tty')], {encoding: 'utf8'}));
+	}
+
+	/**
+	 * Waits until `bytes` keys sent wait unread in the terminal: send-keys
+	 * returns before the terminal has them, so what a test does next (let the
+	 * browser load, end the start) could come first.
+	 */
+	async waitForQueued(bytes: number): Promise<void> {
+		await pollUntil(() => this.queued() >= bytes, () => `the terminal never held ${bytes} unread bytes within ${patience} ms (it holds ${this.queued()}; raw mode: ${this.rawMode()}):\n${this.screen()}`);
+	}
+
+	private settings(): string {
+		return execFileSync('stty', ['-a', '-F', this.flag('pane_tty')], {encoding: 'utf8'});
 	}
 
 	/**

@@ -1,5 +1,5 @@
 /**
- * Run as a child (test/browser/memory-bounds.test.ts), with garbage
+ * Run as a child (test/browser/child-process/memory-bounds.test.ts), with garbage
  * collection at hand: walks a list of 100-object pages through the page
  * stack as the browser does (every page drawn as a table on top), then
  * searches 300 pages past it for text no object holds, and prints as JSON

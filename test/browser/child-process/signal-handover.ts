@@ -1,5 +1,5 @@
 /**
- * Run as a child (test/browser/terminal-screen.test.ts): a first paint, then
+ * Run as a child (test/browser/child-process/terminal-screen.test.ts): a first paint, then
  * a SIGTERM received while the main thread is busy, then the browser taking
  * the stop signals in the same synchronous run, as runBrowser does after
  * its modules have loaded. Prints which listener got the signal.

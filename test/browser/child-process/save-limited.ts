@@ -1,5 +1,5 @@
 /**
- * Run as a child under a file size limit (test/browser/copy-save.test.ts):
+ * Run as a child under a file size limit (test/browser/child-process/save-limited.test.ts):
  * saves two pages of about 600 bytes each to argv[2], so the limit of 1,024
  * bytes cuts the second, last, write short. Prints the result as JSON.
  */

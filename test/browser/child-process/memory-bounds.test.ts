@@ -9,7 +9,7 @@
 import {spawnSync} from 'node:child_process';
 import process from 'node:process';
 import {describe, expect, it} from 'vitest';
-import {maxRowPages} from '../../source/browser/stack/cells.js';
+import {maxRowPages} from '../../../source/browser/stack/cells.js';
 
 type Report = {
 	walk: {entries: number; entriesWithPages: number; maxCachedPages: number; pagesWithRows: number; seen: number; idsCopied: number};
@@ -17,7 +17,7 @@ type Report = {
 };
 
 function run(pages: number): Report {
-	const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/browser/support/stack-memory.ts', String(pages)], {encoding: 'utf8', timeout: 60_000});
+	const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/browser/child-process/stack-memory.ts', String(pages)], {encoding: 'utf8', timeout: 60_000});
 	expect(child.stderr).toBe('');
 	return JSON.parse(child.stdout) as Report;
 }

@@ -9,7 +9,7 @@ import process from 'node:process';
 import {describe, expect, it} from 'vitest';
 
 function run(mode: string) {
-	return spawnSync(process.execPath, ['--import', 'tsx', 'test/browser/support/signal-handover.ts', mode], {encoding: 'utf8', timeout: 25_000});
+	return spawnSync(process.execPath, ['--import', 'tsx', 'test/browser/child-process/signal-handover.ts', mode], {encoding: 'utf8', timeout: 25_000});
 }
 
 describe('the stop signals handed from the first paint to the browser', () => {
