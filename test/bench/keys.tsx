@@ -49,46 +49,26 @@
  * scroll and a column toggle under 2 ms of our own work; the 1 MB page's
  * first frame under 100 ms of ours.
  */
-import {execFileSync, spawnSync} from 'node:child_process';
+import {spawnSync} from 'node:child_process';
 import {EventEmitter} from 'node:events';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {fileURLToPath} from 'node:url';
 import type * as InkTypes from 'ink';
 import type * as ReactTypes from 'react';
 import type * as AppTypes from '../../source/app.js';
 import type * as OptionsTypes from '../../source/config/options.js';
 import type * as ClientTypes from '../../source/http/http-client.js';
 import {ScreenModel} from './screen-model.js';
+import {checkoutFile, commitOf, runInProduction} from './other-checkout.js';
 
-// React picks its build when first loaded: production mode has to be set
-// before the process starts. Ink writes nothing through its terminal writer
-// when it believes it runs in CI, so those variables are left out.
-// tsx compiles JSX by the tsconfig only for the files that tsconfig
-// includes: with BENCH_AGAINST the other checkout's sources are included too.
+// React in production mode (other-checkout.ts). Ink writes nothing through its
+// terminal writer when it believes it runs in CI, so those variables are left out.
 if (process.env['NODE_ENV'] === undefined) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'CI' && name !== 'CONTINUOUS_INTEGRATION' && !name.startsWith('CI_')));
-	const against = process.env['BENCH_AGAINST'];
-	let tsconfig: string | undefined;
-	if (against) {
-		const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-		tsconfig = path.join(mkdtempSync(path.join(tmpdir(), 'bench-keys-')), 'tsconfig.json');
-		writeFileSync(tsconfig, JSON.stringify({extends: path.join(root, 'tsconfig.json'), include: [path.join(root, 'source'), path.join(root, 'test'), path.join(path.resolve(against), 'source')]}));
-	}
-
-	const result = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-		stdio: 'inherit',
-		env: {...env, NODE_ENV: 'production', ...(tsconfig ? {TSX_TSCONFIG_PATH: tsconfig} : {})},
-	});
-	if (tsconfig) {
-		rmSync(path.dirname(tsconfig), {recursive: true, force: true});
-	}
-
-	process.exit(result.status ?? 1);
+	runInProduction(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'CI' && name !== 'CONTINUOUS_INTEGRATION' && !name.startsWith('CI_'))), process.env['BENCH_AGAINST']);
 }
 
 type AppModule = typeof AppTypes;
@@ -187,12 +167,7 @@ class Side {
 	constructor(readonly label: string, readonly dir: string, readonly options: RenderOptions) {}
 
 	static async load(label: string, dir: string, incremental?: boolean): Promise<{side: Side; modules: {React: ReactModule; ink: InkModule; app: AppModule; options: OptionsModule; client: ClientModule}}> {
-		// A checkout from before source/core/ was split keeps these modules there.
-		const url = (file: string) => {
-			const split = path.join(dir, file);
-			const before = path.join(dir, file.replace(/^source\/(?:config|http)\//, 'source/core/'));
-			return pathToFileURL(existsSync(split) ? split : before).href;
-		};
+		const url = (file: string) => checkoutFile(dir, file);
 		const [React, ink, app, options, client, command, yoga] = await Promise.all([
 			import(url('node_modules/react/index.js')) as Promise<{default: ReactModule}>,
 			import(url('node_modules/ink/build/index.js')) as Promise<InkModule>,
@@ -302,21 +277,6 @@ class Side {
 		this.unmount();
 	}
 }
-
-const commitOf = (dir: string) => {
-	try {
-		const head = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']}).trim();
-		const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--', 'source', 'test'], {encoding: 'utf8'}).trim() === '' ? '' : '+changes';
-		return head + dirty;
-	} catch {
-		// A checkout made by git archive has no repository: scripts/bench-keys-compare.sh leaves its commit beside it.
-		try {
-			return readFileSync(path.join(dir, '.bench-compare-commit'), 'utf8').trim().slice(0, 7);
-		} catch {
-			return path.basename(dir);
-		}
-	}
-};
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const {startSandbox} = await import('../../source/sandbox/index.js');

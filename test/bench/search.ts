@@ -19,6 +19,12 @@
  * --latency LIST (default 0,50): the whole bench once per value, against
  * `serve --latency MS` (0: at loopback speed), one after the other;
  * --latency-records N (default 10000) objects for the runs with latency.
+ *
+ * BENCH_AGAINST=DIR also loads the app, the dump and the search of another
+ * checkout (its own node_modules, and its dist/cli.js for the CLI's dump) in
+ * the same process (other-checkout.ts), and runs each measure for both builds,
+ * alternating which goes first, against the one server: both are measured
+ * under the same load. The report gives each build's figures and their ratios.
  */
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
@@ -27,30 +33,52 @@ import process from 'node:process';
 import {Writable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
+import type * as InkTestingTypes from 'ink-testing-library';
+import type * as ReactTypes from 'react';
+import type * as AppTypes from '../../source/app.js';
+import type * as SearchTypes from '../../source/browser/search/search-pages.js';
+import type * as StackTypes from '../../source/browser/stack/page-stack.js';
+import type * as DumpTypes from '../../source/commands/dump/dump.js';
+import type * as OptionsTypes from '../../source/config/options.js';
+import type * as ClientTypes from '../../source/http/http-client.js';
 import {runTimed} from './run-timed.js';
 import {serveSandbox} from './serve-sandbox.js';
 import {median} from './median.js';
+import {checkoutFile, commitOf, runInProduction} from './other-checkout.js';
 
-// React picks its build when first loaded: production mode, as in the bundle,
-// has to be set before the process starts (as bench:keys does).
+// React in production mode, as in the bundle (other-checkout.ts).
 if (process.env['NODE_ENV'] === undefined) {
-	const result = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-		stdio: 'inherit',
-		env: {...process.env, NODE_ENV: 'production'},
-	});
-	process.exit(result.status ?? 1);
+	runInProduction(process.env, process.env['BENCH_AGAINST']);
 }
 
-const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stackModule, {searchPages}] = await Promise.all([
-	import('react'),
-	import('ink-testing-library'),
-	import('../../source/app.js'),
-	import('../../source/config/options.js'),
-	import('../../source/http/http-client.js'),
-	import('../../source/commands/dump/dump.js'),
-	import('../../source/browser/stack/page-stack.js'),
-	import('../../source/browser/search/search-pages.js'),
-]);
+/** One build under test: a checkout's own modules (React, Ink, the app, the dump, the search) and its built CLI. */
+type Build = {
+	label: string;
+	cli: string;
+	React: typeof ReactTypes;
+	render: typeof InkTestingTypes.render;
+	App: typeof AppTypes.App;
+	resolveConfig: typeof OptionsTypes.resolveConfig;
+	createClient: typeof ClientTypes.createClient;
+	runDump: typeof DumpTypes.runDump;
+	stackModule: typeof StackTypes;
+	searchPages: typeof SearchTypes.searchPages;
+};
+
+async function loadBuild(dir: string, label: string): Promise<Build> {
+	const file = (name: string) => checkoutFile(dir, name);
+	const [React, {render}, {App}, {resolveConfig}, {createClient}, {runDump}, stackModule, {searchPages}] = await Promise.all([
+		import(file('node_modules/react/index.js')) as Promise<{default: typeof ReactTypes}>,
+		import(file('node_modules/ink-testing-library/build/index.js')) as Promise<typeof InkTestingTypes>,
+		import(file('source/app.tsx')) as Promise<typeof AppTypes>,
+		import(file('source/config/options.ts')) as Promise<typeof OptionsTypes>,
+		import(file('source/http/http-client.ts')) as Promise<typeof ClientTypes>,
+		import(file('source/commands/dump/dump.ts')) as Promise<typeof DumpTypes>,
+		import(file('source/browser/stack/page-stack.ts')) as Promise<typeof StackTypes>,
+		import(file('source/browser/search/search-pages.ts')) as Promise<typeof SearchTypes>,
+	]);
+	return {label, cli: path.join(dir, 'dist/cli.js'), React: React.default, render, App, resolveConfig, createClient, runDump, stackModule, searchPages};
+}
 
 const {values} = parseArgs({
 	options: {
@@ -80,11 +108,19 @@ const runs = Number(values.runs);
 const pages = Math.ceil(records / limit);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(root, 'dist/cli.js');
-if (!existsSync(cli)) {
-	process.stderr.write('dist/cli.js is missing: run `npm run build` first (npm run bench:search does).\n');
-	process.exit(1);
+const against = process.env['BENCH_AGAINST'];
+const builds = [
+	...(against ? [await loadBuild(path.resolve(against), `before ${commitOf(path.resolve(against))}`)] : []),
+	await loadBuild(root, `this tree ${commitOf(root)}`),
+];
+for (const {cli} of builds) {
+	if (!existsSync(cli)) {
+		process.stderr.write(`${cli} is missing: run \`npm run build\` there first (npm run bench:search does, in this tree).\n`);
+		process.exit(1);
+	}
 }
+
+const {cli} = builds.at(-1)!;
 
 const latency = latencies[0]!;
 const serve = async () => serveSandbox(cli, records, latency > 0 ? ['--latency', String(latency)] : []);
@@ -113,8 +149,8 @@ async function lastId(): Promise<string> {
 }
 
 /** The built CLI's dump, stdout to /dev/null: wall milliseconds. */
-async function dumpCli(): Promise<number> {
-	return (await runTimed(process.execPath, [cli, ...dumpArgs], env)).ms;
+async function dumpCli(build: Build): Promise<number> {
+	return (await runTimed(process.execPath, [build.cli, ...dumpArgs], env)).ms;
 }
 
 class Discard extends Writable {
@@ -124,7 +160,7 @@ class Discard extends Writable {
 }
 
 /** The same dump in this process (the walker and the NDJSON writer, no process start). */
-async function dumpInProcess(): Promise<number> {
+async function dumpInProcess({runDump}: Build): Promise<number> {
 	const started = performance.now();
 	const code = await runDump(dumpArgs.slice(1), {stdout: new Discard(), stderr: new Discard(), env});
 	if (code !== 0) {
@@ -139,7 +175,7 @@ async function dumpInProcess(): Promise<number> {
  * from `n` to the frame of the match, and how many pages the search fetched
  * (page 2 may already be prefetched, and then costs the search nothing).
  */
-async function searchInApp(filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
+async function searchInApp({React, render, App, resolveConfig, createClient}: Build, filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
 	const config = await resolveConfig({
 		input: ['accounts'],
 		flags: {baseUrl: served.accountUrl, limit: String(limit), retries: '0'},
@@ -227,7 +263,7 @@ async function searchInApp(filter: string): Promise<{ms: number; fetched: number
 }
 
 /** The search loop alone (searchPages over the client, no app, no frames): the app's share is the difference. */
-async function searchLoop(filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
+async function searchLoop({resolveConfig, createClient, stackModule, searchPages}: Build, filter: string): Promise<{ms: number; fetched: number; cpuMs: number}> {
 	const config = await resolveConfig({
 		input: ['accounts'],
 		flags: {baseUrl: served.accountUrl, limit: String(limit), retries: '0'},
@@ -260,10 +296,12 @@ async function searchLoop(filter: string): Promise<{ms: number; fetched: number;
 const target = await lastId();
 process.stdout.write(`Search across ${pages.toLocaleString('en-US')} pages (${records.toLocaleString('en-US')} accounts, limit ${limit}) from pagewalk serve${latency > 0 ? ` --latency ${latency}` : ''}, against dump --all of the same list; ${runs} runs each, alternated (medians).\n`);
 // Warm-ups: the server's structures, the disk cache, this process's JIT.
-await dumpCli();
-await dumpInProcess();
-await searchInApp(target);
-await searchLoop(target);
+for (const build of builds) {
+	await dumpCli(build);
+	await dumpInProcess(build);
+	await searchInApp(build, target);
+	await searchLoop(build, target);
+}
 
 /** Runs `measure` and adds this process's CPU time over it (the server runs in its own). */
 async function withCpu<T extends object>(measure: () => Promise<T>): Promise<T & {cpuMs: number}> {
@@ -273,32 +311,67 @@ async function withCpu<T extends object>(measure: () => Promise<T>): Promise<T &
 	return {...result, cpuMs: (used.user + used.system) / 1000};
 }
 
-const cliMs: number[] = [];
-const inProcess: Array<{ms: number; cpuMs: number}> = [];
-const search: Array<{ms: number; fetched: number; cpuMs: number}> = [];
-const loop: Array<{ms: number; fetched: number; cpuMs: number}> = [];
+type Runs = {
+	cliMs: number[];
+	inProcess: Array<{ms: number; cpuMs: number}>;
+	search: Array<{ms: number; fetched: number; cpuMs: number}>;
+	loop: Array<{ms: number; fetched: number; cpuMs: number}>;
+};
+const results = new Map<Build, Runs>(builds.map(build => [build, {cliMs: [], inProcess: [], search: [], loop: []}]));
+const of = (build: Build) => results.get(build)!;
 for (let index = 0; index < runs; index++) {
-	cliMs.push(await dumpCli());
-	inProcess.push(await withCpu(async () => ({ms: await dumpInProcess()})));
-	search.push(await searchInApp(target));
-	loop.push(await searchLoop(target));
+	// Each measure for every build in turn, the first one alternating: drift in the load hits all alike.
+	const order = index % 2 === 0 ? builds : [...builds].reverse();
+	for (const build of order) {
+		of(build).cliMs.push(await dumpCli(build));
+	}
+
+	for (const build of order) {
+		of(build).inProcess.push(await withCpu(async () => ({ms: await dumpInProcess(build)})));
+	}
+
+	for (const build of order) {
+		of(build).search.push(await searchInApp(build, target));
+	}
+
+	for (const build of order) {
+		of(build).loop.push(await searchLoop(build, target));
+	}
 }
 
-const inProcessMs = inProcess.map(run => run.ms);
-
 const rate = (count: number, ms: number) => (count / ms) * 1000;
-const searchRates = search.map(run => rate(run.fetched, run.ms));
-const cliRate = median(cliMs.map(ms => rate(pages, ms)));
-const inProcessRate = median(inProcessMs.map(ms => rate(pages, ms)));
-const searchRate = median(searchRates);
-const line = (label: string, pagesPerSecond: number, ms: number) => `  ${label.padEnd(34)} ${pagesPerSecond.toFixed(0).padStart(5)} pages/s  (${(ms / 1000).toFixed(2)} s)\n`;
-process.stdout.write(line('pagewalk dump --all (built CLI)', cliRate, median(cliMs)));
-process.stdout.write(line('dump in process (runDump)', inProcessRate, median(inProcessMs)));
-process.stdout.write(line(`search n in the app (${median(search.map(run => run.fetched))} fetched)`, searchRate, median(search.map(run => run.ms))));
-process.stdout.write(line('search loop alone (no app)', median(loop.map(run => rate(run.fetched, run.ms))), median(loop.map(run => run.ms))));
-process.stdout.write(`  runs: search ${searchRates.map(value => value.toFixed(0)).join(', ')} pages/s; dump CLI ${cliMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}; dump in process ${inProcessMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}\n`);
 const cpuPerPage = (list: Array<{cpuMs: number; fetched?: number}>) => median(list.map(run => run.cpuMs / (run.fetched ?? pages)));
-process.stdout.write(`  our CPU a page (this process; the server's apart): dump in process ${cpuPerPage(inProcess).toFixed(2)} ms, search in the app ${cpuPerPage(search).toFixed(2)} ms, loop alone ${cpuPerPage(loop).toFixed(2)} ms\n`);
-process.stdout.write(`  dump / search: ${(cliRate / searchRate).toFixed(2)}x against the CLI, ${(inProcessRate / searchRate).toFixed(2)}x against the dump in process (target <= 1.2x)\n`);
+const line = (label: string, pagesPerSecond: number, ms: number) => `  ${label.padEnd(34)} ${pagesPerSecond.toFixed(0).padStart(5)} pages/s  (${(ms / 1000).toFixed(2)} s)\n`;
+for (const build of builds) {
+	const {cliMs, inProcess, search, loop} = of(build);
+	const inProcessMs = inProcess.map(run => run.ms);
+	const searchRates = search.map(run => rate(run.fetched, run.ms));
+	const cliRate = median(cliMs.map(ms => rate(pages, ms)));
+	const inProcessRate = median(inProcessMs.map(ms => rate(pages, ms)));
+	const searchRate = median(searchRates);
+	if (builds.length > 1) {
+		process.stdout.write(`${build.label}:\n`);
+	}
+
+	process.stdout.write(line('pagewalk dump --all (built CLI)', cliRate, median(cliMs)));
+	process.stdout.write(line('dump in process (runDump)', inProcessRate, median(inProcessMs)));
+	process.stdout.write(line(`search n in the app (${median(search.map(run => run.fetched))} fetched)`, searchRate, median(search.map(run => run.ms))));
+	process.stdout.write(line('search loop alone (no app)', median(loop.map(run => rate(run.fetched, run.ms))), median(loop.map(run => run.ms))));
+	process.stdout.write(`  runs: search ${searchRates.map(value => value.toFixed(0)).join(', ')} pages/s; dump CLI ${cliMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}; dump in process ${inProcessMs.map(ms => rate(pages, ms).toFixed(0)).join(', ')}\n`);
+	process.stdout.write(`  our CPU a page (this process; the server's apart): dump in process ${cpuPerPage(inProcess).toFixed(2)} ms, search in the app ${cpuPerPage(search).toFixed(2)} ms, loop alone ${cpuPerPage(loop).toFixed(2)} ms\n`);
+	process.stdout.write(`  dump / search: ${(cliRate / searchRate).toFixed(2)}x against the CLI, ${(inProcessRate / searchRate).toFixed(2)}x against the dump in process (target <= 1.2x)\n`);
+}
+
+if (builds.length > 1) {
+	const [before, after] = builds.map(of) as [Runs, Runs];
+	// Time over time, each run paired with the other build's run of the same round.
+	const paired = (pick: (runs: Runs) => number[]) => {
+		const times = pick(after).map((ms, index) => ms / pick(before)[index]!);
+		return `${median(times).toFixed(2)} (${Math.min(...times).toFixed(2)}–${Math.max(...times).toFixed(2)})`;
+	};
+
+	process.stdout.write(`${builds[1]!.label} / ${builds[0]!.label}, time over time paired by run, median (range): search in the app ${paired(runs => runs.search.map(run => run.ms))}, loop alone ${paired(runs => runs.loop.map(run => run.ms))}, dump in process ${paired(runs => runs.inProcess.map(run => run.ms))}, dump CLI ${paired(runs => runs.cliMs)}; CPU a page in the app ${(cpuPerPage(after.search) / cpuPerPage(before.search)).toFixed(2)}\n`);
+}
+
 served.child.kill('SIGTERM');
 process.exit(0);
